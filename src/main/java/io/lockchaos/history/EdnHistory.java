@@ -1,0 +1,292 @@
+package io.lockchaos.history;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import us.bpsm.edn.EdnException;
+import us.bpsm.edn.Keyword;
+import us.bpsm.edn.Symbol;
+import us.bpsm.edn.TaggedValue;
+import us.bpsm.edn.parser.Parseable;
+import us.bpsm.edn.parser.Parser;
+import us.bpsm.edn.parser.Parsers;
+import us.bpsm.edn.printer.Printers;
+
+/**
+ * Jepsen's EDN history: the maps Jepsen writes to {@code history.edn}, one per line ({@code :type :f :process :time
+ * :value :index :error}), or one vector of such maps (Knossos' test data). Keywords become strings, vectors, lists and
+ * sets become lists, and a record literal such as {@code #jepsen.history.Op{...}} is read as its map. A nemesis
+ * function lockchaos has no name for becomes {@link Fn#FAULT} with the original name kept in the value, and is written
+ * back under that name; a client function without a name is an error.
+ */
+public final class EdnHistory {
+    private static final Keyword NEMESIS = Keyword.newKeyword("nemesis");
+
+    private EdnHistory() {
+    }
+
+    public static History read(Path file) throws HistoryFormatException, IOException {
+        String text;
+        try {
+            text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return read(file.toString(), text);
+    }
+
+    public static History read(String source, String text) throws HistoryFormatException {
+        Parser parser = Parsers.newParser(Parsers.defaultConfiguration());
+        List<Object> values = new ArrayList<>();
+        List<Long> lineOf = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        String trimmed = text.stripLeading();
+        if (trimmed.startsWith("[")) {
+            Object v = parseOne(parser, source, 1, text);
+            if (!(v instanceof List<?> list)) {
+                throw new HistoryFormatException(source, 1, "line: expected a vector of op maps");
+            }
+            long i = 0;
+            for (Object o : list) {
+                values.add(o);
+                lineOf.add(++i);
+            }
+        } else {
+            try (BufferedReader in = new BufferedReader(new java.io.StringReader(text))) {
+                long lineNo = 0;
+                String line = in.readLine();
+                while (line != null) {
+                    lineNo++;
+                    String next = in.readLine();
+                    if (!line.isBlank() && !line.stripLeading().startsWith(";")) {
+                        try {
+                            values.add(parseOne(parser, source, lineNo, line));
+                            lineOf.add(lineNo);
+                        } catch (HistoryFormatException e) {
+                            if (next != null || !e.getMessage().contains("end of input")) {
+                                throw e;
+                            }
+                            warnings.add(source + ":" + lineNo + ": truncated last line dropped");
+                        }
+                    }
+                    line = next;
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        List<Op> ops = new ArrayList<>(values.size());
+        long[] lines = new long[values.size()];
+        boolean anyTime = false;
+        boolean anyUntimed = false;
+        for (int i = 0; i < values.size(); i++) {
+            Op op = toOp(source, lineOf.get(i), values.get(i));
+            anyTime |= op.time() >= 0;
+            anyUntimed |= op.time() < 0;
+            if (anyTime && anyUntimed) {
+                throw new HistoryFormatException(source, lineOf.get(i), "time: present in some ops and not others");
+            }
+            ops.add(op.time() < 0 ? op.withTime(i) : op);
+            lines[i] = lineOf.get(i);
+        }
+        return History.build(source, ops, lines, warnings);
+    }
+
+    private static Object parseOne(Parser parser, String source, long line, String text)
+            throws HistoryFormatException {
+        Parseable pbr = Parsers.newParseable(text);
+        try {
+            Object v = parser.nextValue(pbr);
+            if (v == Parser.END_OF_INPUT) {
+                throw new HistoryFormatException(source, line, "line: end of input before a value");
+            }
+            if (parser.nextValue(pbr) != Parser.END_OF_INPUT) {
+                throw new HistoryFormatException(source, line, "line: more than one value on the line");
+            }
+            return v;
+        } catch (EdnException | IllegalStateException | IllegalArgumentException | ClassCastException e) {
+            String m = String.valueOf(e.getMessage());
+            boolean eof = m.contains("EOF") || m.contains("end of input") || m.contains("Unexpected end");
+            throw new HistoryFormatException(source, line, "line: malformed EDN"
+                    + (eof ? " (end of input)" : " (" + m.lines().findFirst().orElse("") + ")"));
+        }
+    }
+
+    private static Op toOp(String source, long line, Object raw) throws HistoryFormatException {
+        if (raw instanceof TaggedValue tv) {
+            raw = tv.getValue();
+        }
+        if (!(raw instanceof Map<?, ?> m)) {
+            throw new HistoryFormatException(source, line, "line: expected an op map");
+        }
+        Object typeRaw = get(m, "type");
+        OpType type = typeRaw instanceof Keyword k ? OpType.parse(k.getName()) : null;
+        if (type == null) {
+            throw new HistoryFormatException(source, line, "type: " + (typeRaw == null ? "missing"
+                    : "unknown type " + Printers.printString(typeRaw)));
+        }
+        Object procRaw = get(m, "process");
+        int process;
+        if (NEMESIS.equals(procRaw)) {
+            process = Op.NEMESIS;
+        } else if (procRaw instanceof Long l && l >= 0 && l <= Integer.MAX_VALUE) {
+            process = (int) (long) l;
+        } else {
+            throw new HistoryFormatException(source, line, "process: " + (procRaw == null ? "missing"
+                    : "expected a whole number or :nemesis, got " + Printers.printString(procRaw)));
+        }
+        Object fRaw = get(m, "f");
+        String fName = null;
+        if (fRaw instanceof Keyword k) {
+            fName = k.getName();
+        } else if (fRaw instanceof Symbol s) {
+            fName = s.getName();
+        } else if (fRaw instanceof String s) {
+            fName = s;
+        }
+        if (fName == null) {
+            throw new HistoryFormatException(source, line, "f: missing");
+        }
+        Fn f = Fn.parse(fName);
+        Object value = plain(get(m, "value"));
+        if (f == null || f == Fn.FAULT && process != Op.NEMESIS) {
+            if (process != Op.NEMESIS) {
+                throw new HistoryFormatException(source, line, "f: unknown client f :" + fName);
+            }
+            Map<String, Object> wrapped = new LinkedHashMap<>();
+            wrapped.put("f", fName);
+            wrapped.put("value", value);
+            value = wrapped;
+            f = Fn.FAULT;
+        }
+        long time = wholeOrAbsent(source, line, "time", get(m, "time"));
+        long index = wholeOrAbsent(source, line, "index", get(m, "index"));
+        Object keyRaw = plain(get(m, "key"));
+        Object errRaw = get(m, "error");
+        String error = errRaw == null ? null : errRaw instanceof String s ? s : Printers.printString(errRaw);
+        return new Op(index, time, type, process, f, keyRaw == null ? null : keyRaw.toString(), value, error);
+    }
+
+    private static long wholeOrAbsent(String source, long line, String field, Object v) throws HistoryFormatException {
+        if (v == null) {
+            return -1;
+        }
+        if (v instanceof Long l && l >= 0) {
+            return l;
+        }
+        throw new HistoryFormatException(source, line, field + ": expected a non-negative whole number, got "
+                + Printers.printString(v));
+    }
+
+    private static Object get(Map<?, ?> m, String name) {
+        return m.get(Keyword.newKeyword(name));
+    }
+
+    /** Converts parsed EDN into the JSON-shaped values ops carry. */
+    static Object plain(Object v) {
+        if (v == null || v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) {
+            return v;
+        }
+        if (v instanceof Keyword k) {
+            return k.getPrefix() == null ? k.getName() : k.getPrefix() + "/" + k.getName();
+        }
+        if (v instanceof Symbol s) {
+            return s.toString();
+        }
+        if (v instanceof Character c) {
+            return c.toString();
+        }
+        if (v instanceof java.math.BigInteger b) {
+            return b.bitLength() < 64 ? (Object) b.longValue() : b;
+        }
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        if (v instanceof TaggedValue tv) {
+            return plain(tv.getValue());
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                Object k = plain(e.getKey());
+                out.put(String.valueOf(k), plain(e.getValue()));
+            }
+            return out;
+        }
+        if (v instanceof Collection<?> c) {
+            List<Object> out = new ArrayList<>(c.size());
+            for (Object o : c) {
+                out.add(plain(o));
+            }
+            return out;
+        }
+        return v.toString();
+    }
+
+    /** Writes a history as Jepsen EDN, one op map per line. */
+    public static void write(Path file, History h) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (Op op : h.ops()) {
+                w.write(toEdn(op));
+                w.write('\n');
+            }
+        }
+    }
+
+    /** Returns one op as an EDN map. */
+    public static String toEdn(Op op) {
+        Map<Object, Object> m = new LinkedHashMap<>();
+        m.put(kw("index"), op.index());
+        m.put(kw("time"), op.time());
+        m.put(kw("type"), kw(op.type().wireName()));
+        m.put(kw("process"), op.isNemesis() ? NEMESIS : (Object) (long) op.process());
+        Object value = op.value();
+        String f = op.f().wireName();
+        if (op.f() == Fn.FAULT && value instanceof Map<?, ?> vm && vm.get("f") instanceof String orig) {
+            f = orig;
+            value = vm.get("value");
+        }
+        m.put(kw("f"), kw(f));
+        if (op.key() != null) {
+            m.put(kw("key"), op.key());
+        }
+        m.put(kw("value"), edn(value));
+        if (op.error() != null) {
+            m.put(kw("error"), op.error());
+        }
+        return Printers.printString(m);
+    }
+
+    private static Keyword kw(String s) {
+        return Keyword.newKeyword(s);
+    }
+
+    private static Object edn(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                out.put(kw(String.valueOf(e.getKey())), edn(e.getValue()));
+            }
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            for (Object o : l) {
+                out.add(edn(o));
+            }
+            return out;
+        }
+        if (v instanceof Integer i) {
+            return (long) i;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,48 @@
+package io.lockchaos.history;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What an op does. Client functions come first; the rest are nemesis and runner markers. {@link #FAULT} stands for
+ * a nemesis function from a foreign (Jepsen) history that lockchaos has no name for; its original name is kept in
+ * the op's value.
+ */
+public enum Fn {
+    ACQUIRE, RELEASE, READ, WRITE, ADD, CAS, STATE,
+    /** Nemesis: start a fault (partition, kill, pause, expire...); the value says which and to whom. */
+    START,
+    /** Nemesis: end the fault that a START began. */
+    STOP,
+    /** Nemesis: end every fault. The last HEAL marks where the leak checker starts looking. */
+    HEAL,
+    /** Runner: no more faults from here on; the system is given time to settle. */
+    QUIESCE,
+    /** Runner: final inspection of the lock nodes still present and the sessions still open. */
+    INSPECT,
+    KILL, RESTART, PAUSE, RESUME, PARTITION, EXPIRE,
+    FAULT;
+
+    private static final Map<String, Fn> BY_WIRE = new HashMap<>();
+
+    static {
+        for (Fn f : values()) {
+            BY_WIRE.put(f.wireName(), f);
+        }
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** True for functions that clients perform on locks and resources; false for nemesis and runner markers. */
+    public boolean isClient() {
+        return ordinal() <= STATE.ordinal();
+    }
+
+    /** Returns the function for a wire name, or null when there is none. */
+    public static Fn parse(String s) {
+        return BY_WIRE.get(s);
+    }
+}

@@ -1,0 +1,181 @@
+package io.lockchaos.history;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * An immutable, validated history. Every client invocation is paired with the completion of the same process that
+ * follows it, or with nothing when the history ends first (treated as {@code info}). {@link Fn#STATE} ops are
+ * unpaired observations of a process (connection-state events); nemesis ops pair like client ops but never retire the
+ * nemesis.
+ *
+ * <p>Positions (0..size-1) address ops inside this object; {@link Op#index()} is what reports cite.
+ */
+public final class History {
+    private final List<Op> ops;
+    private final int[] partner;
+    private final List<String> warnings;
+    private final Map<Object, Object> derived = new ConcurrentHashMap<>();
+
+    private History(List<Op> ops, int[] partner, List<String> warnings) {
+        this.ops = ops;
+        this.partner = partner;
+        this.warnings = warnings;
+    }
+
+    /**
+     * Validates ops in order and builds the history. Ops with index -1 get their position as index.
+     *
+     * @throws HistoryFormatException naming {@code source} and the 1-based op number, when the ops break Jepsen's
+     *     rules: completion without invocation, two invocations in flight for one process, an op after the process
+     *     was retired by info, a completion whose f differs, a non-increasing index or time going backwards
+     */
+    public static History of(String source, List<Op> ops) throws HistoryFormatException {
+        return build(source, ops, null, List.of());
+    }
+
+    /** Like {@link #of} for ops built by code that knows them to be well formed; throws IllegalArgumentException. */
+    public static History ofValid(List<Op> ops) {
+        try {
+            return of("<memory>", ops);
+        } catch (HistoryFormatException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    static History build(String source, List<Op> in, long[] lineNumbers, List<String> warnings)
+            throws HistoryFormatException {
+        int n = in.size();
+        List<Op> ops = new ArrayList<>(n);
+        int[] partner = new int[n];
+        Arrays.fill(partner, -1);
+        Map<Integer, Integer> inFlight = new HashMap<>();
+        Map<Integer, Long> retiredAt = new HashMap<>();
+        long lastIndex = Long.MIN_VALUE;
+        long lastTime = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            Op op = in.get(i);
+            long line = lineNumbers == null ? i + 1 : lineNumbers[i];
+            if (op.index() < 0) {
+                op = op.withIndex(i);
+            }
+            if (op.index() <= lastIndex) {
+                throw new HistoryFormatException(source, line, "index: " + op.index()
+                        + " does not increase (previous " + lastIndex + ")");
+            }
+            if (op.time() < lastTime) {
+                throw new HistoryFormatException(source, line, "time: " + op.time()
+                        + " goes backwards (previous " + lastTime + ")");
+            }
+            lastIndex = op.index();
+            lastTime = op.time();
+            int p = op.process();
+            if (op.f() == Fn.STATE) {
+                if (op.type() != OpType.OK) {
+                    throw new HistoryFormatException(source, line,
+                            "type: a state event must have type ok, not " + op.type().wireName());
+                }
+            } else {
+                Long retired = retiredAt.get(p);
+                if (retired != null) {
+                    throw new HistoryFormatException(source, line, "process: " + p
+                            + " was retired by the info completion at line " + retired + " and may not act again");
+                }
+                Integer open = inFlight.get(p);
+                if (op.type() == OpType.INVOKE) {
+                    if (open != null) {
+                        throw new HistoryFormatException(source, line, "type: process " + processName(p)
+                                + " invokes while its invocation at index " + ops.get(open).index() + " is in flight");
+                    }
+                    inFlight.put(p, i);
+                } else {
+                    if (open == null) {
+                        throw new HistoryFormatException(source, line, "type: " + op.type().wireName()
+                                + " completion of process " + processName(p) + " has no invocation in flight");
+                    }
+                    Op inv = ops.get(open);
+                    if (inv.f() != op.f()) {
+                        throw new HistoryFormatException(source, line, "f: completion is " + op.f().wireName()
+                                + " but the invocation at index " + inv.index() + " is " + inv.f().wireName());
+                    }
+                    inFlight.remove(p);
+                    partner[open] = i;
+                    partner[i] = open;
+                    if (op.type() == OpType.INFO && p != Op.NEMESIS) {
+                        retiredAt.put(p, line);
+                    }
+                }
+            }
+            ops.add(op);
+        }
+        return new History(Collections.unmodifiableList(ops), partner, List.copyOf(warnings));
+    }
+
+    static String processName(int p) {
+        return p == Op.NEMESIS ? "nemesis" : Integer.toString(p);
+    }
+
+    public List<Op> ops() {
+        return ops;
+    }
+
+    public int size() {
+        return ops.size();
+    }
+
+    public Op get(int position) {
+        return ops.get(position);
+    }
+
+    /** Returns the position of the completion of the invocation at {@code position}, or -1 if it has none. */
+    public int completionOf(int position) {
+        return ops.get(position).type() == OpType.INVOKE ? partner[position] : -1;
+    }
+
+    /** Returns the position of the invocation that the completion at {@code position} completes, or -1. */
+    public int invocationOf(int position) {
+        return ops.get(position).type() == OpType.INVOKE ? -1 : partner[position];
+    }
+
+    /**
+     * Returns the effective completion type of an invocation: its completion's type, or {@code INFO} when the
+     * history ended with it in flight.
+     */
+    public OpType outcome(int invocation) {
+        int c = completionOf(invocation);
+        return c < 0 ? OpType.INFO : ops.get(c).type();
+    }
+
+    /** Time of the last op, or 0 for an empty history. */
+    public long endTime() {
+        return ops.isEmpty() ? 0 : ops.get(ops.size() - 1).time();
+    }
+
+    /** What the reader tolerated (for example a truncated last line). */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /**
+     * Returns a value derived from this history, computing it once per key. Checkers use this to share analyses
+     * (lock holds, say) without recomputing them; {@code compute} must be a pure function of the history.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, Function<History, T> compute) {
+        Object v = derived.get(key);
+        if (v == null) {
+            v = compute.apply(this);
+            Object prev = derived.putIfAbsent(key, v);
+            if (prev != null) {
+                v = prev;
+            }
+        }
+        return (T) v;
+    }
+}

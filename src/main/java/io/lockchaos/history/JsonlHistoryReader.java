@@ -1,0 +1,247 @@
+package io.lockchaos.history;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a JSON-lines history. Blank lines are skipped; a last line that is cut off mid-object (a run killed while
+ * writing) is dropped with a warning; any other malformed line is a {@link HistoryFormatException}. Ops without
+ * {@code index} get their position; a history in which no op has {@code time} is ordered by position (older Jepsen
+ * histories), but a history in which only some ops have it is rejected.
+ */
+public final class JsonlHistoryReader {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private JsonlHistoryReader() {
+    }
+
+    public static History read(Path file) throws HistoryFormatException, IOException {
+        var decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try (Reader r = new java.io.InputStreamReader(Files.newInputStream(file), decoder)) {
+            return read(file.toString(), r);
+        } catch (CharacterCodingException e) {
+            throw new HistoryFormatException(file.toString(), 0, "file: not valid UTF-8");
+        }
+    }
+
+    public static History read(String source, Reader reader) throws HistoryFormatException, IOException {
+        BufferedReader in = reader instanceof BufferedReader b ? b : new BufferedReader(reader, 1 << 16);
+        List<Op> ops = new ArrayList<>();
+        long[] lines = new long[1024];
+        List<String> warnings = new ArrayList<>();
+        Boolean timed = null;
+        long lineNo = 0;
+        String line = in.readLine();
+        while (line != null) {
+            lineNo++;
+            String next = in.readLine();
+            if (line.isBlank()) {
+                line = next;
+                continue;
+            }
+            Op op;
+            try {
+                op = parseLine(source, lineNo, line);
+            } catch (TruncatedLine t) {
+                if (next == null) {
+                    warnings.add(source + ":" + lineNo + ": truncated last line dropped");
+                    break;
+                }
+                throw new HistoryFormatException(source, lineNo, "line: malformed JSON (" + t.getMessage() + ")");
+            }
+            boolean hasTime = op.time() >= 0;
+            if (timed == null) {
+                timed = hasTime;
+            } else if (timed != hasTime) {
+                throw new HistoryFormatException(source, lineNo, hasTime
+                        ? "time: present although earlier ops have none"
+                        : "time: missing although earlier ops have it");
+            }
+            if (!hasTime) {
+                op = op.withTime(ops.size());
+            }
+            if (ops.size() == lines.length) {
+                lines = java.util.Arrays.copyOf(lines, lines.length * 2);
+            }
+            lines[ops.size()] = lineNo;
+            ops.add(op);
+            line = next;
+        }
+        return History.build(source, ops, lines, warnings);
+    }
+
+    /** A line that is not complete JSON; fatal unless it is the last line. */
+    private static final class TruncatedLine extends Exception {
+        TruncatedLine(String msg) {
+            super(msg, null, false, false);
+        }
+    }
+
+    private static Op parseLine(String source, long lineNo, String line) throws HistoryFormatException, TruncatedLine {
+        long index = -1;
+        long time = -1;
+        OpType type = null;
+        Integer process = null;
+        Fn f = null;
+        String key = null;
+        Object value = null;
+        String error = null;
+        String field = null;
+        try (JsonParser p = JSON.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new HistoryFormatException(source, lineNo, "line: expected a JSON object");
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) != JsonToken.END_OBJECT) {
+                if (t == null) {
+                    throw new TruncatedLine("object not closed");
+                }
+                field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "index":
+                        index = nonNegative(source, lineNo, field, p);
+                        break;
+                    case "time":
+                        time = nonNegative(source, lineNo, field, p);
+                        break;
+                    case "type":
+                        type = OpType.parse(text(source, lineNo, field, p));
+                        if (type == null) {
+                            throw bad(source, lineNo, field, "unknown type '" + p.getText()
+                                    + "' (expected invoke, ok, fail or info)");
+                        }
+                        break;
+                    case "process":
+                        process = process(source, lineNo, p);
+                        break;
+                    case "f":
+                        f = Fn.parse(text(source, lineNo, field, p));
+                        if (f == null) {
+                            throw bad(source, lineNo, field, "unknown f '" + p.getText() + "'");
+                        }
+                        break;
+                    case "key":
+                        key = p.currentToken() == JsonToken.VALUE_NULL ? null : scalarText(source, lineNo, field, p);
+                        break;
+                    case "value":
+                        value = JsonValues.read(p);
+                        break;
+                    case "error":
+                        error = p.currentToken() == JsonToken.VALUE_NULL ? null : errorText(p);
+                        break;
+                    default:
+                        p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new HistoryFormatException(source, lineNo, "line: text after the JSON object");
+            }
+        } catch (InputCoercionException e) {
+            throw bad(source, lineNo, field, "number out of range");
+        } catch (JsonParseException e) {
+            String m = e.getOriginalMessage();
+            if (m != null && m.startsWith("Unexpected end-of-input")) {
+                throw new TruncatedLine(m);
+            }
+            throw new HistoryFormatException(source, lineNo, "line: malformed JSON ("
+                    + firstLine(m) + ")");
+        } catch (IOException e) {
+            throw new HistoryFormatException(source, lineNo, "line: " + firstLine(e.getMessage()));
+        }
+        if (type == null) {
+            throw bad(source, lineNo, "type", "missing");
+        }
+        if (process == null) {
+            throw bad(source, lineNo, "process", "missing");
+        }
+        if (f == null) {
+            throw bad(source, lineNo, "f", "missing");
+        }
+        return new Op(index, time, type, process, f, key, value, error);
+    }
+
+    private static String firstLine(String m) {
+        if (m == null) {
+            return "unreadable";
+        }
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    private static HistoryFormatException bad(String source, long line, String field, String reason) {
+        return new HistoryFormatException(source, line, (field == null ? "line" : field) + ": " + reason);
+    }
+
+    private static long nonNegative(String source, long line, String field, JsonParser p)
+            throws IOException, HistoryFormatException {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+            throw bad(source, line, field, "expected a whole number, got " + describe(p));
+        }
+        long v = p.getLongValue();
+        if (v < 0) {
+            throw bad(source, line, field, "negative (" + v + ")");
+        }
+        return v;
+    }
+
+    private static String text(String source, long line, String field, JsonParser p)
+            throws IOException, HistoryFormatException {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            throw bad(source, line, field, "expected a string, got " + describe(p));
+        }
+        return p.getText();
+    }
+
+    private static String scalarText(String source, long line, String field, JsonParser p)
+            throws IOException, HistoryFormatException {
+        if (p.currentToken().isStructStart()) {
+            throw bad(source, line, field, "expected a string, got " + describe(p));
+        }
+        return p.getText();
+    }
+
+    private static String errorText(JsonParser p) throws IOException {
+        if (p.currentToken().isStructStart()) {
+            Object v = JsonValues.read(p);
+            return String.valueOf(v);
+        }
+        return p.getText();
+    }
+
+    private static int process(String source, long line, JsonParser p) throws IOException, HistoryFormatException {
+        if (p.currentToken() == JsonToken.VALUE_STRING && "nemesis".equals(p.getText())) {
+            return Op.NEMESIS;
+        }
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+            throw bad(source, line, "process", "expected a whole number or \"nemesis\", got " + describe(p));
+        }
+        long v = p.getLongValue();
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw bad(source, line, "process", "out of range (" + v + ")");
+        }
+        return (int) v;
+    }
+
+    private static String describe(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t.isStructStart()) {
+            return t == JsonToken.START_ARRAY ? "an array" : "an object";
+        }
+        return "'" + p.getText() + "'";
+    }
+}

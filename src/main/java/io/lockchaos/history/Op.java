@@ -1,0 +1,78 @@
+package io.lockchaos.history;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One operation, as Jepsen records it.
+ *
+ * @param index position in the history, strictly increasing
+ * @param time nanoseconds since the test started (monotonic clock)
+ * @param type invoke, ok, fail or info
+ * @param process the logical process; {@link #NEMESIS} for the nemesis and runner markers
+ * @param f what the op does
+ * @param key the lock path or resource the op acts on; may be null
+ * @param value JSON-shaped data: null, Long, Double, String, Boolean, List or Map with String keys
+ * @param error why a fail or info happened; null otherwise
+ */
+public record Op(long index, long time, OpType type, int process, Fn f, String key, Object value, String error) {
+    /** The process number of nemesis and runner ops, written as {@code "nemesis"}. */
+    public static final int NEMESIS = -1;
+
+    public Op {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(f, "f");
+    }
+
+    public boolean isNemesis() {
+        return process == NEMESIS;
+    }
+
+    public Op withIndex(long newIndex) {
+        return new Op(newIndex, time, type, process, f, key, value, error);
+    }
+
+    public Op withTime(long newTime) {
+        return new Op(index, newTime, type, process, f, key, value, error);
+    }
+
+    public Op withProcess(int newProcess) {
+        return new Op(index, time, type, newProcess, f, key, value, error);
+    }
+
+    public Op withValue(Object newValue) {
+        return new Op(index, time, type, process, f, key, newValue, error);
+    }
+
+    /** Returns a named field of a map value, or null when the value is not a map or lacks it. */
+    public Object field(String name) {
+        return value instanceof Map<?, ?> m ? m.get(name) : null;
+    }
+
+    /** Returns a numeric field of a map value, or {@code dflt} when it is absent or not a number. */
+    public long longField(String name, long dflt) {
+        return field(name) instanceof Number n ? n.longValue() : dflt;
+    }
+
+    /** Returns a string field of a map value, or null. */
+    public String stringField(String name) {
+        Object o = field(name);
+        return o instanceof String s ? s : null;
+    }
+
+    /** Returns a boolean field of a map value, or {@code dflt}. */
+    public boolean boolField(String name, boolean dflt) {
+        return field(name) instanceof Boolean b ? b : dflt;
+    }
+
+    /** Returns a list field of a map value, or an empty list. */
+    public List<?> listField(String name) {
+        return field(name) instanceof List<?> l ? l : List.of();
+    }
+
+    /** Starts an op of the given type; the writer or {@link History#of} assigns the index. */
+    public static Op of(OpType type, long time, int process, Fn f, String key, Object value) {
+        return new Op(-1, time, type, process, f, key, value, null);
+    }
+}
