@@ -1,0 +1,55 @@
+package io.lockchaos.checker;
+
+import java.util.Locale;
+
+/** Every kind of anomaly a checker reports, with the severity it has unless the checker says otherwise. */
+public enum AnomalyKind {
+    /** Two processes certainly held an exclusive lock at once. */
+    DOUBLE_HOLDER(Severity.VIOLATION),
+    /** More than N certain holders of a semaphore with N permits. */
+    OVER_CAPACITY(Severity.VIOLATION),
+    /** A writer of a read/write lock overlapped another holder. */
+    RW_CONFLICT(Severity.VIOLATION),
+    /** A grant on a lock node whose ephemeral owner is not the client's session (the CURATOR-604 signature). */
+    FOREIGN_OWNER_GRANT(Severity.VIOLATION),
+    /** A release found the lock no longer held: it was revoked while its holder believed it held it. */
+    LOST_LOCK(Severity.NOTE),
+    /** A reentrant recipe refused or timed out a re-acquire by the process that held the lock. */
+    REENTRY_DENIED(Severity.VIOLATION),
+    /** A non-reentrant recipe granted a second acquire to the process that already held it. */
+    NON_REENTRANT_GRANTED(Severity.VIOLATION),
+    /** A release by a process that did not hold the lock, where the recipe promises owner-only release. */
+    RELEASE_BY_NON_HOLDER(Severity.VIOLATION),
+    /** The resource accepted a fenced write whose token is lower than one it had already accepted. */
+    STALE_WRITE_ACCEPTED(Severity.VIOLATION),
+    /** An acknowledged add is missing from the final read. */
+    LOST_UPDATE(Severity.VIOLATION),
+    /** The final read contains an element nobody tried to add. */
+    UNEXPECTED_ELEMENT(Severity.VIOLATION),
+    /** After the final heal, nobody held the lock yet an acquirer could not get it within its bound. */
+    LEAKED_LOCK(Severity.VIOLATION),
+    /** A lock node remained at the final inspection whose owner session is closed or whose owner does not hold. */
+    ORPHAN_NODE(Severity.VIOLATION),
+    /** A FIFO recipe granted a later waiter before an earlier one. */
+    FIFO_OVERTAKE(Severity.VIOLATION),
+    /** No sequential execution of the model explains the history. */
+    NONLINEARIZABLE(Severity.VIOLATION);
+
+    private final Severity defaultSeverity;
+
+    AnomalyKind(Severity defaultSeverity) {
+        this.defaultSeverity = defaultSeverity;
+    }
+
+    public Severity defaultSeverity() {
+        return defaultSeverity;
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public static AnomalyKind parse(String s) {
+        return valueOf(s.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+}

@@ -1,0 +1,82 @@
+package io.lockchaos.checker;
+
+import io.lockchaos.history.History;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Factories and combinators for checkers. */
+public final class Checkers {
+    private Checkers() {
+    }
+
+    /** The dedicated lock checkers for a recipe: mutual exclusion, reentrancy, fencing, lost updates, leaks, fairness. */
+    public static Checker forRecipe(Recipe recipe) {
+        return compose("lock", List.of(new MutualExclusionChecker(recipe), new ReentrancyChecker(recipe),
+                new FencingChecker(), new LostUpdateChecker(recipe), new LeakChecker(recipe),
+                new FairnessChecker(recipe)));
+    }
+
+    /**
+     * Runs every checker (each made {@link #safe}) and returns a result whose verdict is the worst of theirs, whose
+     * children are their results and whose stats are theirs by name.
+     */
+    public static Checker compose(String name, List<Checker> checkers) {
+        List<Checker> parts = List.copyOf(checkers);
+        return new Checker() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public CheckResult check(History h) {
+                List<CheckResult> children = new ArrayList<>();
+                Verdict v = Verdict.VALID;
+                Map<String, Object> stats = new LinkedHashMap<>();
+                for (Checker c : parts) {
+                    CheckResult r = safe(c).check(h);
+                    children.add(r);
+                    v = v.and(r.verdict());
+                    stats.put(r.checker(), r.verdict().wireName());
+                }
+                return new CheckResult(name, v, List.of(), stats, null, children);
+            }
+        };
+    }
+
+    /** Wraps a checker so that anything it throws becomes an unknown result naming the error, never a crash. */
+    public static Checker safe(Checker c) {
+        return new Checker() {
+            @Override
+            public String name() {
+                return c.name();
+            }
+
+            @Override
+            public CheckResult check(History h) {
+                try {
+                    return c.check(h);
+                } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                    return CheckResult.unknown(c.name(), "checker failed: " + e, Map.of());
+                }
+            }
+        };
+    }
+
+    /** A checker that always answers valid; the no-op extension point. */
+    public static Checker noop() {
+        return new Checker() {
+            @Override
+            public String name() {
+                return "noop";
+            }
+
+            @Override
+            public CheckResult check(History h) {
+                return CheckResult.of("noop", List.of(), Map.of());
+            }
+        };
+    }
+}

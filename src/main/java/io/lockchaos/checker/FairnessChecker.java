@@ -1,0 +1,113 @@
+package io.lockchaos.checker;
+
+import io.lockchaos.history.History;
+import io.lockchaos.history.Times;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * FIFO fairness. Among acquires that succeeded, a FIFO recipe grants in queue order: the order of the lock nodes'
+ * creation (czxid, else sequence number). An earlier waiter granted after a later one was overtaken. Grant order is
+ * read from the ok completions, which is exact for exclusive holds because two of them cannot be granted at once
+ * without a mutual exclusion violation. Read/write locks follow their own rule: a reader may pass a reader, nothing
+ * may pass a queued writer. A waiter that gave up or lost its session is not overtaken: its new node has a new
+ * position. For recipes that promise no order the checker only reports waits.
+ */
+public final class FairnessChecker implements Checker {
+    private final Recipe recipe;
+
+    public FairnessChecker(Recipe recipe) {
+        this.recipe = recipe;
+    }
+
+    @Override
+    public String name() {
+        return "fairness";
+    }
+
+    @Override
+    public CheckResult check(History h) {
+        LockHolds holds = LockHolds.of(h, recipe);
+        List<Anomaly> anomalies = new ArrayList<>();
+        Map<String, Object> perKey = new LinkedHashMap<>();
+        long overtakes = 0;
+        long maxWait = 0;
+        long unpositioned = 0;
+        for (Map.Entry<String, List<Hold>> e : holds.byKey().entrySet()) {
+            List<Hold> grants = new ArrayList<>();
+            long keyMaxWait = 0;
+            long waitSum = 0;
+            for (Hold x : e.getValue()) {
+                if (!x.isCertain() || x.depth() > 0) {
+                    continue;
+                }
+                long wait = x.certainStart() - x.possibleStart();
+                keyMaxWait = Math.max(keyMaxWait, wait);
+                waitSum += wait;
+                if (x.grant().queuePosition() >= 0) {
+                    grants.add(x);
+                } else {
+                    unpositioned++;
+                }
+            }
+            long keyOvertakes = recipe.fifo() ? overtakes(e.getKey(), grants, anomalies) : 0;
+            overtakes += keyOvertakes;
+            maxWait = Math.max(maxWait, keyMaxWait);
+            int granted = 0;
+            for (Hold x : e.getValue()) {
+                if (x.isCertain() && x.depth() == 0) {
+                    granted++;
+                }
+            }
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("grants", granted);
+            summary.put("overtakes", keyOvertakes);
+            summary.put("max_wait_ns", keyMaxWait);
+            summary.put("mean_wait_ns", granted == 0 ? 0 : waitSum / granted);
+            perKey.put(e.getKey(), summary);
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("fifo", recipe.fifo());
+        stats.put("overtakes", overtakes);
+        stats.put("max_wait_ns", maxWait);
+        stats.put("grants_without_position", unpositioned);
+        stats.put("per_key", perKey.size() <= 100 ? perKey : Map.of("keys", perKey.size()));
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    /**
+     * Walks grants in grant order keeping the latest-queued grant so far (all modes, and writers only); a grant whose
+     * position is below it was overtaken.
+     */
+    private long overtakes(String key, List<Hold> grants, List<Anomaly> anomalies) {
+        grants.sort(Comparator.comparingLong(Hold::certainStart));
+        Hold maxAny = null;
+        Hold maxWriter = null;
+        long count = 0;
+        for (Hold a : grants) {
+            long pos = a.grant().queuePosition();
+            // Readers may pass readers: a reader is overtaken only by a later-queued writer.
+            Hold by = recipe.readWrite() && a.mode() == Hold.Mode.READ ? maxWriter : maxAny;
+            if (by != null && by.grant().queuePosition() > pos && by.certainStart() < a.certainStart()) {
+                count++;
+                ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.FIFO_OVERTAKE, key,
+                        List.of(a.grantIndex(), by.grantIndex()), by.certainStart(), a.certainStart(),
+                        "process " + a.process() + " queued for " + key + " at position " + pos
+                                + " but was granted at " + Times.at(a.certainStart()) + ", after process "
+                                + by.process() + " which queued later (position " + by.grant().queuePosition()
+                                + ") and was granted at " + Times.at(by.certainStart()),
+                        Map.of("position", pos, "overtaken_by", by.grant().queuePosition())));
+            }
+            if (maxAny == null || pos > maxAny.grant().queuePosition()) {
+                maxAny = a;
+            }
+            if (a.mode() != Hold.Mode.READ && (maxWriter == null || pos > maxWriter.grant().queuePosition())) {
+                maxWriter = a;
+            }
+        }
+        return count;
+    }
+}

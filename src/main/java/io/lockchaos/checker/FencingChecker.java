@@ -1,0 +1,112 @@
+package io.lockchaos.checker;
+
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import io.lockchaos.history.Times;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fencing tokens: among the writes a resource accepted, tokens never go backwards in real time. A write the resource
+ * accepted (ok with {@code accepted: true}) whose token is lower than that of an accepted write that had completed
+ * before it was invoked is a violation. Writes the resource rejected ({@code accepted: false}) are fencing at work and
+ * are counted. Concurrent writes may be accepted in either order, so they are never compared.
+ */
+public final class FencingChecker implements Checker {
+    @Override
+    public String name() {
+        return "fencing";
+    }
+
+    private record Write(long invokeTime, long doneTime, long token, long index, int process) {
+    }
+
+    @Override
+    public CheckResult check(History h) {
+        Map<String, List<Write>> accepted = new HashMap<>();
+        long rejected = 0;
+        long rejectedFresh = 0;
+        long indeterminate = 0;
+        Map<String, Long> maxAccepted = new HashMap<>();
+        List<Op> ops = h.ops();
+        for (int i = 0; i < ops.size(); i++) {
+            Op op = ops.get(i);
+            if (op.f() != Fn.WRITE || op.type() != OpType.INVOKE || op.isNemesis()) {
+                continue;
+            }
+            OpType outcome = h.outcome(i);
+            if (outcome == OpType.INFO) {
+                indeterminate++;
+                continue;
+            }
+            if (outcome != OpType.OK) {
+                continue;
+            }
+            Op done = ops.get(h.completionOf(i));
+            long token = done.longField("token", op.longField("token", -1));
+            if (token < 0) {
+                continue; // an unfenced write
+            }
+            String key = String.valueOf(op.key());
+            if (done.boolField("accepted", true)) {
+                accepted.computeIfAbsent(key, k -> new ArrayList<>())
+                        .add(new Write(op.time(), done.time(), token, done.index(), op.process()));
+                maxAccepted.merge(key, token, Math::max);
+            } else {
+                rejected++;
+            }
+        }
+        List<Anomaly> anomalies = new ArrayList<>();
+        long stale = 0;
+        long acceptedCount = 0;
+        for (Map.Entry<String, List<Write>> e : accepted.entrySet()) {
+            List<Write> byInvoke = new ArrayList<>(e.getValue());
+            byInvoke.sort(Comparator.comparingLong(Write::invokeTime));
+            List<Write> byDone = new ArrayList<>(e.getValue());
+            byDone.sort(Comparator.comparingLong(Write::doneTime));
+            acceptedCount += byInvoke.size();
+            int d = 0;
+            Write best = null;
+            for (Write w : byInvoke) {
+                while (d < byDone.size() && byDone.get(d).doneTime() < w.invokeTime()) {
+                    Write c = byDone.get(d++);
+                    if (best == null || c.token() > best.token()) {
+                        best = c;
+                    }
+                }
+                if (best != null && w.token() < best.token()) {
+                    stale++;
+                    ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, e.getKey(),
+                            List.of(w.index(), best.index()), w.invokeTime(), w.doneTime(),
+                            "the resource " + e.getKey() + " accepted process " + w.process() + "'s write with token "
+                                    + w.token() + " at " + Times.at(w.doneTime()) + " after it had accepted token "
+                                    + best.token() + " from process " + best.process() + " at "
+                                    + Times.at(best.doneTime()),
+                            Map.of("token", w.token(), "newer_token", best.token())));
+                }
+            }
+        }
+        // A rejection of a token at least as high as anything accepted means the resource refused a fresh write.
+        for (Op op : ops) {
+            if (op.f() == Fn.WRITE && op.type() == OpType.OK && !op.boolField("accepted", true)) {
+                long max = maxAccepted.getOrDefault(String.valueOf(op.key()), -1L);
+                if (op.longField("token", -1) >= max && max >= 0) {
+                    rejectedFresh++;
+                }
+            }
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("accepted", acceptedCount);
+        stats.put("rejected_stale", rejected - rejectedFresh);
+        stats.put("rejected_not_stale", rejectedFresh);
+        stats.put("indeterminate", indeterminate);
+        stats.put("stale_accepted", stale);
+        return CheckResult.of(name(), anomalies, stats);
+    }
+}

@@ -1,0 +1,158 @@
+package io.lockchaos.checker;
+
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import io.lockchaos.history.Times;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Lost updates to a lock-protected set kept outside the lock service. Every add acknowledged (ok) before the final
+ * read of its set was invoked must be in that read; each missing one is reported with the other processes whose
+ * certain lock holds overlapped it (the likely writers that overwrote it). An element in the read that nobody tried to
+ * add is a violation too. Adds concurrent with the final read, and indeterminate adds, may be present or absent.
+ * Without a final read of a set that was added to, the answer is unknown.
+ */
+public final class LostUpdateChecker implements Checker {
+    private final Recipe recipe;
+
+    public LostUpdateChecker(Recipe recipe) {
+        this.recipe = recipe;
+    }
+
+    @Override
+    public String name() {
+        return "lost-updates";
+    }
+
+    private record Add(Object element, long invokeTime, long doneTime, long index, int process, boolean acked) {
+    }
+
+    @Override
+    public CheckResult check(History h) {
+        Map<String, List<Add>> adds = new LinkedHashMap<>();
+        Map<String, Op> finalRead = new HashMap<>();
+        Map<String, Long> finalReadInvoke = new HashMap<>();
+        List<Op> ops = h.ops();
+        for (int i = 0; i < ops.size(); i++) {
+            Op op = ops.get(i);
+            if (op.type() != OpType.INVOKE || op.isNemesis()) {
+                continue;
+            }
+            String key = String.valueOf(op.key());
+            if (op.f() == Fn.ADD) {
+                OpType outcome = h.outcome(i);
+                if (outcome == OpType.FAIL) {
+                    adds.computeIfAbsent(key, k -> new ArrayList<>());
+                    continue;
+                }
+                int c = h.completionOf(i);
+                long done = c < 0 ? Hold.OPEN : ops.get(c).time();
+                adds.computeIfAbsent(key, k -> new ArrayList<>()).add(new Add(normal(op.value()), op.time(), done,
+                        op.index(), op.process(), outcome == OpType.OK));
+            } else if (op.f() == Fn.READ && h.outcome(i) == OpType.OK) {
+                Op done = ops.get(h.completionOf(i));
+                if (done.value() instanceof List<?>) {
+                    finalRead.put(key, done);
+                    finalReadInvoke.put(key, op.time());
+                }
+            }
+        }
+        List<Anomaly> anomalies = new ArrayList<>();
+        long acked = 0;
+        long lost = 0;
+        long unexpected = 0;
+        List<String> unread = new ArrayList<>();
+        for (Map.Entry<String, List<Add>> e : adds.entrySet()) {
+            String key = e.getKey();
+            Op read = finalRead.get(key);
+            if (read == null) {
+                unread.add(key);
+                continue;
+            }
+            Set<Object> seen = new HashSet<>();
+            for (Object o : (List<?>) read.value()) {
+                seen.add(normal(o));
+            }
+            long readInvoke = finalReadInvoke.get(key);
+            Set<Object> attempted = new HashSet<>();
+            for (Add a : e.getValue()) {
+                attempted.add(a.element());
+                if (!a.acked()) {
+                    continue;
+                }
+                acked++;
+                if (a.doneTime() < readInvoke && !seen.contains(a.element())) {
+                    lost++;
+                    List<Integer> overlapping = overlappingHolders(h, a);
+                    Map<String, Object> details = new LinkedHashMap<>();
+                    details.put("element", a.element());
+                    details.put("process", (long) a.process());
+                    details.put("overlapping_holders", overlapping);
+                    ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.LOST_UPDATE, key,
+                            List.of(a.index(), read.index()), a.invokeTime(), a.doneTime(),
+                            "process " + a.process() + "'s add of " + a.element() + " to " + key
+                                    + " was acknowledged at " + Times.at(a.doneTime()) + " but is missing from the final"
+                                    + " read" + (overlapping.isEmpty() ? ""
+                                    : "; processes " + overlapping + " held a lock during it"), details));
+                }
+            }
+            TreeSet<String> extra = new TreeSet<>();
+            for (Object o : seen) {
+                if (!attempted.contains(o)) {
+                    extra.add(String.valueOf(o));
+                }
+            }
+            if (!extra.isEmpty()) {
+                unexpected += extra.size();
+                anomalies.add(Anomaly.of(AnomalyKind.UNEXPECTED_ELEMENT, key, List.of(read.index()), read.time(),
+                        read.time(), "the final read of " + key + " contains " + extra.size()
+                                + " element(s) nobody tried to add, for example " + extra.first(),
+                        Map.of("elements", List.copyOf(extra))));
+            }
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("sets", adds.size());
+        stats.put("acknowledged_adds", acked);
+        stats.put("lost", lost);
+        stats.put("unexpected", unexpected);
+        if (!unread.isEmpty()) {
+            stats.put("sets_without_final_read", unread);
+            if (anomalies.isEmpty()) {
+                return CheckResult.unknown(name(), "no final read of " + unread.get(0)
+                        + (unread.size() > 1 ? " and " + (unread.size() - 1) + " other set(s)" : ""), stats);
+            }
+        }
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    /** Processes other than the adder whose certain holds (on any key) overlapped the add. */
+    private List<Integer> overlappingHolders(History h, Add a) {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (List<Hold> list : LockHolds.of(h, recipe).byKey().values()) {
+            for (Hold x : list) {
+                if (x.isCertain() && x.process() != a.process() && x.certainStart() < a.doneTime()
+                        && x.certainEnd() > a.invokeTime()) {
+                    out.add(x.process());
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Numbers compare by value whatever their boxed type. */
+    private static Object normal(Object o) {
+        if (o instanceof Integer || o instanceof Short || o instanceof Byte) {
+            return ((Number) o).longValue();
+        }
+        return o;
+    }
+}

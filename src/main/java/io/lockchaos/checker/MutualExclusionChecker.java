@@ -1,0 +1,293 @@
+package io.lockchaos.checker;
+
+import io.lockchaos.history.History;
+import io.lockchaos.history.Times;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Mutual exclusion, generalised to N permits and read/write locks: two certain hold windows that the recipe forbids
+ * to overlap are a violation; overlaps that involve only possible windows are counted, not reported. Each violation is
+ * classified from the first holder's point of view: had it been told SUSPENDED or LOST before the second acquired, and
+ * had its session already ended (a client that ignored connection state) or was it still alive (a lock-service bug).
+ * Also reports lost locks and grants on nodes owned by another session.
+ */
+public final class MutualExclusionChecker implements Checker {
+    /** Anomalies beyond this many are counted in the stats but not listed. */
+    static final int MAX_LISTED = 100;
+    private final Recipe recipe;
+
+    public MutualExclusionChecker(Recipe recipe) {
+        this.recipe = recipe;
+    }
+
+    @Override
+    public String name() {
+        return "mutual-exclusion";
+    }
+
+    @Override
+    public CheckResult check(History h) {
+        LockHolds holds = LockHolds.of(h, recipe);
+        List<Anomaly> anomalies = new ArrayList<>();
+        Counts counts = new Counts();
+        for (Map.Entry<String, List<Hold>> e : holds.byKey().entrySet()) {
+            sweep(h, holds, e.getKey(), e.getValue(), anomalies, counts);
+            for (Hold x : e.getValue()) {
+                if (x.grant().ownerMismatch()) {
+                    counts.foreign++;
+                    add(anomalies, counts, Anomaly.of(AnomalyKind.FOREIGN_OWNER_GRANT, x.key(),
+                            List.of(x.grantIndex()), x.certainStart(), x.certainEnd(),
+                            "process " + x.process() + " was granted " + x.key() + " on node " + x.grant().node()
+                                    + " whose ephemeral owner is session " + hex(x.grant().owner())
+                                    + ", not its own session " + hex(x.grant().session()),
+                            Map.of("session", x.grant().session(), "owner", x.grant().owner())));
+                }
+                if (x.release() == Hold.ReleaseOutcome.LOST) {
+                    counts.lost++;
+                    add(anomalies, counts, lostLock(holds, x));
+                }
+            }
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("keys", holds.byKey().size());
+        stats.put("certain_holds", counts.certain);
+        stats.put("indeterminate_acquires", holds.indeterminateAcquires());
+        stats.put("max_concurrent_holders", counts.maxConcurrent);
+        stats.put("violations", counts.violations);
+        stats.put("overlap_ns_total", counts.overlapNs);
+        stats.put("holds_overlapping_indeterminate", counts.possibleOverlaps);
+        stats.put("lost_locks", counts.lost);
+        stats.put("foreign_owner_grants", counts.foreign);
+        stats.put("anomalies_not_listed", counts.unlisted);
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    private static final class Counts {
+        long certain;
+        int maxConcurrent;
+        long violations;
+        long overlapNs;
+        long possibleOverlaps;
+        long lost;
+        long foreign;
+        long unlisted;
+    }
+
+    private static void add(List<Anomaly> anomalies, Counts counts, Anomaly a) {
+        if (anomalies.size() < MAX_LISTED) {
+            anomalies.add(a);
+        } else {
+            counts.unlisted++;
+        }
+    }
+
+    /** A hold counts toward the limit unless it is nested inside its own process's outer hold. */
+    private boolean isUnit(Hold x) {
+        return x.isCertain() && x.depth() == 0;
+    }
+
+    private void sweep(History h, LockHolds holds, String key, List<Hold> list, List<Anomaly> anomalies,
+                       Counts counts) {
+        List<Hold> units = new ArrayList<>();
+        // Indeterminate windows never end; keep the earliest start of two distinct processes.
+        long firstStart = Hold.OPEN;
+        int firstProcess = Integer.MIN_VALUE;
+        long secondStart = Hold.OPEN;
+        for (Hold x : list) {
+            if (isUnit(x)) {
+                units.add(x);
+            }
+            long indStart = !x.isCertain() ? x.possibleStart()
+                    : x.release() == Hold.ReleaseOutcome.INDETERMINATE ? x.certainEnd() : Hold.OPEN;
+            if (indStart == Hold.OPEN) {
+                continue;
+            }
+            if (x.process() == firstProcess) {
+                firstStart = Math.min(firstStart, indStart);
+            } else if (indStart < firstStart) {
+                secondStart = firstStart;
+                firstStart = indStart;
+                firstProcess = x.process();
+            } else {
+                secondStart = Math.min(secondStart, indStart);
+            }
+        }
+        counts.certain += units.size();
+        List<Hold> byStart = new ArrayList<>(units);
+        byStart.sort(java.util.Comparator.comparingLong(Hold::certainStart));
+        List<Hold> byEnd = new ArrayList<>(units);
+        byEnd.sort(java.util.Comparator.comparingLong(Hold::certainEnd));
+        List<Hold> active = new ArrayList<>();
+        Map<Integer, Integer> activeByProcess = new HashMap<>();
+        int nextEnd = 0;
+        for (Hold x : byStart) {
+            // ends at the same instant as a start come first: [start, end) windows that touch do not overlap
+            while (nextEnd < byEnd.size() && byEnd.get(nextEnd).certainEnd() <= x.certainStart()) {
+                Hold done = byEnd.get(nextEnd++);
+                active.remove(done);
+                activeByProcess.merge(done.process(), -1, Integer::sum);
+            }
+            long ownerOther = x.process() == firstProcess ? secondStart : firstStart;
+            if (ownerOther < x.certainEnd()) {
+                counts.possibleOverlaps++;
+            }
+            List<Hold> conflicting = conflicts(active, activeByProcess, x);
+            if (!conflicting.isEmpty()) {
+                counts.violations++;
+                Anomaly a = violation(h, holds, key, x, conflicting);
+                counts.overlapNs += ((Number) a.details().get("overlap_ns")).longValue();
+                add(anomalies, counts, a);
+            }
+            active.add(x);
+            activeByProcess.merge(x.process(), 1, Integer::sum);
+            int concurrent = recipe.isSemaphore() ? active.size() : distinctActive(activeByProcess);
+            counts.maxConcurrent = Math.max(counts.maxConcurrent, concurrent);
+        }
+    }
+
+    private static int distinctActive(Map<Integer, Integer> activeByProcess) {
+        int d = 0;
+        for (int c : activeByProcess.values()) {
+            if (c > 0) {
+                d++;
+            }
+        }
+        return d;
+    }
+
+    /** The active holds that the new hold {@code x} may not overlap, or an empty list. */
+    private List<Hold> conflicts(List<Hold> active, Map<Integer, Integer> activeByProcess, Hold x) {
+        if (recipe.isSemaphore()) {
+            return active.size() + 1 > recipe.capacity() ? new ArrayList<>(active) : List.of();
+        }
+        List<Hold> out = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        for (Hold a : active) {
+            if (a.process() == x.process()) {
+                continue; // reentrancy and downgrades are the reentrancy checker's business
+            }
+            boolean clash = x.mode() != Hold.Mode.READ || a.mode() != Hold.Mode.READ;
+            if (clash) {
+                out.add(a);
+                seen.add(a.process());
+            }
+        }
+        if (!recipe.readWrite() && seen.size() + 1 <= recipe.capacity()) {
+            return List.of();
+        }
+        return out;
+    }
+
+    private Anomaly violation(History h, LockHolds holds, String key, Hold second, List<Hold> conflicting) {
+        Hold first = conflicting.get(0);
+        for (Hold c : conflicting) {
+            if (c.certainStart() < first.certainStart()) {
+                first = c;
+            }
+        }
+        long end = Math.min(first.certainEnd(), second.certainEnd());
+        long overlapEnd = end == Hold.OPEN ? Math.max(h.endTime(), second.certainStart()) : end;
+        long overlap = overlapEnd - second.certainStart();
+        AnomalyKind kind = recipe.isSemaphore() ? AnomalyKind.OVER_CAPACITY
+                : recipe.readWrite() ? AnomalyKind.RW_CONFLICT : AnomalyKind.DOUBLE_HOLDER;
+        String told = toldBefore(holds, first, second.certainStart());
+        String session = sessionState(holds, first, second.certainStart());
+        List<Long> ops = new ArrayList<>();
+        ops.add(second.grantIndex());
+        for (Hold c : conflicting) {
+            ops.add(c.grantIndex());
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("overlap_ns", overlap);
+        details.put("first_process", (long) first.process());
+        details.put("second_process", (long) second.process());
+        details.put("first_session", first.grant().session());
+        details.put("first_notified", told);
+        details.put("first_session_at_second_grant", session);
+        details.put("holders", (long) conflicting.size() + 1);
+        StringBuilder s = new StringBuilder();
+        if (kind == AnomalyKind.OVER_CAPACITY) {
+            s.append(conflicting.size() + 1).append(" holders of ").append(key).append(" (").append(recipe.capacity())
+                    .append(" permits) at ").append(Times.at(second.certainStart())).append(": process ")
+                    .append(second.process()).append(" was granted while ").append(conflicting.size())
+                    .append(" held; ");
+        } else {
+            s.append("processes ").append(first.process()).append(" and ").append(second.process())
+                    .append(" both held ").append(key);
+            if (kind == AnomalyKind.RW_CONFLICT) {
+                s.append(" (").append(mode(first)).append(" and ").append(mode(second)).append(")");
+            }
+            s.append(" for ").append(Times.span(overlap)).append(": ").append(second.process())
+                    .append(" was granted at ").append(Times.at(second.certainStart())).append(" while ")
+                    .append(first.process()).append(" had held it since ").append(Times.at(first.certainStart()))
+                    .append("; ");
+        }
+        s.append(first.process()).append(switch (told) {
+            case "before" -> " had been told SUSPENDED or LOST before that";
+            case "after" -> " was told SUSPENDED or LOST only afterwards";
+            default -> " was never told SUSPENDED or LOST";
+        });
+        s.append(switch (session) {
+            case "ended" -> ", and its session had already ended (the client went on as if it held the lock)";
+            case "alive" -> ", and its session was still alive (a lock-service bug)";
+            default -> "";
+        });
+        return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
+    }
+
+    private static String mode(Hold x) {
+        return x.mode() == Hold.Mode.READ ? "reader" : "writer";
+    }
+
+    /** "before", "after" or "never": when the holder saw SUSPENDED or LOST during its certain window. */
+    static String toldBefore(LockHolds holds, Hold x, long t) {
+        String told = "never";
+        for (LockHolds.StateEvent e : holds.states(x.process())) {
+            boolean bad = "SUSPENDED".equals(e.state()) || "LOST".equals(e.state());
+            if (!bad || e.time() < x.certainStart() || e.time() >= x.certainEnd()) {
+                continue;
+            }
+            if (e.time() <= t) {
+                return "before";
+            }
+            told = "after";
+        }
+        return told;
+    }
+
+    /** "ended", "alive" or "unknown": what the history shows of the holder's session at time t. */
+    static String sessionState(LockHolds holds, Hold x, long t) {
+        long s = x.grant().session();
+        if (s != 0 && holds.sessionEndedAt(s) <= t) {
+            return "ended";
+        }
+        if (x.release() == Hold.ReleaseOutcome.RELEASED) {
+            return "alive"; // its release found the node: the session that owned it was alive until then
+        }
+        return "unknown";
+    }
+
+    private static Anomaly lostLock(LockHolds holds, Hold x) {
+        String told = toldBefore(holds, x, x.certainEnd());
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("process", (long) x.process());
+        details.put("session", x.grant().session());
+        details.put("notified", told);
+        return Anomaly.of(AnomalyKind.LOST_LOCK, x.key(), List.of(x.releaseIndex(), x.grantIndex()),
+                x.certainStart(), x.certainEnd(), "process " + x.process() + " lost " + x.key()
+                        + " some time between " + Times.at(x.certainStart()) + " and " + Times.at(x.certainEnd())
+                        + " while it believed it held it" + ("before".equals(told)
+                        ? " (it had been told SUSPENDED or LOST)" : " (it was never told SUSPENDED or LOST)"),
+                details);
+    }
+
+    static String hex(long session) {
+        return "0x" + Long.toHexString(session);
+    }
+}

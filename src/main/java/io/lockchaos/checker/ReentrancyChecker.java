@@ -1,0 +1,85 @@
+package io.lockchaos.checker;
+
+import io.lockchaos.history.History;
+import io.lockchaos.history.OpType;
+import io.lockchaos.history.Times;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reentrancy and ownership. A reentrant recipe must grant a re-acquire by the process that holds the lock (a fail is
+ * a violation; an indeterminate one is counted), and its nested holds must be released as often as they were taken
+ * (the mutual exclusion checker sees a premature free as a double holder). A non-reentrant recipe must not grant a
+ * re-acquire. A release by a process that held nothing is a violation where the recipe promises owner-only release.
+ */
+public final class ReentrancyChecker implements Checker {
+    private final Recipe recipe;
+
+    public ReentrancyChecker(Recipe recipe) {
+        this.recipe = recipe;
+    }
+
+    @Override
+    public String name() {
+        return "reentrancy";
+    }
+
+    @Override
+    public CheckResult check(History h) {
+        LockHolds holds = LockHolds.of(h, recipe);
+        List<Anomaly> anomalies = new ArrayList<>();
+        long granted = 0;
+        long denied = 0;
+        long indeterminate = 0;
+        for (LockHolds.Reacquire r : holds.reacquires()) {
+            if (r.outcome() == OpType.OK) {
+                granted++;
+                if (!recipe.reentrant() && !recipe.isSemaphore()) {
+                    listed(anomalies, Anomaly.of(AnomalyKind.NON_REENTRANT_GRANTED, r.key(),
+                            List.of(r.completionIndex(), r.invokeIndex()), r.time(), r.time(),
+                            "process " + r.process() + " was granted " + r.key() + " again at "
+                                    + Times.at(r.time()) + " while it already held it, but " + recipe.name()
+                                    + " is not reentrant", Map.of("process", (long) r.process())));
+                }
+            } else if (r.outcome() == OpType.FAIL) {
+                denied++;
+                if (recipe.reentrant()) {
+                    listed(anomalies, Anomaly.of(AnomalyKind.REENTRY_DENIED, r.key(),
+                            List.of(r.completionIndex(), r.invokeIndex()), r.time(), r.time(),
+                            "process " + r.process() + " held " + r.key() + " but its re-acquire at "
+                                    + Times.at(r.time()) + " failed, although " + recipe.name() + " is reentrant",
+                            Map.of("process", (long) r.process())));
+                }
+            } else {
+                indeterminate++;
+            }
+        }
+        long strays = 0;
+        for (LockHolds.StrayRelease s : holds.strayReleases()) {
+            if (s.outcome() == OpType.FAIL) {
+                continue; // a refused release of a lock one does not hold is the recipe doing its job
+            }
+            strays++;
+            if (recipe.ownerRelease()) {
+                listed(anomalies, Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
+                        s.time(), s.time(), "process " + s.process() + " released " + s.key() + " at "
+                                + Times.at(s.time()) + " without holding it, but " + recipe.name()
+                                + " lets only the holder release", Map.of("process", (long) s.process())));
+            }
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("reacquires_granted", granted);
+        stats.put("reacquires_failed", denied);
+        stats.put("reacquires_indeterminate", indeterminate);
+        stats.put("releases_by_non_holders", strays);
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    static void listed(List<Anomaly> anomalies, Anomaly a) {
+        if (anomalies.size() < MutualExclusionChecker.MAX_LISTED) {
+            anomalies.add(a);
+        }
+    }
+}
