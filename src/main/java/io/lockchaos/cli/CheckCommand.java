@@ -1,0 +1,76 @@
+package io.lockchaos.cli;
+
+import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Checkers;
+import io.lockchaos.checker.Recipe;
+import io.lockchaos.history.History;
+import io.lockchaos.report.ConsoleSummary;
+import io.lockchaos.report.ResultsJson;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code check HISTORY}: grades a stored history and writes results.json beside it. */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = {"Checks a history with the lock checkers and writes results.json beside it.",
+            "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})
+final class CheckCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "HISTORY", description = "history file (JSON lines or Jepsen EDN)")
+    Path history;
+
+    @Option(names = "--format", description = "jsonl, edn or auto (by file extension; default)",
+            converter = FormatConverter.class, defaultValue = "auto")
+    HistoryFiles.Format format;
+
+    @Option(names = "--recipe", defaultValue = "mutex",
+            description = "what the lock promises: mutex, reentrant-mutex, semaphore:N, rw or multi (default mutex)")
+    String recipe;
+
+    @Option(names = "--results", description = "where to write results.json (default: beside the history)")
+    Path results;
+
+    @Override
+    public Integer call() throws IOException {
+        Recipe r;
+        try {
+            r = Recipe.parse(recipe);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--" + e.getMessage());
+        }
+        History h = HistoryFiles.read(history, format);
+        CheckResult result = Checkers.forRecipe(r).check(h);
+        Path out = results != null ? results : HistoryFiles.resultsPath(history);
+        Map<String, Object> about = new LinkedHashMap<>();
+        about.put("history", history.toString());
+        about.put("recipe", r.name());
+        about.put("ops", h.size());
+        if (!h.warnings().isEmpty()) {
+            about.put("warnings", h.warnings());
+        }
+        ResultsJson.write(out, result, about);
+        for (String w : h.warnings()) {
+            System.err.println("lockchaos: warning: " + w);
+        }
+        ConsoleSummary.print(System.out, history + " (" + h.size() + " ops, recipe " + r.name() + ")", result);
+        System.out.println("  results: " + out);
+        return result.verdict().exitCode();
+    }
+
+    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<HistoryFiles.Format> {
+        @Override
+        public HistoryFiles.Format convert(String s) {
+            switch (s) {
+                case "jsonl": return HistoryFiles.Format.JSONL;
+                case "edn": return HistoryFiles.Format.EDN;
+                case "auto": return HistoryFiles.Format.AUTO;
+                default: throw new picocli.CommandLine.TypeConversionException(
+                        "unknown format '" + s + "' (expected jsonl, edn or auto)");
+            }
+        }
+    }
+}

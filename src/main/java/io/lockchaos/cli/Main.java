@@ -1,0 +1,40 @@
+package io.lockchaos.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code lockchaos.jar}. */
+@Command(name = "lockchaos", mixinStandardHelpOptions = true, version = "lockchaos 0.1.0",
+        description = "Jepsen-style correctness tester for distributed locks.",
+        subcommands = {CheckCommand.class, GenCommand.class, BenchCommand.class})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit code instead of exiting, for tests. */
+    public static int run(String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            // Expected failures carry a one-line message; anything else is a bug and still gets one line.
+            String msg = ex instanceof UserError ? ex.getMessage() : "internal error: " + ex;
+            line.getErr().println("lockchaos: " + msg);
+            return 2;
+        });
+        cl.setParameterExceptionHandler((ex, args1) -> {
+            ex.getCommandLine().getErr().println("lockchaos: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("Try 'lockchaos " + ex.getCommandLine().getCommandName()
+                    + " --help'.");
+            return 2;
+        });
+        return cl.execute(args);
+    }
+}
