@@ -164,8 +164,10 @@ public final class LockHolds {
                 if (outcome == OpType.FAIL) {
                     continue;
                 }
-                int depth = recipe.reentrant() ? mine.size() : 0;
-                Open o = new Open(op.process(), op.key(), keysOf(op), modeOf(op), op.index(), op.time(), depth);
+                Hold.Mode mode = modeOf(op);
+                // Read and write locks are separate reentrant locks (Curator's __READ__ and __WRIT__ nodes).
+                int depth = recipe.reentrant() ? (int) mine.stream().filter(x -> x.mode == mode).count() : 0;
+                Open o = new Open(op.process(), op.key(), keysOf(op), mode, op.index(), op.time(), depth);
                 if (outcome == OpType.OK) {
                     o.grantIndex = done.index();
                     o.certainStart = done.time();
@@ -180,7 +182,7 @@ public final class LockHolds {
                 Deque<Open> mine = perProcess.get(op.process());
                 Open target = null;
                 if (mine != null && !mine.isEmpty()) {
-                    target = pickOwn(mine, op.stringField("node"));
+                    target = pickOwn(mine, op.stringField("node"), op.field("mode") == null ? null : modeOf(op));
                 } else if (!recipe.ownerRelease()) {
                     target = pickAny(perProcess, op.stringField("node"));
                 }
@@ -216,16 +218,19 @@ public final class LockHolds {
         return new LockHolds(byKey, reacquires, strays, states, sessionEnded, indeterminate);
     }
 
-    private static Open pickOwn(Deque<Open> mine, String node) {
-        if (node != null) {
-            for (Iterator<Open> it = mine.descendingIterator(); it.hasNext(); ) {
-                Open o = it.next();
-                if (node.equals(o.grant.node())) {
-                    return o;
-                }
+    /** The process's own hold a release gives back: the named lease, else the innermost of the named mode. */
+    private static Open pickOwn(Deque<Open> mine, String node, Hold.Mode mode) {
+        Open sameMode = null;
+        for (Iterator<Open> it = mine.descendingIterator(); it.hasNext(); ) {
+            Open o = it.next();
+            if (node != null && node.equals(o.grant.node())) {
+                return o;
+            }
+            if (sameMode == null && o.mode == mode) {
+                sameMode = o;
             }
         }
-        return mine.peekLast();
+        return sameMode != null ? sameMode : mine.peekLast();
     }
 
     /** For recipes that let any process release: the named lease, else the oldest grant still held. */

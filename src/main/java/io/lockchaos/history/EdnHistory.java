@@ -25,7 +25,8 @@ import us.bpsm.edn.printer.Printers;
  * :value :index :error}), or one vector of such maps (Knossos' test data). Keywords become strings, vectors, lists and
  * sets become lists, and a record literal such as {@code #jepsen.history.Op{...}} is read as its map. A nemesis
  * function lockchaos has no name for becomes {@link Fn#FAULT} with the original name kept in the value, and is written
- * back under that name; a client function without a name is an error.
+ * back under that name; a client function without a name is an error. Jepsen writes both halves of a nemesis op as
+ * {@code :info}: the first of each pair is read as the invocation, and nemesis ops are written back as {@code :info}.
  */
 public final class EdnHistory {
     private static final Keyword NEMESIS = Keyword.newKeyword("nemesis");
@@ -87,8 +88,17 @@ public final class EdnHistory {
         long[] lines = new long[values.size()];
         boolean anyTime = false;
         boolean anyUntimed = false;
+        boolean nemesisOpen = false;
         for (int i = 0; i < values.size(); i++) {
             Op op = toOp(source, lineOf.get(i), values.get(i));
+            if (op.isNemesis()) {
+                // Jepsen writes both halves of a nemesis op as :info; the first of a pair is the invocation.
+                if (op.type() == OpType.INFO && !nemesisOpen) {
+                    op = new Op(op.index(), op.time(), OpType.INVOKE, op.process(), op.f(), op.key(), op.value(),
+                            op.error());
+                }
+                nemesisOpen = op.type() == OpType.INVOKE;
+            }
             anyTime |= op.time() >= 0;
             anyUntimed |= op.time() < 0;
             if (anyTime && anyUntimed) {
@@ -246,7 +256,8 @@ public final class EdnHistory {
         Map<Object, Object> m = new LinkedHashMap<>();
         m.put(kw("index"), op.index());
         m.put(kw("time"), op.time());
-        m.put(kw("type"), kw(op.type().wireName()));
+        // Jepsen's nemesis ops are :info at both invocation and completion.
+        m.put(kw("type"), kw(op.isNemesis() ? "info" : op.type().wireName()));
         m.put(kw("process"), op.isNemesis() ? NEMESIS : (Object) (long) op.process());
         Object value = op.value();
         String f = op.f().wireName();
