@@ -206,7 +206,7 @@ public final class EdnHistory {
             return v;
         }
         if (v instanceof Keyword k) {
-            return k.getPrefix() == null ? k.getName() : k.getPrefix() + "/" + k.getName();
+            return k.getPrefix() == null || k.getPrefix().isEmpty() ? k.getName() : k.getPrefix() + "/" + k.getName();
         }
         if (v instanceof Symbol s) {
             return s.toString();

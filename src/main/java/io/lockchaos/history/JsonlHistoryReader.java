@@ -44,13 +44,18 @@ public final class JsonlHistoryReader {
         Boolean timed = null;
         long lastEndLine = 0;
         // One streaming parser over the whole file: a parser per line costs about half the reading time.
-        try (JsonParser p = JSON.createParser(reader)) {
+        LineCountingReader counting = new LineCountingReader(reader);
+        try (JsonParser p = JSON.createParser(counting)) {
             while (true) {
                 JsonToken t;
                 long line = p.currentLocation().getLineNr();
                 try {
                     t = p.nextToken();
                 } catch (JsonParseException e) {
+                    if (counting.isLastLine(line)) {
+                        warnings.add(source + ":" + line + ": truncated last line dropped");
+                        break;
+                    }
                     throw malformed(source, e);
                 }
                 if (t == null) {
@@ -67,7 +72,8 @@ public final class JsonlHistoryReader {
                 try {
                     op = parseOp(source, line, p);
                 } catch (JsonParseException e) {
-                    if (isEndOfInput(e)) {
+                    // Whatever the parser says, a line cut off by a crash is the last one and has no newline.
+                    if (counting.isLastLine(line)) {
                         warnings.add(source + ":" + line + ": truncated last line dropped");
                         break;
                     }
@@ -95,9 +101,48 @@ public final class JsonlHistoryReader {
         return History.build(source, ops, lines, warnings);
     }
 
-    private static boolean isEndOfInput(JsonParseException e) {
-        String m = e.getOriginalMessage();
-        return m != null && m.startsWith("Unexpected end-of-input");
+    /** Counts the newlines the parser has consumed, to tell a cut-off last line from a malformed one. */
+    private static final class LineCountingReader extends java.io.FilterReader {
+        private long newlines;
+        private boolean eof;
+
+        LineCountingReader(Reader in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            if (c < 0) {
+                eof = true;
+            } else if (c == '\n') {
+                newlines++;
+            }
+            return c;
+        }
+
+        @Override
+        public int read(char[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n < 0) {
+                eof = true;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf[off + i] == '\n') {
+                    newlines++;
+                }
+            }
+            return n;
+        }
+
+        /** True when all input has been read and no newline follows the start of line {@code line}. */
+        boolean isLastLine(long line) throws IOException {
+            while (!eof) {
+                char[] skip = new char[8192];
+                read(skip, 0, skip.length);
+            }
+            return newlines == line - 1;
+        }
     }
 
     private static HistoryFormatException malformed(String source, JsonParseException e) {

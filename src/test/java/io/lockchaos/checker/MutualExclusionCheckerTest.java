@@ -1,0 +1,103 @@
+package io.lockchaos.checker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MutualExclusionCheckerTest {
+    private final List<Op> ops = new ArrayList<>();
+
+    private void op(long t, OpType type, int p, Fn f, Object value) {
+        ops.add(Op.of(type, t, p, f, "/l", value));
+    }
+
+    private void state(long t, int p, String s, long session) {
+        ops.add(Op.of(OpType.OK, t, p, Fn.STATE, null, Map.of("state", s, "session", session)));
+    }
+
+    private static Map<String, Object> grant(long session) {
+        return Map.of("node", "/l/n", "token", 100 + session, "session", session, "owner", session, "seq", session);
+    }
+
+    @Test
+    void classifiesAnOverlapFromTheFirstHoldersPointOfView() {
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        state(20, 0, "SUSPENDED", 1);
+        state(30, 0, "LOST", 1);
+        op(31, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(40, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        op(100, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(101, OpType.OK, 0, Fn.RELEASE, null);
+        op(200, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(201, OpType.OK, 1, Fn.RELEASE, null);
+        CheckResult r = new MutualExclusionChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        assertEquals(Verdict.INVALID, r.verdict());
+        Anomaly a = r.anomalies().get(0);
+        assertEquals(AnomalyKind.DOUBLE_HOLDER, a.kind());
+        assertEquals(60L, a.details().get("overlap_ns"));
+        assertEquals("before", a.details().get("first_notified"));
+        assertEquals("ended", a.details().get("first_session_at_second_grant"));
+        assertEquals(List.of(5L, 1L), a.ops(), "the second grant first, then the holder it overlapped");
+    }
+
+    @Test
+    void anOverlapWithALiveSessionIsALockServiceBug() {
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(11, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(20, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        op(30, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(31, OpType.OK, 0, Fn.RELEASE, null);
+        CheckResult r = new MutualExclusionChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        Anomaly a = r.anomalies().get(0);
+        assertEquals("never", a.details().get("first_notified"));
+        assertEquals("alive", a.details().get("first_session_at_second_grant"));
+        assertEquals(10L, a.details().get("overlap_ns"));
+        assertEquals(10L, r.stats().get("overlap_ns_total"));
+    }
+
+    @Test
+    void aHolderThatNeverReleasesHoldsToTheEnd() {
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(500, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(600, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        CheckResult r = new MutualExclusionChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        assertEquals(Verdict.INVALID, r.verdict());
+        assertEquals(0L, r.anomalies().get(0).details().get("overlap_ns"),
+                "the overlap runs from the second grant to the end of the history, which is that grant");
+    }
+
+    @Test
+    void aThrowingCheckerYieldsUnknownNotACrash() {
+        Checker boom = new Checker() {
+            @Override
+            public String name() {
+                return "boom";
+            }
+
+            @Override
+            public CheckResult check(History h) {
+                throw new IllegalStateException("bad");
+            }
+        };
+        CheckResult r = Checkers.compose("all", List.of(Checkers.noop(), boom)).check(History.ofValid(List.of()));
+        assertEquals(Verdict.UNKNOWN, r.verdict());
+        assertEquals("checker failed: java.lang.IllegalStateException: bad", r.children().get(1).error());
+    }
+
+    @Test
+    void theWorstVerdictWins() {
+        assertEquals(Verdict.INVALID, Verdict.VALID.and(Verdict.INVALID).and(Verdict.UNKNOWN));
+        assertEquals(Verdict.UNKNOWN, Verdict.VALID.and(Verdict.UNKNOWN));
+        assertEquals(Verdict.VALID, Verdict.VALID.and(Verdict.VALID));
+    }
+}

@@ -1,0 +1,101 @@
+package io.lockchaos.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+    @TempDir
+    Path dir;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void capture() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void checkWritesResultsBesideTheHistoryAndExitsByVerdict() throws Exception {
+        Path h = dir.resolve("history.jsonl");
+        Files.copy(Path.of("checker/overlap-1ns.jsonl"), h);
+        assertEquals(1, Main.run("check", h.toString()));
+        JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+        assertEquals("invalid", r.get("verdict").asText());
+        assertEquals("double-holder", r.get("checkers").get(0).get("anomalies").get(0).get("kind").asText());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("INVALID"));
+
+        Files.copy(Path.of("checker/clean-mutex.jsonl"), dir.resolve("clean.jsonl"));
+        assertEquals(0, Main.run("check", dir.resolve("clean.jsonl").toString()));
+        assertTrue(Files.exists(dir.resolve("clean.results.json")));
+
+        Files.copy(Path.of("checker/no-final-read.jsonl"), dir.resolve("unread.jsonl"));
+        assertEquals(2, Main.run("check", dir.resolve("unread.jsonl").toString()));
+    }
+
+    @Test
+    void badInputIsOneLineAndExitCodeTwo() {
+        assertEquals(2, Main.run("check", "checker/err-two-invokes.jsonl"));
+        assertEquals(1, err().lines().count(), err());
+        assertTrue(err().startsWith("lockchaos: checker/err-two-invokes.jsonl:2: type: process 0 invokes"), err());
+        assertTrue(!err().contains("\tat "), "no stack trace");
+    }
+
+    @Test
+    void unknownRecipeAndMissingFileAreOneLine() {
+        assertEquals(2, Main.run("check", "checker/clean-mutex.jsonl", "--recipe", "spinlock"));
+        assertTrue(err().contains("--recipe: unknown recipe 'spinlock'"), err());
+        err.reset();
+        assertEquals(2, Main.run("check", dir.resolve("nope.jsonl").toString()));
+        assertEquals("lockchaos: " + dir.resolve("nope.jsonl") + ": no such file", err().strip());
+        err.reset();
+        assertEquals(2, Main.run("check", "checker/clean-mutex.jsonl", "--format", "xml"));
+        assertTrue(err().contains("unknown format 'xml'"), err());
+    }
+
+    @Test
+    void genWritesAHistoryThatChecksValidAndTheSeedIsPrinted() {
+        Path f = dir.resolve("g.jsonl");
+        assertEquals(0, Main.run("gen", "--ops", "500", "--processes", "4", "--seed", "3", "--out", f.toString()));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("seed 3"));
+        assertEquals(0, Main.run("check", f.toString(), "--recipe", "reentrant-mutex"));
+        Path e = dir.resolve("g.edn");
+        assertEquals(0, Main.run("gen", "--ops", "500", "--bug", "over-grant", "--seed", "3", "--out", e.toString()));
+        assertEquals(1, Main.run("check", e.toString(), "--recipe", "reentrant-mutex"));
+    }
+
+    @Test
+    void impossibleParametersAreRejected() {
+        assertEquals(2, Main.run("gen", "--processes", "0", "--out", dir.resolve("x").toString()));
+        assertTrue(err().startsWith("lockchaos: --ops/--processes/--keys/rates:"), err());
+        err.reset();
+        assertEquals(2, Main.run("gen", "--bug", "gremlin", "--out", dir.resolve("x").toString()));
+        assertTrue(err().contains("unknown bug 'gremlin'"), err());
+    }
+}

@@ -1,0 +1,120 @@
+package io.lockchaos.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.checker.Recipe;
+import io.lockchaos.sim.LockSimulator;
+import io.lockchaos.sim.SimConfig;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HistoryReadWriteTest {
+    @TempDir
+    Path dir;
+
+    private static History sample() {
+        return LockSimulator.run(SimConfig.defaults(Recipe.READ_WRITE).withTargetOps(300), 42).history();
+    }
+
+    @Test
+    void jsonlRoundTripsEveryField() throws Exception {
+        History h = sample();
+        Path f = dir.resolve("history.jsonl");
+        HistoryWriter.write(f, h);
+        History back = JsonlHistoryReader.read(f);
+        assertEquals(h.ops(), back.ops());
+    }
+
+    @Test
+    void ednRoundTripsEveryField() throws Exception {
+        History h = sample();
+        Path f = dir.resolve("history.edn");
+        EdnHistory.write(f, h);
+        History back = EdnHistory.read(f);
+        // Jepsen marks both halves of a nemesis op :info, so a nemesis ok comes back as info.
+        List<Op> expected = h.ops().stream().map(op -> op.isNemesis() && op.type() == OpType.OK
+                ? new Op(op.index(), op.time(), OpType.INFO, op.process(), op.f(), op.key(), op.value(), op.error())
+                : op).toList();
+        assertEquals(expected, back.ops());
+    }
+
+    @Test
+    void everyPrefixOfAStreamedFileIsReadable() throws Exception {
+        Path f = dir.resolve("history.jsonl");
+        History h = LockSimulator.run(SimConfig.defaults(Recipe.REENTRANT_MUTEX).withTargetOps(40), 7).history();
+        try (HistoryWriter w = HistoryWriter.create(f)) {
+            for (Op op : h.ops()) {
+                w.append(op.withIndex(-1));
+            }
+        }
+        byte[] all = Files.readAllBytes(f);
+        for (int cut = 0; cut <= all.length; cut++) {
+            String prefix = new String(all, 0, cut, StandardCharsets.UTF_8);
+            History p = JsonlHistoryReader.read("cut" + cut, new StringReader(prefix));
+            long complete = prefix.chars().filter(c -> c == '\n').count();
+            assertTrue(p.size() == complete || p.size() == complete + 1, "cut " + cut);
+            assertEquals(h.ops().subList(0, p.size()), p.ops(), "cut " + cut);
+            boolean midLine = cut > 0 && all[cut - 1] != '\n' && p.size() == complete;
+            assertEquals(midLine, !p.warnings().isEmpty(), "cut " + cut + " " + p.warnings());
+        }
+    }
+
+    @Test
+    void aMissingCompletionAtTheEndCountsAsInfo() throws Exception {
+        History h = History.of("t", List.of(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "/l", null)));
+        assertEquals(OpType.INFO, h.outcome(0));
+        assertEquals(-1, h.completionOf(0));
+    }
+
+    @Test
+    void rejectsMalformedLinesWithFileLineAndField() {
+        String text = "{\"index\":0,\"time\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n"
+                + "{\"index\":1,\"time\":1,\"type\":\"ok\",\"process\":\"zero\",\"f\":\"acquire\"}\n";
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> JsonlHistoryReader.read("h.jsonl", new StringReader(text)));
+        assertEquals("h.jsonl:2: process: expected a whole number or \"nemesis\", got 'zero'", e.getMessage());
+        assertEquals(2, e.line());
+    }
+
+    @Test
+    void rejectsACompletionWhoseFunctionDiffers() {
+        List<Op> ops = List.of(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "/l", null),
+                Op.of(OpType.OK, 1, 0, Fn.RELEASE, "/l", null));
+        HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> History.of("m", ops));
+        assertEquals("m:2: f: completion is release but the invocation at index 0 is acquire", e.getMessage());
+    }
+
+    @Test
+    void historiesWithoutTimeAreOrderedByPosition() throws Exception {
+        String text = "{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n{\"type\":\"ok\",\"process\":0,\"f\":\"acquire\"}\n";
+        History h = JsonlHistoryReader.read("h", new StringReader(text));
+        assertEquals(List.of(0L, 1L), h.ops().stream().map(Op::time).toList());
+        String mixed = "{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n"
+                + "{\"time\":5,\"type\":\"ok\",\"process\":0,\"f\":\"acquire\"}\n";
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> JsonlHistoryReader.read("h", new StringReader(mixed)));
+        assertEquals("h:2: time: present although earlier ops have none", e.getMessage());
+    }
+
+    @Test
+    void readsJepsenNemesisPairsAndValues() throws Exception {
+        String edn = "{:type :info, :f :kill, :process :nemesis, :time 1, :value :majority}\n"
+                + "{:type :info, :f :kill, :process :nemesis, :time 2, :value {\"n1\" :killed}}\n"
+                + "{:type :invoke, :f :cas, :process 0, :time 3, :value [1 2]}\n"
+                + "{:type :fail, :f :cas, :process 0, :time 4, :value [1 2], :error :mismatch}\n";
+        History h = EdnHistory.read("j.edn", edn);
+        assertEquals(OpType.INVOKE, h.get(0).type());
+        assertEquals(Fn.KILL, h.get(0).f());
+        assertEquals(Map.of("n1", "killed"), h.get(1).value());
+        assertEquals(List.of(1L, 2L), h.get(2).value());
+        assertEquals(":mismatch", h.get(3).error());
+    }
+}
