@@ -230,7 +230,8 @@ public final class LockSimulator {
             Iterator<Waiter> it = l.queue.values().iterator();
             Waiter head = it.next();
             Waiter second = it.next();
-            if (head.fate == Fate.PATIENT && second.fate != Fate.CRASH && head.write == second.write) {
+            boolean readersOnly = c.recipe().readWrite() && !head.write && !second.write; // readers may pass readers
+            if (head.fate == Fate.PATIENT && second.fate != Fate.CRASH && !readersOnly) {
                 bugDone = true;
                 grant(l, second);
             }
