@@ -62,7 +62,7 @@ public final class LeakChecker implements Checker {
                 continue;
             }
             Op done = ops.get(h.completionOf(i));
-            for (String key : keys(op)) {
+            for (String key : LockHolds.keysOf(op)) {
                 boolean certainlyHeld = false;
                 boolean possiblyHeld = false;
                 for (Hold x : holds.holds(key)) {
@@ -97,18 +97,6 @@ public final class LeakChecker implements Checker {
         stats.put("leaked", leaks);
         stats.put("orphan_nodes", orphans);
         return CheckResult.of(name(), anomalies, stats);
-    }
-
-    private static List<String> keys(Op op) {
-        List<?> keys = op.listField("keys");
-        if (keys.isEmpty()) {
-            return List.of(op.key() == null ? "" : op.key());
-        }
-        List<String> out = new ArrayList<>();
-        for (Object k : keys) {
-            out.add(String.valueOf(k));
-        }
-        return out;
     }
 
     private static long inspect(History h, LockHolds holds, List<Anomaly> anomalies) {

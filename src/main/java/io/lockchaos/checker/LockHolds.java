@@ -258,10 +258,11 @@ public final class LockHolds {
         }
     }
 
-    private static List<String> keysOf(Op op) {
+    /** The lock keys an acquire or release acts on: its {@code keys} (a multi-lock), else its key. */
+    static List<String> keysOf(Op op) {
         List<?> keys = op.listField("keys");
         if (keys.isEmpty()) {
-            return List.of(op.key());
+            return List.of(op.key() == null ? "" : op.key());
         }
         List<String> out = new ArrayList<>(keys.size());
         for (Object k : keys) {

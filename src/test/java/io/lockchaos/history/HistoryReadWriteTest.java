@@ -85,6 +85,15 @@ class HistoryReadWriteTest {
     }
 
     @Test
+    void controlCharactersInTheInputDoNotBreakTheOneLineError() {
+        // found by the nightly mutation property: a decoded \\r used to end up raw in the message
+        String text = "{\"index\":2,\"time\":5,\"type\":\"invoke\",\"process\":1,\"f\":\"acqu\\re\"}\n";
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> JsonlHistoryReader.read("m.jsonl", new StringReader(text)));
+        assertEquals("m.jsonl:1: f: unknown f 'acqu\\u000de'", e.getMessage());
+    }
+
+    @Test
     void rejectsACompletionWhoseFunctionDiffers() {
         List<Op> ops = List.of(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "/l", null),
                 Op.of(OpType.OK, 1, 0, Fn.RELEASE, "/l", null));
