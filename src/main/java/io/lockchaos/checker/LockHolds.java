@@ -259,7 +259,7 @@ public final class LockHolds {
     }
 
     /** The lock keys an acquire or release acts on: its {@code keys} (a multi-lock), else its key. */
-    static List<String> keysOf(Op op) {
+    public static List<String> keysOf(Op op) {
         List<?> keys = op.listField("keys");
         if (keys.isEmpty()) {
             return List.of(op.key() == null ? "" : op.key());

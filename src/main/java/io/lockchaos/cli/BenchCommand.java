@@ -1,6 +1,9 @@
 package io.lockchaos.cli;
 
 import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Checker;
+import io.lockchaos.checker.linear.LinearizabilityChecker;
+import io.lockchaos.checker.linear.Models;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -37,11 +40,22 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--repeat", defaultValue = "3", description = "measured rounds after one warm-up (default 3)")
     int repeat;
 
+    @Option(names = "--model", description = "measure the linearizability checker with this model instead of the"
+            + " dedicated checkers")
+    String model;
+
     @Override
     public Integer call() throws Exception {
         Path file = history;
         boolean temp = false;
         var config = sim.config();
+        Checker checker;
+        try {
+            checker = model == null ? Checkers.forRecipe(config.recipe())
+                    : new LinearizabilityChecker(Models.parse(model));
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--" + e.getMessage());
+        }
         if (file == null) {
             file = Files.createTempFile("lockchaos-bench", ".jsonl");
             temp = true;
@@ -69,7 +83,7 @@ final class BenchCommand implements Callable<Integer> {
                 long t0 = System.nanoTime();
                 History h = JsonlHistoryReader.read(file);
                 long t1 = System.nanoTime();
-                CheckResult r = Checkers.forRecipe(config.recipe()).check(h);
+                CheckResult r = checker.check(h);
                 long t2 = System.nanoTime();
                 System.out.printf(Locale.ROOT,
                         "%s: %d ops; read %.3f s (%.0f ops/s); check %.3f s; total %.3f s; verdict %s; peak heap %d MB%n",

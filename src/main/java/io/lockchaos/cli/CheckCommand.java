@@ -1,6 +1,13 @@
 package io.lockchaos.cli;
 
 import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Checker;
+import io.lockchaos.checker.linear.LinearizabilityChecker;
+import io.lockchaos.checker.linear.Model;
+import io.lockchaos.checker.linear.Models;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.History;
@@ -27,27 +34,60 @@ final class CheckCommand implements Callable<Integer> {
             converter = FormatConverter.class, defaultValue = "auto")
     HistoryFiles.Format format;
 
-    @Option(names = "--recipe", defaultValue = "mutex",
+    @Option(names = "--recipe",
             description = "what the lock promises: mutex, reentrant-mutex, semaphore:N, rw or multi (default mutex)")
     String recipe;
+
+    @Option(names = "--model", description = {"also (or, without --recipe, only) check linearizability against a model:",
+        "mutex, owner-mutex, reentrant-mutex, semaphore:N, rw, register or cas-register"})
+    String model;
+
+    @Option(names = "--time-limit", defaultValue = "60", description = "linearizability search budget, seconds")
+    long timeLimit;
+
+    @Option(names = "--max-configurations", defaultValue = "2000000",
+            description = "linearizability memory bound: configurations cached per key")
+    long maxConfigurations;
 
     @Option(names = "--results", description = "where to write results.json (default: beside the history)")
     Path results;
 
     @Override
     public Integer call() throws IOException {
-        Recipe r;
+        Recipe r = null;
+        Model<?> m = null;
         try {
-            r = Recipe.parse(recipe);
+            if (recipe != null || model == null) {
+                r = Recipe.parse(recipe == null ? "mutex" : recipe);
+            }
+            if (model != null) {
+                m = Models.parse(model);
+            }
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + e.getMessage());
         }
+        if (timeLimit < 1 || maxConfigurations < 1) {
+            throw new UserError("--time-limit and --max-configurations must be at least 1");
+        }
         History h = HistoryFiles.read(history, format);
-        CheckResult result = Checkers.forRecipe(r).check(h);
+        List<Checker> checkers = new ArrayList<>();
+        if (r != null) {
+            checkers.add(Checkers.forRecipe(r));
+        }
+        if (m != null) {
+            checkers.add(new LinearizabilityChecker(m, Duration.ofSeconds(timeLimit), maxConfigurations));
+        }
+        CheckResult result = checkers.size() == 1 ? Checkers.safe(checkers.get(0)).check(h)
+                : Checkers.compose("all", checkers).check(h);
         Path out = results != null ? results : HistoryFiles.resultsPath(history);
         Map<String, Object> about = new LinkedHashMap<>();
         about.put("history", history.toString());
-        about.put("recipe", r.name());
+        if (r != null) {
+            about.put("recipe", r.name());
+        }
+        if (m != null) {
+            about.put("model", m.name());
+        }
         about.put("ops", h.size());
         if (!h.warnings().isEmpty()) {
             about.put("warnings", h.warnings());
@@ -56,7 +96,8 @@ final class CheckCommand implements Callable<Integer> {
         for (String w : h.warnings()) {
             System.err.println("lockchaos: warning: " + w);
         }
-        ConsoleSummary.print(System.out, history + " (" + h.size() + " ops, recipe " + r.name() + ")", result);
+        ConsoleSummary.print(System.out, history + " (" + h.size() + " ops" + (r == null ? "" : ", recipe " + r.name())
+                + (m == null ? "" : ", model " + m.name()) + ")", result);
         System.out.println("  results: " + out);
         return result.verdict().exitCode();
     }

@@ -3,6 +3,7 @@ package io.lockchaos.cli;
 import io.lockchaos.history.EdnHistory;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.sim.LockSimulator;
+import io.lockchaos.sim.RegisterSimulator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -24,26 +25,23 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "output file; .edn writes Jepsen EDN, else JSON lines")
     Path out;
 
+    @Option(names = "--workload", defaultValue = "lock",
+            description = "lock (default), register or cas-register (Jepsen-style registers)")
+    String workload;
+
+    @Option(names = "--crashes", defaultValue = "10", description = "register workloads: ops that end info")
+    int crashes;
+
     @Override
     public Integer call() throws IOException {
+        if (!workload.equals("lock")) {
+            return registers();
+        }
         var config = sim.config();
         long seed = sim.seed();
-        boolean edn = out.toString().endsWith(".edn");
         boolean bug;
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            HistoryWriter hw = new HistoryWriter(w, false);
-            bug = LockSimulator.run(config, seed, op -> {
-                try {
-                    if (edn) {
-                        w.write(EdnHistory.toEdn(op));
-                        w.write('\n');
-                    } else {
-                        hw.append(op);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            bug = LockSimulator.run(config, seed, writer(w));
         } catch (UncheckedIOException e) {
             throw new UserError(out + ": cannot write (" + e.getCause().getMessage() + ")");
         }
@@ -51,5 +49,50 @@ final class GenCommand implements Callable<Integer> {
                 + (config.bug() == io.lockchaos.sim.Bug.NONE ? "" : ", bug " + sim.bug + (bug ? " committed"
                 : " not committed: the run found no chance")) + ")");
         return 0;
+    }
+
+    private int registers() throws IOException {
+        if (!workload.equals("register") && !workload.equals("cas-register")) {
+            throw new UserError("--workload: unknown workload '" + workload + "' (expected lock, register or"
+                    + " cas-register)");
+        }
+        if (!sim.bug.equals("none") && !sim.bug.equals("stale-read")) {
+            throw new UserError("--bug: register workloads take none or stale-read, not '" + sim.bug + "'");
+        }
+        RegisterSimulator.Config config;
+        try {
+            config = new RegisterSimulator.Config(sim.processes, sim.keys, sim.ops, crashes,
+                    workload.equals("cas-register"), sim.bug.equals("stale-read"));
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--ops/--processes/--keys/--crashes: " + e.getMessage());
+        }
+        long seed = sim.seed();
+        RegisterSimulator.Result r = RegisterSimulator.runWithBug(config, seed);
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            r.history().ops().forEach(writer(w));
+        } catch (UncheckedIOException e) {
+            throw new UserError(out + ": cannot write (" + e.getCause().getMessage() + ")");
+        }
+        System.out.println("wrote " + out + " (seed " + seed + ", " + workload + ", " + r.history().size() + " ops"
+                + (config.staleRead() ? (r.bugCommitted() ? ", stale read committed" : ", stale read not committed")
+                : "") + ")");
+        return 0;
+    }
+
+    private java.util.function.Consumer<io.lockchaos.history.Op> writer(Writer w) {
+        boolean edn = out.toString().endsWith(".edn");
+        HistoryWriter hw = new HistoryWriter(w, false);
+        return op -> {
+            try {
+                if (edn) {
+                    w.write(EdnHistory.toEdn(op));
+                    w.write('\n');
+                } else {
+                    hw.append(op);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
     }
 }

@@ -30,8 +30,12 @@ final class SimOptions {
     String recipe;
 
     @Option(names = "--bug", defaultValue = "none",
-            description = "inject one bug: none, over-grant, stale-write, lost-add, overtake (default ${DEFAULT-VALUE})")
+            description = {"inject one bug: none, over-grant, stale-write, lost-add, overtake (default ${DEFAULT-VALUE});",
+                "register workloads: none or stale-read"})
     String bug;
+
+    @Option(names = "--no-resources", description = "only acquire and release: no fenced writes, no set adds")
+    boolean noResources;
 
     @Option(names = "--seed", description = "random seed (default: time-based, printed)")
     Long seed;
@@ -62,7 +66,8 @@ final class SimOptions {
         }
         try {
             return SimConfig.defaults(r).withProcesses(processes).withKeys(keys).withTargetOps(ops)
-                    .withInfoRate(infoRate).withTimeoutRate(timeoutRate).withBug(b);
+                    .withInfoRate(infoRate).withTimeoutRate(timeoutRate).withBug(b)
+                    .withResources(!noResources, !noResources);
         } catch (IllegalArgumentException e) {
             throw new UserError("--ops/--processes/--keys/rates: " + e.getMessage());
         }

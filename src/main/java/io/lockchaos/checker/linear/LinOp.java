@@ -1,0 +1,23 @@
+package io.lockchaos.checker.linear;
+
+import io.lockchaos.history.Fn;
+
+/**
+ * One operation as the search sees it: a function with its input and (when known) output, and the real-time window
+ * in which it must take effect.
+ *
+ * @param id position in its partition (0..n-1)
+ * @param index the history index of the invocation, for reports (-1 for a synthetic release)
+ * @param process who performed it
+ * @param f what it does
+ * @param input the invocation's value
+ * @param output the completion's value; meaningless when {@code known} is false
+ * @param known whether the op completed ok (its output is known)
+ * @param required whether it must take effect (ok), or may also never have (info, or a synthetic expiry release)
+ * @param invokeTime the earliest time it can take effect
+ * @param returnTime the latest; {@code Long.MAX_VALUE} when it has none
+ * @param implicitRelease whether it is a release by session expiry (releases everything the process holds)
+ */
+public record LinOp(int id, long index, int process, Fn f, Object input, Object output, boolean known,
+                    boolean required, long invokeTime, long returnTime, boolean implicitRelease) {
+}

@@ -1,0 +1,65 @@
+package io.lockchaos.checker.linear;
+
+/** Factories for the built-in models, by command-line name. */
+public final class Models {
+    private Models() {
+    }
+
+    public static Model<?> mutex() {
+        return new LockModels.Mutex();
+    }
+
+    public static Model<?> ownerMutex() {
+        return new LockModels.OwnerMutex(false);
+    }
+
+    public static Model<?> reentrantMutex() {
+        return new LockModels.OwnerMutex(true);
+    }
+
+    public static Model<?> semaphore(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("model: semaphore permits must be >= 1, got " + permits);
+        }
+        return new LockModels.Semaphore(permits);
+    }
+
+    public static Model<?> readWrite() {
+        return new LockModels.ReadWrite();
+    }
+
+    public static Model<?> register() {
+        return new RegisterModels.Register(false);
+    }
+
+    public static Model<?> casRegister() {
+        return new RegisterModels.Register(true);
+    }
+
+    /**
+     * Parses {@code mutex | owner-mutex | reentrant-mutex | semaphore:N | rw | register | cas-register}.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the accepted names
+     */
+    public static Model<?> parse(String s) {
+        switch (s) {
+            case "mutex": return mutex();
+            case "owner-mutex": return ownerMutex();
+            case "reentrant-mutex": return reentrantMutex();
+            case "rw": return readWrite();
+            case "register": return register();
+            case "cas-register": return casRegister();
+            default:
+                if (s.startsWith("semaphore:")) {
+                    try {
+                        return semaphore(Integer.parseInt(s.substring("semaphore:".length())));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("model: semaphore permits must be a whole number, got '"
+                                + s.substring("semaphore:".length()) + "'");
+                    }
+                }
+                throw new IllegalArgumentException("model: unknown model '" + s + "' (expected mutex, owner-mutex,"
+                        + " reentrant-mutex, semaphore:N, rw, register or cas-register)");
+        }
+    }
+}
