@@ -48,6 +48,9 @@ public final class RegisterSimulator {
     private final Long[] previous;
     /** When the write that set each register's current value completes. */
     private final long[] currentSetDone;
+    /** When the write that set the current value was invoked, and when the one before it completed. */
+    private final long[] currentSetInvoked;
+    private final long[] previousSetDone;
     private long unique = 100;
     private long now;
     private long seq;
@@ -61,6 +64,8 @@ public final class RegisterSimulator {
         this.value = new Long[c.keys()];
         this.previous = new Long[c.keys()];
         this.currentSetDone = new long[c.keys()];
+        this.currentSetInvoked = new long[c.keys()];
+        this.previousSetDone = new long[c.keys()];
         this.crashesLeft = c.crashes();
     }
 
@@ -100,6 +105,14 @@ public final class RegisterSimulator {
         out.add(new Op(out.size(), now, type, p, f, key, v, type == OpType.INFO ? "timeout" : null));
     }
 
+    private void set(int k, Long v, long invokedAt, long doneAt) {
+        previous[k] = value[k];
+        previousSetDone[k] = currentSetDone[k];
+        value[k] = v;
+        currentSetInvoked[k] = invokedAt;
+        currentSetDone[k] = doneAt;
+    }
+
     private void invoke(int p) {
         if (out.size() >= c.targetOps()) {
             return;
@@ -127,25 +140,24 @@ public final class RegisterSimulator {
             at(effect, () -> {
                 switch (f) {
                     case READ -> {
-                        boolean stale = c.staleRead() && !staleDone && previous[k] != null
-                                && currentSetDone[k] < invokedAt && out.size() > c.targetOps() / 3;
+                        // stale only when no order explains it: the old value's write ended before the new one
+                        // began, and the new one ended before this read began
+                        boolean stale = c.staleRead() && !staleDone && !crash && previous[k] != null
+                                && previousSetDone[k] < currentSetInvoked[k] && currentSetDone[k] < invokedAt
+                                && out.size() > c.targetOps() / 3;
                         if (stale) {
                             staleDone = true;
                         }
                         result[0] = stale ? previous[k] : value[k];
                     }
                     case WRITE -> {
-                        previous[k] = value[k];
-                        value[k] = w;
-                        currentSetDone[k] = crash ? Long.MAX_VALUE : done;
+                        set(k, w, invokedAt, crash ? Long.MAX_VALUE : done);
                     }
                     default -> {
                         @SuppressWarnings("unchecked")
                         List<Long> l = (List<Long>) in;
                         if (l.get(0).equals(value[k])) {
-                            previous[k] = value[k];
-                            value[k] = l.get(1);
-                            currentSetDone[k] = crash ? Long.MAX_VALUE : done;
+                            set(k, l.get(1), invokedAt, crash ? Long.MAX_VALUE : done);
                         } else {
                             ok[0] = false;
                         }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.checker.linear.LinearizabilityChecker;
+import io.lockchaos.checker.linear.Models;
 import io.lockchaos.history.EdnHistory;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryFormatException;
@@ -55,7 +57,9 @@ class KnownAnswerTest {
             return;
         }
         History h = read(f);
-        CheckResult r = Checkers.forRecipe(Recipe.parse(c.get("recipe").asText())).check(h);
+        CheckResult r = c.has("model")
+                ? new LinearizabilityChecker(Models.parse(c.get("model").asText())).check(h)
+                : Checkers.forRecipe(Recipe.parse(c.get("recipe").asText())).check(h);
         Set<String> kinds = new TreeSet<>();
         for (Anomaly a : r.allAnomalies()) {
             kinds.add(a.kind().wireName());
