@@ -98,4 +98,38 @@ class CliTest {
         assertEquals(2, Main.run("gen", "--bug", "gremlin", "--out", dir.resolve("x").toString()));
         assertTrue(err().contains("unknown bug 'gremlin'"), err());
     }
+
+    @Test
+    void checkWithAModelReportsTheCounterexample() throws Exception {
+        Path h = dir.resolve("history.edn");
+        Files.copy(Path.of("checker/lin-jepsen-cas.edn"), h);
+        assertEquals(1, Main.run("check", h.toString(), "--model", "cas-register"));
+        JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+        assertEquals("linearizable", r.get("checker").asText());
+        JsonNode a = r.get("anomalies").get(0);
+        assertEquals("nonlinearizable", a.get("kind").asText());
+        assertEquals(6, a.get("details").get("blocked_op").asInt(), "the invocation of the last read");
+        assertEquals("value 4", a.get("details").get("state").asText());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("cannot take effect in state 'value 4'"));
+        // with --recipe as well, both the dedicated checkers and the search run
+        Files.copy(Path.of("checker/lin-expiry-releases.jsonl"), dir.resolve("e.jsonl"));
+        assertEquals(1, Main.run("check", dir.resolve("e.jsonl").toString(), "--model", "owner-mutex", "--recipe",
+                "mutex"));
+        JsonNode both = new ObjectMapper().readTree(dir.resolve("e.results.json").toFile());
+        assertEquals("invalid", both.get("checkers").get(0).get("verdict").asText());
+        assertEquals("valid", both.get("checkers").get(1).get("verdict").asText());
+        err.reset();
+        assertEquals(2, Main.run("check", h.toString(), "--model", "queue"));
+        assertTrue(err().contains("--model: unknown model 'queue'"), err());
+    }
+
+    @Test
+    void genWritesRegisterHistories() {
+        Path f = dir.resolve("reg.jsonl");
+        assertEquals(0, Main.run("gen", "--workload", "cas-register", "--ops", "300", "--processes", "5",
+                "--crashes", "20", "--seed", "4", "--out", f.toString()));
+        assertEquals(0, Main.run("check", f.toString(), "--model", "cas-register"));
+        assertEquals(2, Main.run("gen", "--workload", "queue", "--out", f.toString()));
+        assertTrue(err().contains("unknown workload 'queue'"), err());
+    }
 }

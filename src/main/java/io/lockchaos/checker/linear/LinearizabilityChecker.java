@@ -97,10 +97,16 @@ public final class LinearizabilityChecker implements Checker {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private WglSearch.Result<?> search(List<Raw> raws, long deadline) {
-        List<LinOp> ops = new ArrayList<>(raws.size());
+        List<LinOp> all = new ArrayList<>(raws.size());
         for (Raw r : raws) {
-            ops.add(new LinOp(ops.size(), r.index(), r.process(), r.f(), r.input(), r.output(), r.known(),
+            all.add(new LinOp(all.size(), r.index(), r.process(), r.f(), r.input(), r.output(), r.known(),
                     r.required(), r.invokeTime(), r.returnTime(), r.implicit()));
+        }
+        List<LinOp> pruned = ((Model) model).prune(all);
+        List<LinOp> ops = new ArrayList<>(pruned.size());
+        for (LinOp op : pruned) {
+            ops.add(new LinOp(ops.size(), op.index(), op.process(), op.f(), op.input(), op.output(), op.known(),
+                    op.required(), op.invokeTime(), op.returnTime(), op.implicitRelease()));
         }
         return new WglSearch(model, ops, deadline, maxCachedPerKey).run();
     }
@@ -152,30 +158,7 @@ public final class LinearizabilityChecker implements Checker {
                 }
             }
         }
-        if (model.neverReleasedAcquireIsRedundant()) {
-            parts.replaceAll((k, list) -> withoutNeverReleased(list));
-        }
         return parts;
-    }
-
-    /** Drops indeterminate acquires whose process has no release (real or by expiry) after them on this key. */
-    private static List<Raw> withoutNeverReleased(List<Raw> list) {
-        Map<Integer, Long> lastRelease = new HashMap<>();
-        for (Raw r : list) {
-            if (r.f() == Fn.RELEASE) {
-                lastRelease.merge(r.process(), r.returnTime() == Long.MAX_VALUE ? Long.MAX_VALUE : r.returnTime(),
-                        Math::max);
-            }
-        }
-        List<Raw> out = new ArrayList<>(list.size());
-        for (Raw r : list) {
-            boolean redundant = r.f() == Fn.ACQUIRE && !r.required()
-                    && lastRelease.getOrDefault(r.process(), Long.MIN_VALUE) < r.invokeTime();
-            if (!redundant) {
-                out.add(r);
-            }
-        }
-        return out;
     }
 
     private static void track(Map<List<Object>, Hold> holding, Map<List<Object>, Integer> depth, List<Object> pk,

@@ -17,6 +17,29 @@ final class LockModels {
 
     private static final Set<Fn> FNS = Set.of(Fn.ACQUIRE, Fn.RELEASE);
 
+    /**
+     * Drops indeterminate acquires whose process has no release (real or by expiry) after them. In owner-aware models
+     * a holder only ever makes others' ops illegal, so a linearization that contains such an acquire stays legal
+     * without it.
+     */
+    static List<LinOp> withoutNeverReleased(List<LinOp> ops) {
+        java.util.Map<Integer, Long> lastRelease = new java.util.HashMap<>();
+        for (LinOp op : ops) {
+            if (op.f() == Fn.RELEASE) {
+                lastRelease.merge(op.process(), op.returnTime(), Math::max);
+            }
+        }
+        List<LinOp> out = new ArrayList<>(ops.size());
+        for (LinOp op : ops) {
+            boolean redundant = op.f() == Fn.ACQUIRE && !op.required()
+                    && lastRelease.getOrDefault(op.process(), Long.MIN_VALUE) < op.invokeTime();
+            if (!redundant) {
+                out.add(op);
+            }
+        }
+        return out;
+    }
+
     /** Free or held; anyone may release a held lock. */
     static final class Mutex implements Model<Boolean> {
         @Override
@@ -59,8 +82,8 @@ final class LockModels {
     /** A mutex with an owner; with {@code reentrant}, the owner may acquire again and releases as often. */
     static final class OwnerMutex implements Model<Owned> {
         @Override
-        public boolean neverReleasedAcquireIsRedundant() {
-            return true;
+        public List<LinOp> prune(List<LinOp> ops) {
+            return withoutNeverReleased(ops);
         }
 
         private final boolean reentrant;
@@ -111,8 +134,8 @@ final class LockModels {
     /** Up to N leases; the state is the sorted list of lease holders. */
     static final class Semaphore implements Model<List<Integer>> {
         @Override
-        public boolean neverReleasedAcquireIsRedundant() {
-            return true;
+        public List<LinOp> prune(List<LinOp> ops) {
+            return withoutNeverReleased(ops);
         }
 
         private final int permits;
@@ -176,8 +199,8 @@ final class LockModels {
     /** Curator's read/write lock: reentrant per mode, a writer may also take the read lock (downgrade). */
     static final class ReadWrite implements Model<Rw> {
         @Override
-        public boolean neverReleasedAcquireIsRedundant() {
-            return true;
+        public List<LinOp> prune(List<LinOp> ops) {
+            return withoutNeverReleased(ops);
         }
 
         @Override

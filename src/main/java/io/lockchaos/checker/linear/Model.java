@@ -31,13 +31,12 @@ public interface Model<S> {
     }
 
     /**
-     * Whether an acquire by a process that never releases afterwards can be left out: true for lock models in which a
-     * holder only ever makes other ops illegal (owner-aware ones). Then any linearization that contains such an
-     * acquire stays legal without it, so a crashed acquire need not be searched over: this is what keeps 1% crashed
-     * acquires from blowing up the search.
+     * Returns the ops with those removed whose presence can never be needed to linearize the rest: an optional op
+     * that, whenever a linearization includes it, can be taken out leaving every other op legal. This keeps crashed
+     * ops from blowing up the search. The default removes nothing.
      */
-    default boolean neverReleasedAcquireIsRedundant() {
-        return false;
+    default java.util.List<LinOp> prune(java.util.List<LinOp> ops) {
+        return ops;
     }
 
     /** Whether this is a lock model (acquire/release; expired sessions release). */

@@ -57,6 +57,31 @@ final class RegisterModels {
             }
         }
 
+        /**
+         * Drops indeterminate writes and cas whose new value no read returns and no cas expects: between such an op and
+         * the next write nothing depends on the state, so it can be taken out of any linearization.
+         */
+        @Override
+        public List<LinOp> prune(List<LinOp> ops) {
+            java.util.Set<Object> observed = new java.util.HashSet<>();
+            for (LinOp op : ops) {
+                if (op.f() == Fn.READ && op.known()) {
+                    observed.add(op.output());
+                } else if (op.f() == Fn.CAS && op.input() instanceof List<?> l && l.size() == 2) {
+                    observed.add(l.get(0));
+                }
+            }
+            List<LinOp> out = new java.util.ArrayList<>(ops.size());
+            for (LinOp op : ops) {
+                Object written = op.f() == Fn.WRITE ? op.input()
+                        : op.f() == Fn.CAS && op.input() instanceof List<?> l && l.size() == 2 ? l.get(1) : op;
+                if (op.required() || op.f() == Fn.READ || observed.contains(written)) {
+                    out.add(op);
+                }
+            }
+            return out;
+        }
+
         @Override
         public String describe(Optional<Object> s) {
             return "value " + s.map(String::valueOf).orElse("nil");
