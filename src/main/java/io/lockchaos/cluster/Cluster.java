@@ -1,0 +1,23 @@
+package io.lockchaos.cluster;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+/** A ZooKeeper ensemble that clients connect to. */
+public interface Cluster extends AutoCloseable {
+    /** Starts the servers (a no-op for an external ensemble). */
+    void start() throws IOException;
+
+    /** Waits until the ensemble serves: one leader and the rest followers, or one standalone server. */
+    void awaitHealthy(Duration timeout) throws IOException, InterruptedException;
+
+    /** The client connect string, {@code host:port,host:port,...}. */
+    String connectString();
+
+    List<ZkNode> nodes();
+
+    /** Stops everything this object started. Never throws for servers that are already gone. */
+    @Override
+    void close();
+}

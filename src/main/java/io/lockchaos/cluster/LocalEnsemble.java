@@ -1,0 +1,332 @@
+package io.lockchaos.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * 1, 3 or 5 ZooKeeper servers as child JVMs from this project's own classpath, on 127.0.0.1 and free ports, each
+ * with its own data directory, zoo.cfg and log file under {@code baseDir/node-N}. The admin server is off and the
+ * four-letter words srvr, mntr, dump, cons and ruok are allowed. Servers start in parallel; each child halts when this
+ * JVM is gone (see {@link ChildServer}), and a shutdown hook kills them on a normal exit. Build with {@link
+ * #builder(Path)}.
+ */
+public final class LocalEnsemble implements Cluster, Killable, Pausable {
+    private final List<ZkNode> nodes;
+    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    private final Map<Integer, Path> configs = new LinkedHashMap<>();
+    private final int tickTime;
+    private final Map<String, String> extraConfig;
+    private final PeerRouting routing;
+    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-ensemble-shutdown");
+    private boolean closed;
+
+    private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing) {
+        this.nodes = List.copyOf(nodes);
+        this.tickTime = tickTime;
+        this.extraConfig = Map.copyOf(extraConfig);
+        this.routing = routing;
+    }
+
+    public static Builder builder(Path baseDir) {
+        return new Builder(baseDir);
+    }
+
+    /** Options of a local ensemble. */
+    public static final class Builder {
+        private final Path baseDir;
+        private int size = 3;
+        private int tickTime = 200;
+        private final Map<String, String> extra = new LinkedHashMap<>();
+        private PeerRouting routing = PeerRouting.DIRECT;
+
+        private Builder(Path baseDir) {
+            this.baseDir = baseDir;
+        }
+
+        /** 1, 3 or 5 servers (default 3). */
+        public Builder size(int n) {
+            if (n != 1 && n != 3 && n != 5) {
+                throw new IllegalArgumentException("nodes: expected 1, 3 or 5, got " + n);
+            }
+            size = n;
+            return this;
+        }
+
+        /**
+         * ZooKeeper's tickTime in ms (default 200: sessions of 0.4 to 4 s are allowed, since the server clamps
+         * timeouts to 2..20 ticks).
+         */
+        public Builder tickTime(int ms) {
+            if (ms < 10) {
+                throw new IllegalArgumentException("tickTime: must be at least 10 ms, got " + ms);
+            }
+            tickTime = ms;
+            return this;
+        }
+
+        /** Any other zoo.cfg key. */
+        public Builder config(String key, String value) {
+            extra.put(key, value);
+            return this;
+        }
+
+        public Builder routing(PeerRouting r) {
+            routing = r;
+            return this;
+        }
+
+        /** Picks free loopback ports and lays out the node directories; starts nothing. */
+        public LocalEnsemble build() throws IOException {
+            List<ZkNode> nodes = new ArrayList<>();
+            for (int id = 1; id <= size; id++) {
+                Path dir = baseDir.resolve("node-" + id);
+                Files.createDirectories(dir.resolve("data"));
+                nodes.add(new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
+                        dir.resolve("server.log")));
+            }
+            return new LocalEnsemble(nodes, tickTime, extra, routing);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public List<ZkNode> nodes() {
+        return nodes;
+    }
+
+    public int tickTime() {
+        return tickTime;
+    }
+
+    @Override
+    public String connectString() {
+        StringBuilder s = new StringBuilder();
+        for (ZkNode n : nodes) {
+            if (s.length() > 0) {
+                s.append(',');
+            }
+            s.append(n.clientAddress());
+        }
+        return s.toString();
+    }
+
+    @Override
+    public synchronized void start() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("ensemble closed");
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        for (ZkNode n : nodes) {
+            configs.put(n.id(), writeConfig(n));
+        }
+        for (ZkNode n : nodes) {
+            processes.put(n.id(), launch(n));
+        }
+    }
+
+    private Path writeConfig(ZkNode n) throws IOException {
+        Map<String, String> cfg = new LinkedHashMap<>();
+        cfg.put("tickTime", Integer.toString(tickTime));
+        cfg.put("initLimit", "10");
+        cfg.put("syncLimit", "5");
+        cfg.put("dataDir", n.dataDir().toAbsolutePath().toString());
+        cfg.put("clientPort", Integer.toString(n.clientPort()));
+        cfg.put("clientPortAddress", n.host());
+        cfg.put("admin.enableServer", "false");
+        cfg.put("4lw.commands.whitelist", "srvr,mntr,dump,cons,ruok");
+        cfg.put("maxClientCnxns", "0");
+        if (nodes.size() > 1) {
+            for (ZkNode peer : nodes) {
+                InetSocketAddress q = peer.id() == n.id() ? new InetSocketAddress(peer.host(), peer.quorumPort())
+                        : routing.quorum(n, peer);
+                InetSocketAddress e = peer.id() == n.id() ? new InetSocketAddress(peer.host(), peer.electionPort())
+                        : routing.election(n, peer);
+                if (!q.getHostString().equals(e.getHostString())) {
+                    throw new IllegalArgumentException("routing: quorum and election hosts of server " + peer.id()
+                            + " differ");
+                }
+                cfg.put("server." + peer.id(), q.getHostString() + ":" + q.getPort() + ":" + e.getPort());
+            }
+            Files.writeString(n.dataDir().resolve("myid"), Integer.toString(n.id()), StandardCharsets.US_ASCII);
+        }
+        cfg.putAll(extraConfig);
+        StringBuilder text = new StringBuilder();
+        cfg.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        Path file = n.dataDir().getParent().resolve("zoo.cfg");
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private Process launch(ZkNode n) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(java,
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
+                "-Djava.net.preferIPv4Stack=true",
+                "-Dzookeeper.admin.enableServer=false",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+                "-cp", System.getProperty("java.class.path"),
+                ChildServer.class.getName(),
+                Long.toString(ProcessHandle.current().pid()),
+                configs.get(n.id()).toAbsolutePath().toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        return pb.start();
+    }
+
+    @Override
+    public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<Integer, String> modes = new LinkedHashMap<>();
+        while (true) {
+            modes.clear();
+            int leaders = 0;
+            int followers = 0;
+            int standalone = 0;
+            for (ZkNode n : nodes) {
+                String m = FourLetterWords.mode(n, 500).orElse("down");
+                modes.put(n.id(), m);
+                leaders += m.equals("leader") ? 1 : 0;
+                followers += m.equals("follower") ? 1 : 0;
+                standalone += m.equals("standalone") ? 1 : 0;
+            }
+            boolean healthy = nodes.size() == 1 ? standalone == 1 : leaders == 1 && followers == nodes.size() - 1;
+            if (healthy) {
+                return;
+            }
+            for (Map.Entry<Integer, Process> e : processes.entrySet()) {
+                if (!e.getValue().isAlive() && isRunning(e.getKey())) {
+                    throw new IOException("server " + e.getKey() + " exited with code " + e.getValue().exitValue()
+                            + "; see " + nodes.get(e.getKey() - 1).logFile());
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("ensemble not healthy after " + timeout.toMillis() + " ms: modes " + modes);
+            }
+            Thread.sleep(25);
+        }
+    }
+
+    /** Whether the server is meant to be running (not killed by {@link #kill}). */
+    private synchronized boolean isRunning(int id) {
+        return processes.containsKey(id);
+    }
+
+    /** The current leader, if exactly one server says it leads. */
+    public Optional<ZkNode> leader() {
+        ZkNode found = null;
+        for (ZkNode n : nodes) {
+            if (FourLetterWords.mode(n, 500).filter("leader"::equals).isPresent()) {
+                if (found != null) {
+                    return Optional.empty();
+                }
+                found = n;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /** The operating-system pid of a running server. */
+    public synchronized long pid(ZkNode n) {
+        Process p = processes.get(n.id());
+        if (p == null) {
+            throw new IllegalStateException("server " + n.id() + " is not running");
+        }
+        return p.pid();
+    }
+
+    @Override
+    public synchronized void kill(ZkNode n) {
+        Process p = processes.remove(n.id());
+        if (p != null) {
+            p.destroyForcibly();
+            waitQuietly(p);
+        }
+    }
+
+    @Override
+    public synchronized void restart(ZkNode n) throws IOException {
+        if (processes.containsKey(n.id())) {
+            throw new IllegalStateException("server " + n.id() + " is running; kill it first");
+        }
+        processes.put(n.id(), launch(n));
+    }
+
+    @Override
+    public void pause(ZkNode n) {
+        signal(n, "-STOP");
+    }
+
+    @Override
+    public void resume(ZkNode n) {
+        signal(n, "-CONT");
+    }
+
+    private void signal(ZkNode n, String sig) {
+        long pid = pid(n);
+        try {
+            Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
+                throw new IllegalStateException("kill " + sig + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling server " + n.id(), e);
+        }
+    }
+
+    private synchronized void killAll() {
+        for (Process p : processes.values()) {
+            p.destroyForcibly(); // SIGKILL also ends a SIGSTOPped server, which ignores SIGTERM
+        }
+        for (Process p : processes.values()) {
+            waitQuietly(p);
+        }
+        processes.clear();
+    }
+
+    private static void waitQuietly(Process p) {
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // already shutting down, or never started: the hook has nothing left to do
+        }
+    }
+}
