@@ -1,0 +1,88 @@
+package io.lockchaos.client;
+
+import io.lockchaos.checker.LockHolds;
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * One worker thread's loop: acquire (with a timeout), hold, release, repeat until the deadline, recording every step.
+ * An acquire that times out is a fail; a release that finds the node gone fails with {@code not-held}; any exception
+ * makes the op info, retires the process, and the worker continues as process {@code p + workers} with a fresh
+ * client, as Jepsen does.
+ */
+public final class LockWorker implements Runnable {
+    private final Recorder recorder;
+    private final String key;
+    private final int workers;
+    private final IntFunction<LockClient> clients;
+    private final Duration acquireTimeout;
+    private final Duration hold;
+    private final long deadlineNanos;
+    private int process;
+
+    /**
+     * @param clients makes a client for a process number (a new one after each indeterminate op)
+     */
+    public LockWorker(Recorder recorder, String key, int firstProcess, int workers, IntFunction<LockClient> clients,
+                      Duration acquireTimeout, Duration hold, long deadlineNanos) {
+        this.recorder = recorder;
+        this.key = key;
+        this.process = firstProcess;
+        this.workers = workers;
+        this.clients = clients;
+        this.acquireTimeout = acquireTimeout;
+        this.hold = hold;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    @Override
+    public void run() {
+        LockClient client = clients.apply(process);
+        try {
+            while (System.nanoTime() < deadlineNanos && !Thread.currentThread().isInterrupted()) {
+                Op acq = recorder.invoke(process, Fn.ACQUIRE, key, Map.of("timeout_ms", acquireTimeout.toMillis()));
+                Grant g;
+                try {
+                    g = client.acquire(acquireTimeout);
+                } catch (InterruptedException e) {
+                    recorder.complete(acq, OpType.INFO, null, "interrupted");
+                    return;
+                } catch (Exception e) {
+                    recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
+                    client = retire(client);
+                    continue;
+                }
+                if (g == null) {
+                    recorder.complete(acq, OpType.FAIL, null, "timeout");
+                    continue;
+                }
+                recorder.complete(acq, OpType.OK, g.toValue(), null);
+                try {
+                    Thread.sleep(hold.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                Op rel = recorder.invoke(process, Fn.RELEASE, key, null);
+                try {
+                    boolean held = client.release();
+                    recorder.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : LockHolds.NOT_HELD);
+                } catch (Exception e) {
+                    recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+                    client = retire(client);
+                }
+            }
+        } finally {
+            client.close();
+        }
+    }
+
+    private LockClient retire(LockClient old) {
+        old.close();
+        process += workers;
+        return clients.apply(process);
+    }
+}
