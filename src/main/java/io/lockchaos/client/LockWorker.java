@@ -22,6 +22,7 @@ public final class LockWorker implements Runnable {
     private final Duration acquireTimeout;
     private final Duration hold;
     private final long deadlineNanos;
+    private String mode;
     private int process;
 
     /**
@@ -39,12 +40,23 @@ public final class LockWorker implements Runnable {
         this.deadlineNanos = deadlineNanos;
     }
 
+    /** Records {@code mode} (read or write) on every acquire and release, for read/write locks. */
+    public LockWorker mode(String readOrWrite) {
+        this.mode = readOrWrite;
+        return this;
+    }
+
     @Override
     public void run() {
         LockClient client = clients.apply(process);
         try {
             while (System.nanoTime() < deadlineNanos && !Thread.currentThread().isInterrupted()) {
-                Op acq = recorder.invoke(process, Fn.ACQUIRE, key, Map.of("timeout_ms", acquireTimeout.toMillis()));
+                Map<String, Object> params = new java.util.LinkedHashMap<>();
+                params.put("timeout_ms", acquireTimeout.toMillis());
+                if (mode != null) {
+                    params.put("mode", mode);
+                }
+                Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params);
                 Grant g;
                 try {
                     g = client.acquire(acquireTimeout);
@@ -66,7 +78,7 @@ public final class LockWorker implements Runnable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                Op rel = recorder.invoke(process, Fn.RELEASE, key, null);
+                Op rel = recorder.invoke(process, Fn.RELEASE, key, mode == null ? null : Map.of("mode", mode));
                 try {
                     boolean held = client.release();
                     recorder.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : LockHolds.NOT_HELD);

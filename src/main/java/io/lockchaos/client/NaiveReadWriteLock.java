@@ -1,0 +1,96 @@
+package io.lockchaos.client;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher.Event;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * The read/write lock of the seed document ({@code ZooKeeperReadWriteLock}), ported faithfully with its defects. It
+ * sorts children by their full names, so every {@code read-} node sorts before every {@code write-} node whatever
+ * their sequence numbers: a reader that arrives while a writer holds sees no writer before it and acquires. It also
+ * keeps the exclusive lock's timeout leak and missing re-check.
+ */
+public final class NaiveReadWriteLock implements LockClient {
+    private final ZooKeeper zk;
+    private final String lockPath;
+    private final String lockName;
+    private final boolean isRead;
+    private String currentLock;
+
+    public NaiveReadWriteLock(ZooKeeper zk, String lockPath, String lockName, boolean isRead) {
+        this.zk = zk;
+        this.lockPath = lockPath;
+        this.lockName = lockName;
+        this.isRead = isRead;
+    }
+
+    public boolean tryLock(long timeout) throws Exception {
+        String lockType = isRead ? "read-" : "write-";
+        currentLock = zk.create(lockPath + "/" + lockType + lockName + "-", "locked".getBytes(),
+                ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
+        List<String> locks = zk.getChildren(lockPath, false);
+        locks.sort(Comparator.naturalOrder());
+        return canAcquireLock(locks, timeout);
+    }
+
+    private boolean canAcquireLock(List<String> locks, long timeout) throws Exception {
+        String nodeName = currentLock.substring(currentLock.lastIndexOf("/") + 1);
+        int index = locks.indexOf(nodeName);
+        if (isRead) {
+            for (int i = 0; i < index; i++) {
+                if (locks.get(i).startsWith("write-")) {
+                    return watchNode(locks.get(i), timeout);
+                }
+            }
+            return true;
+        } else {
+            if (index == 0) {
+                return true;
+            }
+            return watchNode(locks.get(index - 1), timeout);
+        }
+    }
+
+    private boolean watchNode(String prevNode, long timeout) throws Exception {
+        CountDownLatch latch = new CountDownLatch(1);
+        zk.exists(lockPath + "/" + prevNode, event -> {
+            if (event.getType() == Event.EventType.NodeDeleted) {
+                latch.countDown();
+            }
+        });
+        return latch.await(timeout, TimeUnit.MILLISECONDS);
+    }
+
+    public void unlock() throws Exception {
+        if (currentLock != null) {
+            zk.delete(currentLock, -1);
+        }
+    }
+
+    @Override
+    public Grant acquire(Duration timeout) throws Exception {
+        return tryLock(timeout.toMillis()) ? NaiveExclusiveLock.grant(zk, currentLock) : null;
+    }
+
+    @Override
+    public boolean release() throws Exception {
+        try {
+            unlock();
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        // the session belongs to the caller
+    }
+}
