@@ -5,6 +5,7 @@ import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 
@@ -23,6 +24,7 @@ public final class LockWorker implements Runnable {
     private final Duration hold;
     private final long deadlineNanos;
     private String mode;
+    private List<String> keys;
     private int process;
 
     /**
@@ -46,17 +48,32 @@ public final class LockWorker implements Runnable {
         return this;
     }
 
+    /** Records the keys of a multi-lock on every acquire and release. */
+    public LockWorker keys(List<String> multiLockKeys) {
+        this.keys = List.copyOf(multiLockKeys);
+        return this;
+    }
+
+    private Map<String, Object> params(boolean acquire) {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        if (acquire) {
+            params.put("timeout_ms", acquireTimeout.toMillis());
+        }
+        if (mode != null) {
+            params.put("mode", mode);
+        }
+        if (keys != null) {
+            params.put("keys", keys);
+        }
+        return params.isEmpty() ? null : params;
+    }
+
     @Override
     public void run() {
         LockClient client = clients.apply(process);
         try {
             while (System.nanoTime() < deadlineNanos && !Thread.currentThread().isInterrupted()) {
-                Map<String, Object> params = new java.util.LinkedHashMap<>();
-                params.put("timeout_ms", acquireTimeout.toMillis());
-                if (mode != null) {
-                    params.put("mode", mode);
-                }
-                Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params);
+                Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
                 Grant g;
                 try {
                     g = client.acquire(acquireTimeout);
@@ -78,7 +95,7 @@ public final class LockWorker implements Runnable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                Op rel = recorder.invoke(process, Fn.RELEASE, key, mode == null ? null : Map.of("mode", mode));
+                Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
                 try {
                     boolean held = client.release();
                     recorder.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : LockHolds.NOT_HELD);

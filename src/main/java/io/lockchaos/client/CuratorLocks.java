@@ -1,0 +1,159 @@
+package io.lockchaos.client;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.zookeeper.data.Stat;
+
+/** Factories for clients of the other Curator lock recipes; see {@link CuratorMutexClient} for InterProcessMutex. */
+public final class CuratorLocks {
+    private CuratorLocks() {
+    }
+
+    /** Reads the grant of a node this client just acquired. */
+    static Grant grant(CuratorFramework client, String node) throws Exception {
+        long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+        Stat s = node == null ? null : client.checkExists().forPath(node);
+        return new Grant(node, s == null ? -1 : s.getCzxid(), session, s == null ? 0 : s.getEphemeralOwner(),
+                node == null ? -1 : Grant.sequenceOf(node));
+    }
+
+    private static boolean exists(CuratorFramework client, String node) throws Exception {
+        return node != null && client.checkExists().forPath(node) != null;
+    }
+
+    /**
+     * InterProcessSemaphoreMutex: not reentrant, and any thread may release. The grant names the lease node (the
+     * recipe keeps it private, so it is found as the newest lease owned by this session).
+     */
+    public static LockClient semaphoreMutex(CuratorFramework client, String path) {
+        InterProcessSemaphoreMutex m = new InterProcessSemaphoreMutex(client, path);
+        return new LockClient() {
+            private String node;
+
+            @Override
+            public Grant acquire(Duration timeout) throws Exception {
+                if (!m.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return null;
+                }
+                node = ownLease(client, path + "/leases");
+                return grant(client, node);
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                boolean present = exists(client, node);
+                m.release();
+                return present;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** The lease child of {@code leases} with the highest sequence number owned by this client's session. */
+    private static String ownLease(CuratorFramework client, String leases) throws Exception {
+        long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+        String best = null;
+        for (String child : client.getChildren().forPath(leases)) {
+            Stat s = client.checkExists().forPath(leases + "/" + child);
+            if (s != null && s.getEphemeralOwner() == session
+                    && (best == null || Grant.sequenceOf(child) > Grant.sequenceOf(best))) {
+                best = child;
+            }
+        }
+        return best == null ? null : leases + "/" + best;
+    }
+
+    /** InterProcessSemaphoreV2 with {@code maxLeases}: one lease per acquire; the grant names the lease node. */
+    public static LockClient semaphore(CuratorFramework client, String path, int maxLeases) {
+        InterProcessSemaphoreV2 sem = new InterProcessSemaphoreV2(client, path, maxLeases);
+        return new LockClient() {
+            private Lease lease;
+
+            @Override
+            public Grant acquire(Duration timeout) throws Exception {
+                lease = sem.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return lease == null ? null : grant(client, path + "/leases/" + lease.getNodeName());
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                boolean present = exists(client, path + "/leases/" + lease.getNodeName());
+                sem.returnLease(lease);
+                lease = null;
+                return present;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** One side (read or write) of an InterProcessReadWriteLock. */
+    public static LockClient readWrite(CuratorFramework client, String path, boolean read) {
+        InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, path);
+        InterProcessReadWriteLock.ReadLock r = rw.readLock();
+        InterProcessReadWriteLock.WriteLock w = rw.writeLock();
+        return new LockClient() {
+            @Override
+            public Grant acquire(Duration timeout) throws Exception {
+                boolean ok = read ? r.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        : w.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return ok ? grant(client, read ? r.getLockPath() : w.getLockPath()) : null;
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                boolean present = exists(client, read ? r.getLockPath() : w.getLockPath());
+                if (read) {
+                    r.release();
+                } else {
+                    w.release();
+                }
+                return present;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /**
+     * InterProcessMultiLock over InterProcessMutexes on {@code paths}, acquired in list order. The grant carries the
+     * first lock's node; the history op names all keys.
+     */
+    public static LockClient multi(CuratorFramework client, List<String> paths) {
+        InterProcessMultiLock m = new InterProcessMultiLock(client, paths);
+        return new LockClient() {
+            @Override
+            public Grant acquire(Duration timeout) throws Exception {
+                if (!m.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return null;
+                }
+                long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+                return new Grant(paths.get(0), -1, session, 0, -1);
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                m.release();
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+}
