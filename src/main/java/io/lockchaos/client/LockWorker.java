@@ -25,7 +25,7 @@ public final class LockWorker implements Runnable {
     private final long deadlineNanos;
     private String mode;
     private List<String> keys;
-    private int process;
+    private volatile int process;
 
     /**
      * @param clients makes a client for a process number (a new one after each indeterminate op)
@@ -40,6 +40,11 @@ public final class LockWorker implements Runnable {
         this.acquireTimeout = acquireTimeout;
         this.hold = hold;
         this.deadlineNanos = deadlineNanos;
+    }
+
+    /** The worker's current process number (it changes after an indeterminate op). */
+    public int process() {
+        return process;
     }
 
     /** Records {@code mode} (read or write) on every acquire and release, for read/write locks. */

@@ -36,6 +36,14 @@ public final class ResultsJson {
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Writes a JSON-shaped map as a pretty-printed file. */
+    public static void writeMap(Path file, Map<String, Object> m) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+             JsonGenerator g = JSON.createGenerator(w).useDefaultPrettyPrinter()) {
+            JsonValues.write(g, m);
+        }
+    }
+
     private static void body(JsonGenerator g, CheckResult r) throws IOException {
         g.writeStringField("checker", r.checker());
         g.writeStringField("verdict", r.verdict().wireName());

@@ -1,0 +1,78 @@
+package io.lockchaos.cli;
+
+import io.lockchaos.core.Runner;
+import io.lockchaos.core.SpecException;
+import io.lockchaos.core.TestSpec;
+import io.lockchaos.core.TestSpecs;
+import io.lockchaos.report.ConsoleSummary;
+import io.lockchaos.store.Store;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code run}: runs a workload against a local ZooKeeper ensemble, stores the run and checks it. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Runs clients through a lock on a local ZooKeeper ensemble, stores and checks the history.",
+            "Exit code: 0 valid, 1 invalid, 2 unknown or error."})
+final class RunCommand implements Callable<Integer> {
+    @Option(names = "--workload", description = "workload file (JSON) of test keys; options below override it")
+    Path workload;
+
+    @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive, naive-rw")
+    String recipe;
+
+    @Option(names = "--nodes", description = "ZooKeeper servers: 1, 3 or 5")
+    String nodes;
+
+    @Option(names = "--clients", description = "concurrent processes, each with its own session")
+    String clients;
+
+    @Option(names = "--keys", description = "lock keys")
+    String keys;
+
+    @Option(names = "--time", description = "how long the workers run, e.g. 30s or 30")
+    String time;
+
+    @Option(names = "--seed", description = "the run's seed (default: time-based, printed)")
+    String seed;
+
+    @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
+    Path store;
+
+    @Override
+    public Integer call() throws Exception {
+        TestSpec spec;
+        try {
+            spec = workload == null ? TestSpec.DEFAULTS : TestSpecs.load(workload);
+            Map<String, String> o = new LinkedHashMap<>();
+            put(o, "recipe", recipe);
+            put(o, "nodes", nodes);
+            put(o, "clients", clients);
+            put(o, "keys", keys);
+            put(o, "time_s", time == null ? null : time.endsWith("s") ? time.substring(0, time.length() - 1) : time);
+            put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
+                    : seed);
+            spec = TestSpecs.validate("options", TestSpecs.with("options", spec, o));
+        } catch (SpecException e) {
+            throw new UserError(e.getMessage());
+        }
+        Path dir = new Store(store).newRun(spec.name());
+        Runner.writeTestJson(dir, spec);
+        System.out.println("run " + spec.name() + ": " + spec.clients() + " clients on " + spec.keys() + " key(s) of "
+                + spec.recipe() + ", " + spec.nodes() + "-node ensemble, " + spec.timeSeconds() + " s, seed "
+                + spec.seed());
+        System.out.println("  store: " + dir);
+        Runner.Outcome out = new Runner(spec, dir).run();
+        ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
+        return out.result().verdict().exitCode();
+    }
+
+    private static void put(Map<String, String> m, String key, String value) {
+        if (value != null) {
+            m.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package io.lockchaos.core;
+
+import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Checkers;
+import io.lockchaos.checker.Recipe;
+import io.lockchaos.client.CuratorLocks;
+import io.lockchaos.client.CuratorMutexClient;
+import io.lockchaos.client.Grant;
+import io.lockchaos.client.LockClient;
+import io.lockchaos.client.LockWorker;
+import io.lockchaos.client.NaiveExclusiveLock;
+import io.lockchaos.client.NaiveReadWriteLock;
+import io.lockchaos.client.Recorder;
+import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.History;
+import io.lockchaos.history.HistoryWriter;
+import io.lockchaos.history.JsonlHistoryReader;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import io.lockchaos.report.ResultsJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * Runs a test: store folder, ensemble, one session per process, workers until the time is up, then the final phase
+ * (a heal marker, one probe acquire per key by a fresh client, and an inspection of the lock nodes left and the
+ * sessions still open, all while the workers' sessions are still open), then closes everything and checks.
+ */
+public final class Runner {
+    /**
+     * What a run produced.
+     *
+     * @param dir the run's store folder
+     * @param result the checkers' result
+     * @param ops how many ops the history has
+     */
+    public record Outcome(Path dir, CheckResult result, long ops) {
+    }
+
+    private final TestSpec spec;
+    private final Path runDir;
+    private final List<AutoCloseable> sessions = new ArrayList<>();
+    private final List<Long> sessionIds = new ArrayList<>();
+
+    public Runner(TestSpec spec, Path runDir) {
+        this.spec = spec;
+        this.runDir = runDir;
+    }
+
+    /** The checker recipe for a run recipe. */
+    static Recipe checkerRecipe(String recipe) {
+        switch (recipe) {
+            case "naive-exclusive": return new Recipe("naive-exclusive", 1, false, true, true, false);
+            case "naive-rw": return new Recipe("naive-rw", 1, false, true, true, true);
+            default: return Recipe.parse(recipe);
+        }
+    }
+
+    private boolean naive() {
+        return spec.recipe().startsWith("naive-");
+    }
+
+    private String key(int i) {
+        return "/lockchaos/lock-" + i;
+    }
+
+    private List<String> allKeys() {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < spec.keys(); i++) {
+            keys.add(key(i));
+        }
+        return keys;
+    }
+
+    public Outcome run() throws Exception {
+        Path historyFile = runDir.resolve("history.jsonl");
+        try (LocalEnsemble zk = LocalEnsemble.builder(runDir.resolve("servers")).size(spec.nodes())
+                .tickTime(spec.tickMillis()).build();
+             HistoryWriter w = HistoryWriter.create(historyFile)) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            Recorder rec = new Recorder(w);
+            try {
+                prepare(zk.connectString());
+                runWorkers(zk.connectString(), rec);
+                finalPhase(zk.connectString(), rec);
+            } finally {
+                closeSessions();
+            }
+        }
+        History h = JsonlHistoryReader.read(historyFile);
+        CheckResult result = Checkers.forRecipe(checkerRecipe(spec.recipe())).check(h);
+        Map<String, Object> about = new LinkedHashMap<>();
+        about.put("test", spec.name());
+        about.put("recipe", spec.recipe());
+        about.put("ops", h.size());
+        ResultsJson.write(runDir.resolve("results.json"), result, about);
+        return new Outcome(runDir, result, h.size());
+    }
+
+    /** Persistent parents for the naive locks (Curator creates its own containers). */
+    private void prepare(String connect) throws Exception {
+        if (!naive()) {
+            return;
+        }
+        ZooKeeper admin = zookeeper(connect, false);
+        try {
+            create(admin, "/lockchaos");
+            for (String k : allKeys()) {
+                create(admin, k);
+            }
+        } finally {
+            admin.close();
+        }
+    }
+
+    private static void create(ZooKeeper zk, String path) throws Exception {
+        try {
+            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            // already there
+        }
+    }
+
+    private void runWorkers(String connect, Recorder rec) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(spec.timeSeconds());
+        List<Thread> threads = new ArrayList<>();
+        // the seed decides which key each worker uses and, for read/write locks, whether it reads
+        java.util.SplittableRandom random = new java.util.SplittableRandom(spec.seed());
+        int offset = random.nextInt(spec.keys());
+        for (int i = 0; i < spec.clients(); i++) {
+            int worker = i;
+            boolean read = random.nextBoolean();
+            String key = spec.recipe().equals("multi") ? "multi" : key((worker + offset) % spec.keys());
+            LockWorker[] self = new LockWorker[1];
+            LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
+                    p -> client(connect, key, read, rec, () -> self[0].process()),
+                    Duration.ofMillis(spec.acquireTimeoutMillis()), Duration.ofMillis(spec.holdMillis()), deadline);
+            self[0] = lw;
+            if (spec.recipe().endsWith("rw")) {
+                lw.mode(read ? "read" : "write");
+            }
+            if (spec.recipe().equals("multi")) {
+                lw.keys(allKeys());
+            }
+            Thread t = new Thread(lw, "lockchaos-worker-" + worker);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /** A client on a new session; for Curator recipes connection states are recorded for the worker's process. */
+    private LockClient client(String connect, String key, boolean read, Recorder rec,
+                              java.util.function.IntSupplier process) {
+        try {
+            if (naive()) {
+                ZooKeeper zk = zookeeper(connect, true);
+                return spec.recipe().equals("naive-rw") ? new NaiveReadWriteLock(zk, key, "res", read)
+                        : new NaiveExclusiveLock(zk, key, "res");
+            }
+            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.sessionTimeoutMillis(),
+                    (int) Math.max(1000, spec.sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
+            c.getConnectionStateListenable().addListener((cf, state) -> {
+                long session = 0;
+                try {
+                    session = cf.getZookeeperClient().getZooKeeper().getSessionId();
+                } catch (Exception e) {
+                    // no session to name
+                }
+                rec.state(process.getAsInt(), state.name(), session);
+            });
+            c.start();
+            if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no connection to " + connect);
+            }
+            register(c, c.getZookeeperClient().getZooKeeper().getSessionId());
+            String r = spec.recipe();
+            if (r.equals("mutex")) {
+                return CuratorLocks.semaphoreMutex(c, key);
+            } else if (r.equals("reentrant-mutex")) {
+                return new CuratorMutexClient(c, key);
+            } else if (r.startsWith("semaphore:")) {
+                return CuratorLocks.semaphore(c, key, Integer.parseInt(r.substring("semaphore:".length())));
+            } else if (r.equals("rw")) {
+                return CuratorLocks.readWrite(c, key, read);
+            } else {
+                return CuratorLocks.multi(c, allKeys());
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
+        CountDownLatch up = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connect, (int) spec.sessionTimeoutMillis(), e -> {
+            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                up.countDown();
+            }
+        });
+        if (!up.await(30, TimeUnit.SECONDS)) {
+            zk.close();
+            throw new IllegalStateException("no connection to " + connect);
+        }
+        if (keep) {
+            register(zk::close, zk.getSessionId());
+        }
+        return zk;
+    }
+
+    private synchronized void register(AutoCloseable session, long id) {
+        sessions.add(session);
+        sessionIds.add(id);
+    }
+
+    /** Heal marker, a probe acquire and release per key by a fresh client, then the inspection. */
+    private void finalPhase(String connect, Recorder rec) throws Exception {
+        Op heal = rec.invoke(Op.NEMESIS, Fn.HEAL, null, null);
+        rec.complete(heal, OpType.OK, null, null);
+        int process = 1_000_000;
+        List<String> probeKeys = spec.recipe().equals("multi") ? List.of("multi") : allKeys();
+        for (String key : probeKeys) {
+            int p = process++;
+            LockClient probe = client(connect, key, false, rec, () -> p);
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("timeout_ms", spec.acquireTimeoutMillis());
+            if (spec.recipe().endsWith("rw")) {
+                params.put("mode", "write");
+            }
+            if (spec.recipe().equals("multi")) {
+                params.put("keys", allKeys());
+            }
+            Op acq = rec.invoke(p, Fn.ACQUIRE, key, params);
+            Grant g;
+            try {
+                g = probe.acquire(Duration.ofMillis(spec.acquireTimeoutMillis()));
+            } catch (Exception e) {
+                rec.complete(acq, OpType.INFO, null, String.valueOf(e));
+                continue;
+            }
+            rec.complete(acq, g == null ? OpType.FAIL : OpType.OK, g == null ? null : g.toValue(),
+                    g == null ? "timeout" : null);
+            if (g != null) {
+                Op rel = rec.invoke(p, Fn.RELEASE, key, params.containsKey("mode") ? Map.of("mode", "write") : null);
+                boolean held = probe.release();
+                rec.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : "not-held");
+            }
+        }
+        inspect(connect, rec);
+    }
+
+    private void inspect(String connect, Recorder rec) throws Exception {
+        Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        ZooKeeper admin = zookeeper(connect, false);
+        try {
+            for (String key : allKeys()) {
+                for (String dir : List.of(key, key + "/leases", key + "/locks")) {
+                    List<String> children;
+                    try {
+                        children = admin.getChildren(dir, false);
+                    } catch (KeeperException.NoNodeException e) {
+                        continue;
+                    }
+                    for (String c : children) {
+                        Stat s = admin.exists(dir + "/" + c, false);
+                        if (s != null && s.getEphemeralOwner() != 0) {
+                            Map<String, Object> n = new LinkedHashMap<>();
+                            n.put("key", key);
+                            n.put("node", dir + "/" + c);
+                            n.put("owner", s.getEphemeralOwner());
+                            nodes.add(n);
+                        }
+                    }
+                }
+            }
+        } finally {
+            admin.close();
+        }
+        List<Long> open;
+        synchronized (this) {
+            open = List.copyOf(sessionIds);
+        }
+        rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", open), null);
+    }
+
+    private void closeSessions() {
+        List<AutoCloseable> all;
+        synchronized (this) {
+            all = List.copyOf(sessions);
+        }
+        for (AutoCloseable s : all) {
+            try {
+                s.close();
+            } catch (Exception e) {
+                // closing is best effort: the servers go next anyway
+            }
+        }
+    }
+
+    /** Writes test.json: the spec, the seed and the versions. */
+    public static void writeTestJson(Path runDir, TestSpec spec) throws java.io.IOException {
+        Map<String, Object> t = new LinkedHashMap<>(spec.toMap());
+        t.put("versions", Map.of("lockchaos", "0.1.0", "zookeeper", "3.9.5", "curator", "5.9.0",
+                "java", System.getProperty("java.version")));
+        ResultsJson.writeMap(runDir.resolve("test.json"), t);
+        Files.createDirectories(runDir.resolve("servers"));
+    }
+}

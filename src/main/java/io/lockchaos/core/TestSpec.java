@@ -1,0 +1,43 @@
+package io.lockchaos.core;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A test, as data. Every field has a default ({@link #DEFAULTS}); workload files and command-line options override
+ * them through {@link TestSpecs}.
+ *
+ * @param name the test's name (its folder under histories/)
+ * @param recipe the lock under test: mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive or naive-rw
+ * @param nodes ZooKeeper servers: 1, 3 or 5
+ * @param clients concurrent processes, each with its own session
+ * @param keys lock keys
+ * @param timeSeconds how long the workers run
+ * @param holdMillis how long a holder holds
+ * @param acquireTimeoutMillis how long an acquire waits
+ * @param sessionTimeoutMillis the clients' session timeout
+ * @param tickMillis the servers' tickTime
+ * @param seed the run's seed (printed at start)
+ */
+public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
+                       long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed) {
+    public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
+            200, 0);
+
+    /** The spec as the key/value map a workload file holds. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("recipe", recipe);
+        m.put("nodes", nodes);
+        m.put("clients", clients);
+        m.put("keys", keys);
+        m.put("time_s", timeSeconds);
+        m.put("hold_ms", holdMillis);
+        m.put("acquire_timeout_ms", acquireTimeoutMillis);
+        m.put("session_timeout_ms", sessionTimeoutMillis);
+        m.put("tick_ms", tickMillis);
+        m.put("seed", seed);
+        return m;
+    }
+}

@@ -1,0 +1,122 @@
+package io.lockchaos.core;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
+public final class TestSpecs {
+    static final Set<String> RECIPES = Set.of("mutex", "reentrant-mutex", "rw", "multi", "naive-exclusive",
+            "naive-rw");
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
+
+    private TestSpecs() {
+    }
+
+    /** Reads a workload file (a JSON object of keys from {@link TestSpec#toMap()}) over the defaults. */
+    public static TestSpec load(Path file) throws SpecException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new SpecException(file + ":" + line + ": malformed JSON (" + e.getOriginalMessage() + ")");
+        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            throw new SpecException(file + ": no such file");
+        } catch (IOException e) {
+            throw new SpecException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+        if (root == null || !root.isObject()) {
+            throw new SpecException(file + ": expected a JSON object of workload keys");
+        }
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode v = e.getValue();
+            values.put(e.getKey(), v.isValueNode() ? v.asText() : v.toString());
+        }
+        return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
+    }
+
+    /**
+     * Returns {@code spec} with the given keys set from their text forms.
+     *
+     * @throws SpecException naming {@code source} and the key, for an unknown key or a value of the wrong type
+     */
+    public static TestSpec with(String source, TestSpec spec, Map<String, String> overrides) throws SpecException {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        spec.toMap().forEach((k, v) -> m.put(k, String.valueOf(v)));
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            if (!m.containsKey(e.getKey())) {
+                throw new SpecException(source + ": " + e.getKey() + ": unknown key (expected one of " + m.keySet()
+                        + ")");
+            }
+            m.put(e.getKey(), e.getValue());
+        }
+        return new TestSpec(m.get("name"), m.get("recipe"), (int) number(source, m, "nodes"),
+                (int) number(source, m, "clients"), (int) number(source, m, "keys"), number(source, m, "time_s"),
+                number(source, m, "hold_ms"), number(source, m, "acquire_timeout_ms"),
+                number(source, m, "session_timeout_ms"), (int) number(source, m, "tick_ms"),
+                number(source, m, "seed"));
+    }
+
+    private static long number(String source, Map<String, String> m, String key) throws SpecException {
+        String v = m.get(key);
+        try {
+            long n = Long.parseLong(v);
+            if (!key.equals("seed") && !key.endsWith("_ms") && !key.equals("time_s") && (n > Integer.MAX_VALUE)) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new SpecException(source + ": " + key + ": expected a whole number, got '" + v + "'");
+        }
+    }
+
+    /**
+     * Checks that the spec can run.
+     *
+     * @throws SpecException naming the key whose value is impossible
+     */
+    public static TestSpec validate(String source, TestSpec s) throws SpecException {
+        if (!RECIPES.contains(s.recipe()) && !s.recipe().matches("semaphore:[1-9][0-9]*")) {
+            throw new SpecException(source + ": recipe: unknown recipe '" + s.recipe() + "' (expected mutex,"
+                    + " reentrant-mutex, semaphore:N, rw, multi, naive-exclusive or naive-rw)");
+        }
+        if (s.nodes() != 1 && s.nodes() != 3 && s.nodes() != 5) {
+            throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.nodes());
+        }
+        if (s.clients() < 1 || s.clients() > 2000) {
+            throw new SpecException(source + ": clients: expected 1 to 2000, got " + s.clients());
+        }
+        if (s.keys() < 1 || s.keys() > s.clients() && !s.recipe().equals("multi")) {
+            throw new SpecException(source + ": keys: expected 1 to clients (" + s.clients() + "), got " + s.keys());
+        }
+        if (s.recipe().equals("multi") && s.keys() < 2) {
+            throw new SpecException(source + ": keys: a multi-lock needs at least 2 keys, got " + s.keys());
+        }
+        if (s.timeSeconds() < 1) {
+            throw new SpecException(source + ": time_s: must be at least 1, got " + s.timeSeconds());
+        }
+        if (s.holdMillis() < 0 || s.acquireTimeoutMillis() < 1) {
+            throw new SpecException(source + ": hold_ms must be >= 0 and acquire_timeout_ms >= 1");
+        }
+        if (s.tickMillis() < 10) {
+            throw new SpecException(source + ": tick_ms: must be at least 10, got " + s.tickMillis());
+        }
+        long min = 2L * s.tickMillis();
+        long max = 20L * s.tickMillis();
+        if (s.sessionTimeoutMillis() < min || s.sessionTimeoutMillis() > max) {
+            throw new SpecException(source + ": session_timeout_ms: the server allows " + min + " to " + max
+                    + " ms with tick_ms " + s.tickMillis() + ", got " + s.sessionTimeoutMillis());
+        }
+        return s;
+    }
+}

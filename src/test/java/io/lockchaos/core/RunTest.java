@@ -1,0 +1,90 @@
+package io.lockchaos.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RunTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aShortRunIsStoredAndChecked() throws Exception {
+        int code = Main.run("run", "--nodes", "1", "--clients", "3", "--time", "2s", "--seed", "5",
+                "--store", dir.toString());
+        assertEquals(0, code);
+        Path latest = dir.resolve("default/latest");
+        assertTrue(Files.isSymbolicLink(latest));
+        Path run = dir.resolve("default").resolve(Files.readSymbolicLink(latest));
+        for (String f : new String[] {"history.jsonl", "test.json", "results.json", "servers/node-1/server.log"}) {
+            assertTrue(Files.exists(run.resolve(f)), f);
+        }
+        var test = new ObjectMapper().readTree(run.resolve("test.json").toFile());
+        assertEquals(5, test.get("seed").asLong());
+        assertEquals("3.9.5", test.get("versions").get("zookeeper").asText());
+        var results = new ObjectMapper().readTree(run.resolve("results.json").toFile());
+        assertEquals("valid", results.get("verdict").asText());
+        String history = Files.readString(run.resolve("history.jsonl"));
+        assertTrue(history.contains("\"f\":\"heal\"") && history.contains("\"f\":\"inspect\""), "final phase");
+    }
+
+    @Test
+    void theNaiveReadWriteLockIsCaught() {
+        int code = Main.run("run", "--workload", "workloads/naive-rw.json", "--nodes", "1", "--clients", "4",
+                "--time", "3s", "--store", dir.toString());
+        assertEquals(1, code, "readers pass a holding writer");
+    }
+
+    @Test
+    void everyWorkloadFileLoads() throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("workloads"))) {
+            for (Path f : files.toList()) {
+                TestSpec s = TestSpecs.load(f);
+                assertEquals(f.getFileName().toString().replace(".json", ""), s.name());
+            }
+        }
+    }
+
+    @Test
+    void badWorkloadsAreOneLineErrorsNamingTheKey() throws Exception {
+        Path w = dir.resolve("w.json");
+        Files.writeString(w, "{\"recipe\": \"mutex\", \"clinets\": 4}");
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertTrue(e.getMessage().startsWith(w + ": clinets: unknown key"), e.getMessage());
+        Files.writeString(w, "{\"session_timeout_ms\": 100000}");
+        e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertEquals(w + ": session_timeout_ms: the server allows 400 to 4000 ms with tick_ms 200, got 100000",
+                e.getMessage());
+        Files.writeString(w, "{\"nodes\": \"three\"}");
+        e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertEquals(w + ": nodes: expected a whole number, got 'three'", e.getMessage());
+        Files.writeString(w, "{\"nodes\": 3,");
+        e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertTrue(e.getMessage().startsWith(w + ":1: malformed JSON"), e.getMessage());
+
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(2, Main.run("run", "--nodes", "4", "--store", dir.toString()));
+        } finally {
+            System.setErr(old);
+        }
+        assertEquals("lockchaos: options: nodes: expected 1, 3 or 5, got 4", err.toString(StandardCharsets.UTF_8)
+                .strip());
+    }
+}
