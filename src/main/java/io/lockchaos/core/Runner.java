@@ -12,6 +12,7 @@ import io.lockchaos.client.NaiveExclusiveLock;
 import io.lockchaos.client.NaiveReadWriteLock;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.ZooKeepers;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -26,14 +27,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -214,16 +213,7 @@ public final class Runner {
     }
 
     private ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
-        CountDownLatch up = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, (int) spec.sessionTimeoutMillis(), e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                up.countDown();
-            }
-        });
-        if (!up.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + connect);
-        }
+        ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.sessionTimeoutMillis(), Duration.ofSeconds(30));
         if (keep) {
             register(zk::close, zk.getSessionId());
         }

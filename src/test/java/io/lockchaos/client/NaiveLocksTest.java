@@ -20,10 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -37,14 +35,7 @@ class NaiveLocksTest {
     Path dir;
 
     private static ZooKeeper connect(String connect) throws Exception {
-        CountDownLatch up = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, 4000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                up.countDown();
-            }
-        });
-        assertTrue(up.await(20, TimeUnit.SECONDS));
-        return zk;
+        return io.lockchaos.cluster.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
     }
 
     private static boolean has(CheckResult r, AnomalyKind k) {

@@ -12,10 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -28,14 +26,7 @@ class LocalEnsembleTest {
     Path dir;
 
     private static ZooKeeper connect(String connect) throws Exception {
-        CountDownLatch up = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, 4000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                up.countDown();
-            }
-        });
-        assertTrue(up.await(20, TimeUnit.SECONDS), "connected");
-        return zk;
+        return io.lockchaos.cluster.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
     }
 
     private static ZkNode awaitLeader(LocalEnsemble e, Duration timeout) throws InterruptedException {

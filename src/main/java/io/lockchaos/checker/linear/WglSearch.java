@@ -126,22 +126,6 @@ final class WglSearch<S> {
                             "time limit reached after exploring " + cache.size() + " configurations");
                 }
             }
-            if (entry == end) {
-                // only optional calls were left ahead of us and none fit: treat like reaching a return
-                if (depth == 0) {
-                    return new Result<>(Outcome.ILLEGAL, cache.size(), bestPrefix, blocked, bestState, null);
-                }
-                int op = stackOp[--depth];
-                state = cast(stackState[depth]);
-                h1 ^= z1[op];
-                h2 ^= z2[op];
-                if (ops.get(op).required()) {
-                    left++;
-                }
-                unlift(op, callSlot, retSlot, next, prev);
-                entry = next[callSlot[op]];
-                continue;
-            }
             int e = ev[entry];
             int id = e >> 1;
             if ((e & 1) == 0) {
@@ -182,6 +166,10 @@ final class WglSearch<S> {
                     blocked = ops.get(id);
                     bestState = state;
                 }
+                entry = end; // backtrack below
+            }
+            while (entry == end) {
+                // a dead branch, or only optional calls were left ahead and none fit: undo the last choice
                 if (depth == 0) {
                     return new Result<>(Outcome.ILLEGAL, cache.size(), bestPrefix, blocked, bestState, null);
                 }

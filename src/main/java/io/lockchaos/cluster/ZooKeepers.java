@@ -1,0 +1,34 @@
+package io.lockchaos.cluster;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+/** Raw ZooKeeper handles. */
+public final class ZooKeepers {
+    private ZooKeepers() {
+    }
+
+    /**
+     * Opens a handle and waits until it is connected.
+     *
+     * @throws IOException when it does not connect within {@code wait} (the handle is closed)
+     */
+    public static ZooKeeper connect(String connectString, int sessionTimeoutMillis, Duration wait)
+            throws IOException, InterruptedException {
+        CountDownLatch up = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connectString, sessionTimeoutMillis, e -> {
+            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                up.countDown();
+            }
+        });
+        if (!up.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+            zk.close();
+            throw new IOException("no connection to " + connectString + " within " + wait.toMillis() + " ms");
+        }
+        return zk;
+    }
+}
