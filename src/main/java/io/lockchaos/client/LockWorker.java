@@ -25,6 +25,7 @@ public final class LockWorker implements Runnable {
     private final long deadlineNanos;
     private String mode;
     private List<String> keys;
+    private Resources resources;
     private volatile int process;
 
     /**
@@ -50,6 +51,12 @@ public final class LockWorker implements Runnable {
     /** Records {@code mode} (read or write) on every acquire and release, for read/write locks. */
     public LockWorker mode(String readOrWrite) {
         this.mode = readOrWrite;
+        return this;
+    }
+
+    /** Runs the critical section on these resources while holding (instead of only sleeping). */
+    public LockWorker resources(Resources r) {
+        this.resources = r;
         return this;
     }
 
@@ -96,7 +103,11 @@ public final class LockWorker implements Runnable {
                 }
                 recorder.complete(acq, OpType.OK, g.toValue(), null);
                 try {
-                    Thread.sleep(hold.toMillis());
+                    if (resources != null) {
+                        resources.criticalSection(recorder, process, g.czxid(), hold.toMillis());
+                    } else {
+                        Thread.sleep(hold.toMillis());
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -11,6 +11,7 @@ import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.NaiveExclusiveLock;
 import io.lockchaos.client.NaiveReadWriteLock;
 import io.lockchaos.client.Recorder;
+import io.lockchaos.client.Resources;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ZooKeepers;
 import io.lockchaos.history.Fn;
@@ -57,6 +58,7 @@ public final class Runner {
     private final Path runDir;
     private final List<AutoCloseable> sessions = new ArrayList<>();
     private final List<Long> sessionIds = new ArrayList<>();
+    private final Map<String, Resources> resources = new LinkedHashMap<>();
 
     public Runner(TestSpec spec, Path runDir) {
         this.spec = spec;
@@ -70,6 +72,14 @@ public final class Runner {
             case "naive-rw": return new Recipe("naive-rw", 1, false, true, true, true);
             default: return Recipe.parse(recipe);
         }
+    }
+
+    /**
+     * Whether holders run the critical section on the protected resources: for locks that promise one holder at a
+     * time (writers only, for read/write locks). Semaphores admit several holders, so they would race by design.
+     */
+    private boolean protectsResources() {
+        return !spec.recipe().startsWith("semaphore:");
     }
 
     private boolean naive() {
@@ -158,6 +168,9 @@ public final class Runner {
             }
             if (spec.recipe().equals("multi")) {
                 lw.keys(allKeys());
+            }
+            if (protectsResources() && !(spec.recipe().endsWith("rw") && read)) {
+                lw.resources(resources.computeIfAbsent(key, Resources::new));
             }
             Thread t = new Thread(lw, "lockchaos-worker-" + worker);
             threads.add(t);
@@ -257,6 +270,10 @@ public final class Runner {
                 boolean held = probe.release();
                 rec.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : "not-held");
             }
+        }
+        int reader = process++;
+        for (Resources r : resources.values()) {
+            r.finalRead(rec, reader);
         }
         inspect(connect, rec);
     }

@@ -40,6 +40,9 @@ class RunTest {
         assertEquals("valid", results.get("verdict").asText());
         String history = Files.readString(run.resolve("history.jsonl"));
         assertTrue(history.contains("\"f\":\"heal\"") && history.contains("\"f\":\"inspect\""), "final phase");
+        var checkers = results.get("checkers");
+        assertTrue(checkers.get(2).get("stats").get("accepted").asLong() > 0, "fenced writes: " + checkers.get(2));
+        assertTrue(checkers.get(3).get("stats").get("acknowledged_adds").asLong() > 0, "adds: " + checkers.get(3));
     }
 
     @Test

@@ -1,0 +1,75 @@
+package io.lockchaos.client;
+
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The resources a lock protects, kept outside ZooKeeper in this JVM: a set that a critical section reads, sleeps
+ * in, and writes back whole (so an overlap shows up as a lost add, the way an application would see it), and a fenced
+ * register that rejects writes whose token is lower than the highest it has accepted. One instance per lock key;
+ * thread-safe.
+ */
+public final class Resources {
+    private final String setKey;
+    private final String registerKey;
+    private final AtomicLong nextElement = new AtomicLong();
+    private TreeSet<Long> set = new TreeSet<>();
+    private long highestToken = -1;
+
+    public Resources(String lockKey) {
+        this.setKey = lockKey + "/set";
+        this.registerKey = lockKey + "/register";
+    }
+
+    /** A fenced write: accepted unless a higher token was accepted before. Returns whether it was. */
+    public synchronized boolean fencedWrite(long token) {
+        if (token < highestToken) {
+            return false;
+        }
+        highestToken = token;
+        return true;
+    }
+
+    private synchronized TreeSet<Long> readSet() {
+        return new TreeSet<>(set);
+    }
+
+    private synchronized void writeSet(TreeSet<Long> s) {
+        set = s;
+    }
+
+    /**
+     * The critical section a holder runs: a fenced write with its token (when it has one), then a read-modify-write
+     * of the set that holds the lock for {@code holdMillis} between the read and the write. Both are recorded.
+     */
+    public void criticalSection(Recorder rec, int process, long token, long holdMillis) throws InterruptedException {
+        if (token >= 0) {
+            Op w = rec.invoke(process, Fn.WRITE, registerKey, Map.of("token", token));
+            boolean accepted = fencedWrite(token);
+            rec.complete(w, OpType.OK, Map.of("token", token, "accepted", accepted), null);
+        }
+        long element = nextElement.getAndIncrement() * 100_000L + process;
+        Op add = rec.invoke(process, Fn.ADD, setKey, element);
+        TreeSet<Long> copy = readSet();
+        try {
+            Thread.sleep(holdMillis);
+        } finally {
+            copy.add(element);
+            writeSet(copy);
+        }
+        rec.complete(add, OpType.OK, element, null);
+    }
+
+    /** Records the final read of the set. */
+    public void finalRead(Recorder rec, int process) {
+        Op r = rec.invoke(process, Fn.READ, setKey, null);
+        List<Long> contents = new ArrayList<>(readSet());
+        rec.complete(r, OpType.OK, contents, null);
+    }
+}
