@@ -67,6 +67,7 @@ final class RunCommand implements Callable<Integer> {
         System.out.println("  store: " + dir);
         Runner.Outcome out = new Runner(spec, dir).run();
         ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
+        System.out.println(io.lockchaos.report.Throughput.line(out.throughput()));
         return out.result().verdict().exitCode();
     }
 

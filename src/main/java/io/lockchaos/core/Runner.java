@@ -21,6 +21,7 @@ import io.lockchaos.history.JsonlHistoryReader;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import io.lockchaos.report.ResultsJson;
+import io.lockchaos.report.Throughput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,8 +51,9 @@ public final class Runner {
      * @param dir the run's store folder
      * @param result the checkers' result
      * @param ops how many ops the history has
+     * @param throughput grants per second and acquire latency, see {@link Throughput}
      */
-    public record Outcome(Path dir, CheckResult result, long ops) {
+    public record Outcome(Path dir, CheckResult result, long ops, Map<String, Object> throughput) {
     }
 
     private final TestSpec spec;
@@ -120,8 +122,10 @@ public final class Runner {
         about.put("test", spec.name());
         about.put("recipe", spec.recipe());
         about.put("ops", h.size());
+        Map<String, Object> throughput = Throughput.of(h);
+        about.put("throughput", throughput);
         ResultsJson.write(runDir.resolve("results.json"), result, about);
-        return new Outcome(runDir, result, h.size());
+        return new Outcome(runDir, result, h.size(), throughput);
     }
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */

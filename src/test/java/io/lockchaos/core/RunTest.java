@@ -40,6 +40,7 @@ class RunTest {
         assertEquals("valid", results.get("verdict").asText());
         String history = Files.readString(run.resolve("history.jsonl"));
         assertTrue(history.contains("\"f\":\"heal\"") && history.contains("\"f\":\"inspect\""), "final phase");
+        assertTrue(results.get("throughput").get("acquires_per_s").asDouble() > 0, results.get("throughput").toString());
         var checkers = results.get("checkers");
         assertTrue(checkers.get(2).get("stats").get("accepted").asLong() > 0, "fenced writes: " + checkers.get(2));
         assertTrue(checkers.get(3).get("stats").get("acknowledged_adds").asLong() > 0, "adds: " + checkers.get(3));
