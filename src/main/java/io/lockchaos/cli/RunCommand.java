@@ -39,6 +39,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "the run's seed (default: time-based, printed)")
     String seed;
 
+    @Option(names = "--client-mode", description = "how holders react to connection states: ignore,"
+            + " stop-on-suspended or stop-on-lost")
+    String clientMode;
+
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
     Path store;
 
@@ -52,6 +56,7 @@ final class RunCommand implements Callable<Integer> {
             put(o, "nodes", nodes);
             put(o, "clients", clients);
             put(o, "keys", keys);
+            put(o, "client_mode", clientMode);
             put(o, "time_s", time == null ? null : time.endsWith("s") ? time.substring(0, time.length() - 1) : time);
             put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
                     : seed);

@@ -26,6 +26,9 @@ public final class LockWorker implements Runnable {
     private String mode;
     private List<String> keys;
     private Resources resources;
+    private ClientMode clientMode = ClientMode.IGNORE;
+    /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
+    private volatile String stateSinceGrant;
     private volatile int process;
 
     /**
@@ -52,6 +55,37 @@ public final class LockWorker implements Runnable {
     public LockWorker mode(String readOrWrite) {
         this.mode = readOrWrite;
         return this;
+    }
+
+    /** How the worker reacts to connection states while holding (default: ignores them). */
+    public LockWorker clientMode(ClientMode m) {
+        this.clientMode = m;
+        return this;
+    }
+
+    /** Tells the worker its session's connection state changed (called from the client's state listener). */
+    public void onState(String state) {
+        if (!"CONNECTED".equals(state) && !"RECONNECTED".equals(state)) {
+            stateSinceGrant = state.equals("LOST") || stateSinceGrant == null ? state : stateSinceGrant;
+        }
+    }
+
+    /** Whether the holder may still act as if it held the lock. */
+    private boolean stillSafe() {
+        return clientMode.mayContinueAfter(stateSinceGrant);
+    }
+
+    /** Sleeps up to {@code millis} in short slices, returning early (false) once the holder must stop. */
+    static boolean holdWhile(long millis, java.util.function.BooleanSupplier safe) throws InterruptedException {
+        long end = System.nanoTime() + millis * 1_000_000L;
+        while (safe.getAsBoolean()) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            Thread.sleep(Math.min(10, Math.max(1, left / 1_000_000L)));
+        }
+        return false;
     }
 
     /** Runs the critical section on these resources while holding (instead of only sleeping). */
@@ -101,12 +135,13 @@ public final class LockWorker implements Runnable {
                     recorder.complete(acq, OpType.FAIL, null, "timeout");
                     continue;
                 }
+                stateSinceGrant = null;
                 recorder.complete(acq, OpType.OK, g.toValue(), null);
                 try {
                     if (resources != null) {
-                        resources.criticalSection(recorder, process, g.czxid(), hold.toMillis());
+                        resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe);
                     } else {
-                        Thread.sleep(hold.toMillis());
+                        holdWhile(hold.toMillis(), this::stillSafe);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -46,9 +46,15 @@ public final class Resources {
 
     /**
      * The critical section a holder runs: a fenced write with its token (when it has one), then a read-modify-write
-     * of the set that holds the lock for {@code holdMillis} between the read and the write. Both are recorded.
+     * of the set that holds the lock for {@code holdMillis} between the read and the write. Both are recorded. A
+     * holder that must stop ({@code stillSafe} false) skips what is left: an unfinished add is recorded as fail
+     * because the set was not written.
      */
-    public void criticalSection(Recorder rec, int process, long token, long holdMillis) throws InterruptedException {
+    public void criticalSection(Recorder rec, int process, long token, long holdMillis,
+                                java.util.function.BooleanSupplier stillSafe) throws InterruptedException {
+        if (!stillSafe.getAsBoolean()) {
+            return;
+        }
         if (token >= 0) {
             Op w = rec.invoke(process, Fn.WRITE, registerKey, Map.of("token", token));
             boolean accepted = fencedWrite(token);
@@ -57,12 +63,19 @@ public final class Resources {
         long element = nextElement.getAndIncrement() * 100_000L + process;
         Op add = rec.invoke(process, Fn.ADD, setKey, element);
         TreeSet<Long> copy = readSet();
+        boolean finished;
         try {
-            Thread.sleep(holdMillis);
-        } finally {
-            copy.add(element);
-            writeSet(copy);
+            finished = LockWorker.holdWhile(holdMillis, stillSafe);
+        } catch (InterruptedException e) {
+            rec.complete(add, OpType.FAIL, null, "interrupted"); // the set was not written
+            throw e;
         }
+        if (!finished) {
+            rec.complete(add, OpType.FAIL, null, "stopped: connection state");
+            return;
+        }
+        copy.add(element);
+        writeSet(copy);
         rec.complete(add, OpType.OK, element, null);
     }
 

@@ -164,9 +164,10 @@ public final class Runner {
             String key = spec.recipe().equals("multi") ? "multi" : key((worker + offset) % spec.keys());
             LockWorker[] self = new LockWorker[1];
             LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
-                    p -> client(connect, key, read, rec, () -> self[0].process()),
+                    p -> client(connect, key, read, rec, () -> self[0].process(), st -> self[0].onState(st)),
                     Duration.ofMillis(spec.acquireTimeoutMillis()), Duration.ofMillis(spec.holdMillis()), deadline);
             self[0] = lw;
+            lw.clientMode(io.lockchaos.client.ClientMode.parse(spec.clientMode()));
             if (spec.recipe().endsWith("rw")) {
                 lw.mode(read ? "read" : "write");
             }
@@ -187,7 +188,7 @@ public final class Runner {
 
     /** A client on a new session; for Curator recipes connection states are recorded for the worker's process. */
     private LockClient client(String connect, String key, boolean read, Recorder rec,
-                              java.util.function.IntSupplier process) {
+                              java.util.function.IntSupplier process, java.util.function.Consumer<String> onState) {
         try {
             if (naive()) {
                 ZooKeeper zk = zookeeper(connect, true);
@@ -204,6 +205,7 @@ public final class Runner {
                     // no session to name
                 }
                 rec.state(process.getAsInt(), state.name(), session);
+                onState.accept(state.name());
             });
             c.start();
             if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
@@ -250,7 +252,7 @@ public final class Runner {
         List<String> probeKeys = spec.recipe().equals("multi") ? List.of("multi") : allKeys();
         for (String key : probeKeys) {
             int p = process++;
-            LockClient probe = client(connect, key, false, rec, () -> p);
+            LockClient probe = client(connect, key, false, rec, () -> p, st -> { });
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("timeout_ms", spec.acquireTimeoutMillis());
             if (spec.recipe().endsWith("rw")) {

@@ -18,11 +18,13 @@ import java.util.Map;
  * @param sessionTimeoutMillis the clients' session timeout
  * @param tickMillis the servers' tickTime
  * @param seed the run's seed (printed at start)
+ * @param clientMode how holders react to connection states: ignore, stop-on-suspended or stop-on-lost
  */
 public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
-                       long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed) {
+                       long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
+                       String clientMode) {
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0);
+            200, 0, "ignore");
 
     /** The spec as the key/value map a workload file holds. */
     public Map<String, Object> toMap() {
@@ -38,6 +40,7 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
         m.put("session_timeout_ms", sessionTimeoutMillis);
         m.put("tick_ms", tickMillis);
         m.put("seed", seed);
+        m.put("client_mode", clientMode);
         return m;
     }
 }
