@@ -46,6 +46,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
     Path store;
 
+    @Option(names = "--overhead", description = "measure the recorder: run the workers twice, recording and not,"
+            + " on fresh ensembles, and print both throughputs (nothing is checked)")
+    boolean overhead;
+
     @Override
     public Integer call() throws Exception {
         TestSpec spec;
@@ -70,6 +74,19 @@ final class RunCommand implements Callable<Integer> {
                 + spec.recipe() + ", " + spec.nodes() + "-node ensemble, " + spec.timeSeconds() + " s, seed "
                 + spec.seed());
         System.out.println("  store: " + dir);
+        if (overhead) {
+            // alternate the two sides and judge the second pair: the first round also pays for JIT warm-up
+            Runner runner = new Runner(spec, dir);
+            double[] r = new double[4];
+            for (int i = 0; i < 4; i++) {
+                r[i] = runner.grantsPerSecond(i % 2 == 0);
+                System.out.printf(java.util.Locale.ROOT, "  round %d (%s): %.1f acquires/s%n", i + 1,
+                        i % 2 == 0 ? "recorded" : "not recorded", r[i]);
+            }
+            System.out.printf(java.util.Locale.ROOT, "  recorder overhead (rounds 3 and 4): %.1f%% throughput loss%n",
+                    100 * (1 - r[2] / r[3]));
+            return 0;
+        }
         Runner.Outcome out = new Runner(spec, dir).run();
         ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
         System.out.println(io.lockchaos.report.Throughput.line(out.throughput()));

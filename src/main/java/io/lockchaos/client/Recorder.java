@@ -15,9 +15,24 @@ import java.util.Map;
 public final class Recorder {
     private final HistoryWriter writer;
     private final long start = System.nanoTime();
+    private long index;
+    private long grants;
 
+    /** A recorder that appends to {@code writer}. */
     public Recorder(HistoryWriter writer) {
         this.writer = writer;
+    }
+
+    /**
+     * A recorder that stamps and counts ops but writes nothing: the baseline for measuring what recording costs.
+     */
+    public static Recorder discarding() {
+        return new Recorder(null);
+    }
+
+    /** How many acquires completed ok so far. */
+    public synchronized long grants() {
+        return grants;
     }
 
     /** Records an invocation and returns it as written. */
@@ -39,8 +54,15 @@ public final class Recorder {
     }
 
     private synchronized Op append(OpType type, int process, Fn f, String key, Object value, String error) {
+        if (type == OpType.OK && f == Fn.ACQUIRE) {
+            grants++;
+        }
+        Op op = new Op(index++, System.nanoTime() - start, type, process, f, key, value, error);
+        if (writer == null) {
+            return op;
+        }
         try {
-            return writer.append(new Op(-1, System.nanoTime() - start, type, process, f, key, value, error));
+            return writer.append(op);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -100,6 +100,32 @@ public final class Runner {
         return keys;
     }
 
+    /**
+     * Runs only the workers' phase, recording through {@code discarding} or to a history file, and returns granted
+     * acquires per second: the two sides of the recorder overhead measurement. Nothing is checked.
+     */
+    public double grantsPerSecond(boolean record) throws Exception {
+        Path historyFile = runDir.resolve(record ? "overhead-recorded.jsonl" : "overhead-discarded.jsonl");
+        try (LocalEnsemble zk = LocalEnsemble.builder(runDir.resolve(record ? "servers-recorded" : "servers-discarded"))
+                .size(spec.nodes()).tickTime(spec.tickMillis()).build();
+             HistoryWriter w = record ? HistoryWriter.create(historyFile) : null) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            Recorder rec = record ? new Recorder(w) : Recorder.discarding();
+            try {
+                prepare(zk.connectString());
+                long t0 = System.nanoTime();
+                runWorkers(zk.connectString(), rec);
+                return rec.grants() / ((System.nanoTime() - t0) / 1e9);
+            } finally {
+                closeSessions();
+                sessions.clear();
+                sessionIds.clear();
+                resources.clear();
+            }
+        }
+    }
+
     public Outcome run() throws Exception {
         Path historyFile = runDir.resolve("history.jsonl");
         try (LocalEnsemble zk = LocalEnsemble.builder(runDir.resolve("servers")).size(spec.nodes())
