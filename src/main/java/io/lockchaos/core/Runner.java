@@ -190,7 +190,12 @@ public final class Runner {
             String key = spec.recipe().equals("multi") ? "multi" : key((worker + offset) % spec.keys());
             LockWorker[] self = new LockWorker[1];
             LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
-                    p -> client(connect, key, read, rec, () -> self[0].process(), st -> self[0].onState(st)),
+                    // a retired process's old session keeps its own process number and no longer steers the worker
+                    p -> client(connect, key, read, rec, () -> p, st -> {
+                        if (self[0].process() == p) {
+                            self[0].onState(st);
+                        }
+                    }),
                     Duration.ofMillis(spec.acquireTimeoutMillis()), Duration.ofMillis(spec.holdMillis()), deadline);
             self[0] = lw;
             lw.clientMode(io.lockchaos.client.ClientMode.parse(spec.clientMode()));

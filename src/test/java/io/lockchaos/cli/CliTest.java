@@ -132,4 +132,15 @@ class CliTest {
         assertEquals(2, Main.run("gen", "--workload", "queue", "--out", f.toString()));
         assertTrue(err().contains("unknown workload 'queue'"), err());
     }
+
+    @Test
+    void benchReportsEveryRoundForTheDedicatedCheckersAndAModel() {
+        assertEquals(0, Main.run("bench", "--ops", "3000", "--processes", "5", "--seed", "2", "--repeat", "1"));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("warm-up: ") && o.contains("round 1: ") && o.contains("verdict valid"), o);
+        out.reset();
+        assertEquals(0, Main.run("bench", "--ops", "3000", "--seed", "2", "--repeat", "1", "--model", "owner-mutex",
+                "--recipe", "mutex", "--no-resources"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("verdict valid"));
+    }
 }

@@ -54,6 +54,22 @@ class RunTest {
     }
 
     @Test
+    void overheadRunsAlternateRecordedAndDiscardedRounds() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, Main.run("run", "--overhead", "--nodes", "1", "--clients", "2", "--time", "1s",
+                    "--store", dir.toString()));
+        } finally {
+            System.setOut(old);
+        }
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("round 1 (recorded)") && o.contains("round 4 (not recorded)"), o);
+        assertTrue(o.contains("recorder overhead (rounds 3 and 4): "), o);
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
