@@ -43,6 +43,9 @@ final class RunCommand implements Callable<Integer> {
             + " stop-on-suspended or stop-on-lost")
     String clientMode;
 
+    @Option(names = "--reentry-depth", description = "acquires per hold; more than 1 re-enters")
+    String reentryDepth;
+
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
     Path store;
 
@@ -61,6 +64,7 @@ final class RunCommand implements Callable<Integer> {
             put(o, "clients", clients);
             put(o, "keys", keys);
             put(o, "client_mode", clientMode);
+            put(o, "reentry_depth", reentryDepth);
             put(o, "time_s", time == null ? null : time.endsWith("s") ? time.substring(0, time.length() - 1) : time);
             put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
                     : seed);

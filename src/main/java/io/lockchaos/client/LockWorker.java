@@ -27,6 +27,7 @@ public final class LockWorker implements Runnable {
     private List<String> keys;
     private Resources resources;
     private ClientMode clientMode = ClientMode.IGNORE;
+    private int depth = 1;
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     private volatile int process;
@@ -60,6 +61,18 @@ public final class LockWorker implements Runnable {
     /** How the worker reacts to connection states while holding (default: ignores them). */
     public LockWorker clientMode(ClientMode m) {
         this.clientMode = m;
+        return this;
+    }
+
+    /**
+     * Acquires {@code k} times per hold (re-entering), and releases as often as it got. A refused re-acquire ends
+     * the nesting; that is what a non-reentrant recipe must do.
+     */
+    public LockWorker reentryDepth(int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("reentry depth must be at least 1, got " + k);
+        }
+        this.depth = k;
         return this;
     }
 
@@ -137,6 +150,28 @@ public final class LockWorker implements Runnable {
                 }
                 stateSinceGrant = null;
                 recorder.complete(acq, OpType.OK, g.toValue(), null);
+                int held = 1;
+                boolean retired = false;
+                while (held < depth) {
+                    Op again = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
+                    try {
+                        Grant g2 = client.acquire(acquireTimeout);
+                        recorder.complete(again, g2 == null ? OpType.FAIL : OpType.OK, g2 == null ? null
+                                : g2.toValue(), g2 == null ? "timeout" : null);
+                        if (g2 == null) {
+                            break;
+                        }
+                        held++;
+                    } catch (Exception e) {
+                        recorder.complete(again, OpType.INFO, null, String.valueOf(e));
+                        client = retire(client);
+                        retired = true;
+                        break;
+                    }
+                }
+                if (retired) {
+                    continue;
+                }
                 try {
                     if (resources != null) {
                         resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe);
@@ -146,13 +181,17 @@ public final class LockWorker implements Runnable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
-                try {
-                    boolean held = client.release();
-                    recorder.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : LockHolds.NOT_HELD);
-                } catch (Exception e) {
-                    recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
-                    client = retire(client);
+                for (; held > 0; held--) {
+                    Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
+                    try {
+                        boolean present = client.release();
+                        recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null,
+                                present ? null : LockHolds.NOT_HELD);
+                    } catch (Exception e) {
+                        recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+                        client = retire(client);
+                        break;
+                    }
                 }
             }
         } finally {

@@ -198,7 +198,7 @@ public final class Runner {
                     }),
                     Duration.ofMillis(spec.acquireTimeoutMillis()), Duration.ofMillis(spec.holdMillis()), deadline);
             self[0] = lw;
-            lw.clientMode(io.lockchaos.client.ClientMode.parse(spec.clientMode()));
+            lw.clientMode(io.lockchaos.client.ClientMode.parse(spec.clientMode())).reentryDepth(spec.reentryDepth());
             if (spec.recipe().endsWith("rw")) {
                 lw.mode(read ? "read" : "write");
             }

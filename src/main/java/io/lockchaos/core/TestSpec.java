@@ -19,12 +19,13 @@ import java.util.Map;
  * @param tickMillis the servers' tickTime
  * @param seed the run's seed (printed at start)
  * @param clientMode how holders react to connection states: ignore, stop-on-suspended or stop-on-lost
+ * @param reentryDepth how many times a holder acquires per hold (more than 1 re-enters)
  */
 public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
                        long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
-                       String clientMode) {
+                       String clientMode, int reentryDepth) {
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0, "ignore");
+            200, 0, "ignore", 1);
 
     /** The spec as the key/value map a workload file holds. */
     public Map<String, Object> toMap() {
@@ -41,6 +42,7 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
         m.put("tick_ms", tickMillis);
         m.put("seed", seed);
         m.put("client_mode", clientMode);
+        m.put("reentry_depth", reentryDepth);
         return m;
     }
 }

@@ -64,7 +64,7 @@ public final class TestSpecs {
                 (int) number(source, m, "clients"), (int) number(source, m, "keys"), number(source, m, "time_s"),
                 number(source, m, "hold_ms"), number(source, m, "acquire_timeout_ms"),
                 number(source, m, "session_timeout_ms"), (int) number(source, m, "tick_ms"),
-                number(source, m, "seed"), m.get("client_mode"));
+                number(source, m, "seed"), m.get("client_mode"), (int) number(source, m, "reentry_depth"));
     }
 
     private static long number(String source, Map<String, String> m, String key) throws SpecException {
@@ -93,6 +93,9 @@ public final class TestSpecs {
         if (io.lockchaos.client.ClientMode.parse(s.clientMode()) == null) {
             throw new SpecException(source + ": client_mode: expected ignore, stop-on-suspended or stop-on-lost, got '"
                     + s.clientMode() + "'");
+        }
+        if (s.reentryDepth() < 1 || s.reentryDepth() > 100) {
+            throw new SpecException(source + ": reentry_depth: expected 1 to 100, got " + s.reentryDepth());
         }
         if (s.nodes() != 1 && s.nodes() != 3 && s.nodes() != 5) {
             throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.nodes());

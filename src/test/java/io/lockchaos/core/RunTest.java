@@ -70,6 +70,18 @@ class RunTest {
     }
 
     @Test
+    void reentryIsGrantedByInterProcessMutexAndRefusedBySemaphoreMutex() throws Exception {
+        assertEquals(0, Main.run("run", "--recipe", "reentrant-mutex", "--reentry-depth", "3", "--nodes", "1",
+                "--clients", "2", "--time", "2s", "--store", dir.resolve("a").toString()));
+        assertEquals(0, Main.run("run", "--recipe", "mutex", "--reentry-depth", "2", "--nodes", "1",
+                "--clients", "2", "--time", "2s", "--store", dir.resolve("b").toString()));
+        var a = new ObjectMapper().readTree(dir.resolve("a/default/latest/results.json").toFile());
+        var b = new ObjectMapper().readTree(dir.resolve("b/default/latest/results.json").toFile());
+        assertTrue(a.get("checkers").get(1).get("stats").get("reacquires_granted").asLong() > 0, a.toString());
+        assertTrue(b.get("checkers").get(1).get("stats").get("reacquires_failed").asLong() > 0, b.toString());
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
