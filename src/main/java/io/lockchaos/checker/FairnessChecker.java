@@ -93,7 +93,7 @@ public final class FairnessChecker implements Checker {
             Hold by = recipe.readWrite() && a.mode() == Hold.Mode.READ ? maxWriter : maxAny;
             if (by != null && by.grant().queuePosition() > pos && by.certainStart() < a.certainStart()) {
                 count++;
-                ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.FIFO_OVERTAKE, key,
+                Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.FIFO_OVERTAKE, key,
                         List.of(a.grantIndex(), by.grantIndex()), by.certainStart(), a.certainStart(),
                         "process " + a.process() + " queued for " + key + " at position " + pos
                                 + " but was granted at " + Times.at(a.certainStart()) + ", after process "

@@ -30,6 +30,7 @@ public final class FencingChecker implements Checker {
     @Override
     public CheckResult check(History h) {
         Map<String, List<Write>> accepted = new HashMap<>();
+        Map<String, List<Long>> rejectedTokens = new HashMap<>();
         long rejected = 0;
         long rejectedFresh = 0;
         long indeterminate = 0;
@@ -60,6 +61,7 @@ public final class FencingChecker implements Checker {
                 maxAccepted.merge(key, token, Math::max);
             } else {
                 rejected++;
+                rejectedTokens.computeIfAbsent(key, k -> new ArrayList<>()).add(token);
             }
         }
         List<Anomaly> anomalies = new ArrayList<>();
@@ -82,7 +84,7 @@ public final class FencingChecker implements Checker {
                 }
                 if (best != null && w.token() < best.token()) {
                     stale++;
-                    ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, e.getKey(),
+                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, e.getKey(),
                             List.of(w.index(), best.index()), w.invokeTime(), w.doneTime(),
                             "the resource " + e.getKey() + " accepted process " + w.process() + "'s write with token "
                                     + w.token() + " at " + Times.at(w.doneTime()) + " after it had accepted token "
@@ -92,11 +94,12 @@ public final class FencingChecker implements Checker {
                 }
             }
         }
-        // A rejection of a token at least as high as anything accepted means the resource refused a fresh write.
-        for (Op op : ops) {
-            if (op.f() == Fn.WRITE && op.type() == OpType.OK && !op.boolField("accepted", true)) {
-                long max = maxAccepted.getOrDefault(String.valueOf(op.key()), -1L);
-                if (op.longField("token", -1) >= max && max >= 0) {
+        // A rejected token at least as high as everything ever accepted was fresh: the resource refused wrongly.
+        // The highest accepted token only grows, so comparing with the final one is exact.
+        for (Map.Entry<String, List<Long>> e : rejectedTokens.entrySet()) {
+            long max = maxAccepted.getOrDefault(e.getKey(), -1L);
+            for (long t : e.getValue()) {
+                if (max >= 0 && t >= max) {
                     rejectedFresh++;
                 }
             }

@@ -83,7 +83,7 @@ public final class LeakChecker implements Checker {
                 leaks++;
                 AnomalyKind kind = AnomalyKind.LEAKED_LOCK;
                 Severity sev = possiblyHeld ? Severity.SUSPECT : kind.defaultSeverity();
-                ReentrancyChecker.listed(anomalies, new Anomaly(kind, sev, key, List.of(done.index(), op.index()),
+                Anomaly.addCapped(anomalies, new Anomaly(kind, sev, key, List.of(done.index(), op.index()),
                         op.time(), done.time(), "after the final heal at " + Times.at(marker) + ", process "
                                 + op.process() + " could not acquire " + key + " within "
                                 + Times.span(done.time() - op.time()) + " although no process "
@@ -142,7 +142,7 @@ public final class LeakChecker implements Checker {
                 continue;
             }
             orphans++;
-            ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.ORPHAN_NODE, key, List.of(inspection.index()),
+            Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.ORPHAN_NODE, key, List.of(inspection.index()),
                     at, at, "lock node " + path + " was still present at the final inspection but " + why,
                     Map.of("node", path, "owner", owner)));
         }

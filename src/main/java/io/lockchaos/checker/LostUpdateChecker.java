@@ -97,7 +97,7 @@ public final class LostUpdateChecker implements Checker {
                     details.put("element", a.element());
                     details.put("process", (long) a.process());
                     details.put("overlapping_holders", overlapping);
-                    ReentrancyChecker.listed(anomalies, Anomaly.of(AnomalyKind.LOST_UPDATE, key,
+                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.LOST_UPDATE, key,
                             List.of(a.index(), read.index()), a.invokeTime(), a.doneTime(),
                             "process " + a.process() + "'s add of " + a.element() + " to " + key
                                     + " was acknowledged at " + Times.at(a.doneTime()) + " but is missing from the final"

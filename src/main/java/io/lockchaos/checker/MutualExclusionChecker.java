@@ -18,8 +18,6 @@ import java.util.Set;
  * Also reports lost locks and grants on nodes owned by another session.
  */
 public final class MutualExclusionChecker implements Checker {
-    /** Anomalies beyond this many are counted in the stats but not listed. */
-    static final int MAX_LISTED = 100;
     private final Recipe recipe;
 
     public MutualExclusionChecker(Recipe recipe) {
@@ -80,9 +78,7 @@ public final class MutualExclusionChecker implements Checker {
     }
 
     private static void add(List<Anomaly> anomalies, Counts counts, Anomaly a) {
-        if (anomalies.size() < MAX_LISTED) {
-            anomalies.add(a);
-        } else {
+        if (!Anomaly.addCapped(anomalies, a)) {
             counts.unlisted++;
         }
     }

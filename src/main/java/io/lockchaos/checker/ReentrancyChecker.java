@@ -37,7 +37,7 @@ public final class ReentrancyChecker implements Checker {
             if (r.outcome() == OpType.OK) {
                 granted++;
                 if (!recipe.reentrant() && !recipe.isSemaphore()) {
-                    listed(anomalies, Anomaly.of(AnomalyKind.NON_REENTRANT_GRANTED, r.key(),
+                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.NON_REENTRANT_GRANTED, r.key(),
                             List.of(r.completionIndex(), r.invokeIndex()), r.time(), r.time(),
                             "process " + r.process() + " was granted " + r.key() + " again at "
                                     + Times.at(r.time()) + " while it already held it, but " + recipe.name()
@@ -46,7 +46,7 @@ public final class ReentrancyChecker implements Checker {
             } else if (r.outcome() == OpType.FAIL) {
                 denied++;
                 if (recipe.reentrant()) {
-                    listed(anomalies, Anomaly.of(AnomalyKind.REENTRY_DENIED, r.key(),
+                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.REENTRY_DENIED, r.key(),
                             List.of(r.completionIndex(), r.invokeIndex()), r.time(), r.time(),
                             "process " + r.process() + " held " + r.key() + " but its re-acquire at "
                                     + Times.at(r.time()) + " failed, although " + recipe.name() + " is reentrant",
@@ -63,7 +63,7 @@ public final class ReentrancyChecker implements Checker {
             }
             strays++;
             if (recipe.ownerRelease()) {
-                listed(anomalies, Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
+                Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
                         s.time(), s.time(), "process " + s.process() + " released " + s.key() + " at "
                                 + Times.at(s.time()) + " without holding it, but " + recipe.name()
                                 + " lets only the holder release", Map.of("process", (long) s.process())));
@@ -75,11 +75,5 @@ public final class ReentrancyChecker implements Checker {
         stats.put("reacquires_indeterminate", indeterminate);
         stats.put("releases_by_non_holders", strays);
         return CheckResult.of(name(), anomalies, stats);
-    }
-
-    static void listed(List<Anomaly> anomalies, Anomaly a) {
-        if (anomalies.size() < MutualExclusionChecker.MAX_LISTED) {
-            anomalies.add(a);
-        }
     }
 }

@@ -1,16 +1,13 @@
 package io.lockchaos.client;
 
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher.Event;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * The exclusive lock of the seed document ({@code ZooKeeperLock}), ported faithfully with its defects, for lockchaos
@@ -18,19 +15,18 @@ import org.apache.zookeeper.data.Stat;
  * leak); when woken it does not check that it is now first; if the predecessor vanished before the watch was set,
  * it waits out its whole timeout. Only the lock path is a parameter instead of a constant.
  */
-public final class NaiveExclusiveLock implements LockClient {
-    private final ZooKeeper zk;
+public final class NaiveExclusiveLock extends NaiveLock {
     private final String lockPath;
     private final String lockName;
-    private String currentLock;
 
     public NaiveExclusiveLock(ZooKeeper zk, String lockPath, String lockName) {
-        this.zk = zk;
+        super(zk);
         this.lockPath = lockPath;
         this.lockName = lockName;
     }
 
     /** The seed's tryLock, unchanged but for the path. */
+    @Override
     public boolean tryLock(long timeout) throws Exception {
         currentLock = zk.create(lockPath + "/" + lockName + "-", "locked".getBytes(),
                 ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
@@ -49,38 +45,5 @@ public final class NaiveExclusiveLock implements LockClient {
             }
         });
         return latch.await(timeout, TimeUnit.MILLISECONDS);
-    }
-
-    /** The seed's unlock. */
-    public void unlock() throws Exception {
-        if (currentLock != null) {
-            zk.delete(currentLock, -1);
-        }
-    }
-
-    @Override
-    public Grant acquire(Duration timeout) throws Exception {
-        return tryLock(timeout.toMillis()) ? grant(zk, currentLock) : null;
-    }
-
-    @Override
-    public boolean release() throws Exception {
-        try {
-            unlock();
-            return true;
-        } catch (KeeperException.NoNodeException e) {
-            return false;
-        }
-    }
-
-    @Override
-    public void close() {
-        // the session belongs to the caller
-    }
-
-    static Grant grant(ZooKeeper zk, String node) throws Exception {
-        Stat s = zk.exists(node, false);
-        return new Grant(node, s == null ? -1 : s.getCzxid(), zk.getSessionId(), s == null ? 0 : s.getEphemeralOwner(),
-                Grant.sequenceOf(node));
     }
 }

@@ -1,12 +1,10 @@
 package io.lockchaos.client;
 
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher.Event;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -17,20 +15,19 @@ import org.apache.zookeeper.ZooKeeper;
  * their sequence numbers: a reader that arrives while a writer holds sees no writer before it and acquires. It also
  * keeps the exclusive lock's timeout leak and missing re-check.
  */
-public final class NaiveReadWriteLock implements LockClient {
-    private final ZooKeeper zk;
+public final class NaiveReadWriteLock extends NaiveLock {
     private final String lockPath;
     private final String lockName;
     private final boolean isRead;
-    private String currentLock;
 
     public NaiveReadWriteLock(ZooKeeper zk, String lockPath, String lockName, boolean isRead) {
-        this.zk = zk;
+        super(zk);
         this.lockPath = lockPath;
         this.lockName = lockName;
         this.isRead = isRead;
     }
 
+    @Override
     public boolean tryLock(long timeout) throws Exception {
         String lockType = isRead ? "read-" : "write-";
         currentLock = zk.create(lockPath + "/" + lockType + lockName + "-", "locked".getBytes(),
@@ -66,31 +63,5 @@ public final class NaiveReadWriteLock implements LockClient {
             }
         });
         return latch.await(timeout, TimeUnit.MILLISECONDS);
-    }
-
-    public void unlock() throws Exception {
-        if (currentLock != null) {
-            zk.delete(currentLock, -1);
-        }
-    }
-
-    @Override
-    public Grant acquire(Duration timeout) throws Exception {
-        return tryLock(timeout.toMillis()) ? NaiveExclusiveLock.grant(zk, currentLock) : null;
-    }
-
-    @Override
-    public boolean release() throws Exception {
-        try {
-            unlock();
-            return true;
-        } catch (KeeperException.NoNodeException e) {
-            return false;
-        }
-    }
-
-    @Override
-    public void close() {
-        // the session belongs to the caller
     }
 }

@@ -76,9 +76,7 @@ public final class LinearizabilityChecker implements Checker {
             ops += parts.get(keys.get(i)).size();
             if (r.outcome() == WglSearch.Outcome.ILLEGAL) {
                 illegal++;
-                if (anomalies.size() < 100) {
-                    anomalies.add(counterexample(keys.get(i), r));
-                }
+                Anomaly.addCapped(anomalies, counterexample(keys.get(i), r));
             } else if (r.outcome() == WglSearch.Outcome.BUDGET_EXHAUSTED && unknown == null) {
                 unknown = "key " + keys.get(i) + ": " + r.reason();
             }

@@ -1,0 +1,53 @@
+package io.lockchaos.client;
+
+import java.time.Duration;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * What the seed's two naive locks share as lockchaos clients: {@code tryLock}/{@code unlock} are theirs, verbatim
+ * in the subclasses; this class only turns them into grants and release outcomes.
+ */
+abstract class NaiveLock implements LockClient {
+    final ZooKeeper zk;
+    String currentLock;
+
+    NaiveLock(ZooKeeper zk) {
+        this.zk = zk;
+    }
+
+    abstract boolean tryLock(long timeout) throws Exception;
+
+    /** The seed's unlock: delete our node. */
+    public void unlock() throws Exception {
+        if (currentLock != null) {
+            zk.delete(currentLock, -1);
+        }
+    }
+
+    @Override
+    public Grant acquire(Duration timeout) throws Exception {
+        if (!tryLock(timeout.toMillis())) {
+            return null;
+        }
+        Stat s = zk.exists(currentLock, false);
+        return new Grant(currentLock, s == null ? -1 : s.getCzxid(), zk.getSessionId(),
+                s == null ? 0 : s.getEphemeralOwner(), Grant.sequenceOf(currentLock));
+    }
+
+    @Override
+    public boolean release() throws Exception {
+        try {
+            unlock();
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        // the session belongs to the caller
+    }
+}
