@@ -59,7 +59,8 @@ public final class Runner {
     private final TestSpec spec;
     private final Path runDir;
     private final List<AutoCloseable> sessions = new ArrayList<>();
-    private final List<Long> sessionIds = new ArrayList<>();
+    /** Each open session's current id: Curator may move a client to a new session after an expiry. */
+    private final List<java.util.function.LongSupplier> sessionIds = new ArrayList<>();
     private final Map<String, Resources> resources = new LinkedHashMap<>();
 
     public Runner(TestSpec spec, Path runDir) {
@@ -242,7 +243,13 @@ public final class Runner {
             if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("no connection to " + connect);
             }
-            register(c, c.getZookeeperClient().getZooKeeper().getSessionId());
+            register(c, () -> {
+                try {
+                    return c.getZookeeperClient().getZooKeeper().getSessionId();
+                } catch (Exception e) {
+                    return 0; // no session right now
+                }
+            });
             String r = spec.recipe();
             if (r.equals("mutex")) {
                 return CuratorLocks.semaphoreMutex(c, key);
@@ -265,12 +272,12 @@ public final class Runner {
     private ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
         ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.sessionTimeoutMillis(), Duration.ofSeconds(30));
         if (keep) {
-            register(zk::close, zk.getSessionId());
+            register(zk::close, zk::getSessionId);
         }
         return zk;
     }
 
-    private synchronized void register(AutoCloseable session, long id) {
+    private synchronized void register(AutoCloseable session, java.util.function.LongSupplier id) {
         sessions.add(session);
         sessionIds.add(id);
     }
@@ -343,9 +350,11 @@ public final class Runner {
         } finally {
             admin.close();
         }
-        List<Long> open;
+        List<Long> open = new ArrayList<>();
         synchronized (this) {
-            open = List.copyOf(sessionIds);
+            for (java.util.function.LongSupplier id : sessionIds) {
+                open.add(id.getAsLong());
+            }
         }
         rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", open), null);
     }

@@ -15,6 +15,7 @@ import java.util.Set;
 public final class TestSpecs {
     static final Set<String> RECIPES = Set.of("mutex", "reentrant-mutex", "rw", "multi", "naive-exclusive",
             "naive-rw");
+    private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
 
     private TestSpecs() {
@@ -71,7 +72,7 @@ public final class TestSpecs {
         String v = m.get(key);
         try {
             long n = Long.parseLong(v);
-            if (!key.equals("seed") && !key.endsWith("_ms") && !key.equals("time_s") && (n > Integer.MAX_VALUE)) {
+            if (INT_KEYS.contains(key) && (n > Integer.MAX_VALUE || n < Integer.MIN_VALUE)) {
                 throw new NumberFormatException();
             }
             return n;
