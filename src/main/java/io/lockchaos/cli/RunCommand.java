@@ -49,6 +49,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
     Path store;
 
+    @Option(names = "--connect", description = "run against this existing ensemble (host:port,...) instead of"
+            + " starting one; lock paths live under /lockchaos there")
+    String connect;
+
     @Option(names = "--overhead", description = "measure the recorder: run the workers twice, recording and not,"
             + " on fresh ensembles, and print both throughputs (nothing is checked)")
     boolean overhead;
@@ -72,15 +76,22 @@ final class RunCommand implements Callable<Integer> {
         } catch (SpecException e) {
             throw new UserError(e.getMessage());
         }
+        if (connect != null) {
+            try {
+                io.lockchaos.cluster.ExternalEnsemble.of(connect);
+            } catch (IllegalArgumentException e) {
+                throw new UserError("--connect: " + e.getMessage());
+            }
+        }
         Path dir = new Store(store).newRun(spec.name());
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients() + " clients on " + spec.keys() + " key(s) of "
-                + spec.recipe() + ", " + spec.nodes() + "-node ensemble, " + spec.timeSeconds() + " s, seed "
-                + spec.seed());
+                + spec.recipe() + ", " + (connect == null ? spec.nodes() + "-node local ensemble" : "ensemble " + connect)
+                + ", " + spec.timeSeconds() + " s, seed " + spec.seed());
         System.out.println("  store: " + dir);
         if (overhead) {
             // alternate the two sides and judge the second pair: the first round also pays for JIT warm-up
-            Runner runner = new Runner(spec, dir);
+            Runner runner = new Runner(spec, dir, connect);
             double[] r = new double[4];
             for (int i = 0; i < 4; i++) {
                 r[i] = runner.grantsPerSecond(i % 2 == 0);
@@ -91,7 +102,7 @@ final class RunCommand implements Callable<Integer> {
                     100 * (1 - r[2] / r[3]));
             return 0;
         }
-        Runner.Outcome out = new Runner(spec, dir).run();
+        Runner.Outcome out = new Runner(spec, dir, connect).run();
         ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
         System.out.println(io.lockchaos.report.Throughput.line(out.throughput()));
         return out.result().verdict().exitCode();

@@ -12,6 +12,8 @@ import io.lockchaos.client.NaiveExclusiveLock;
 import io.lockchaos.client.NaiveReadWriteLock;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ExternalEnsemble;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ZooKeepers;
 import io.lockchaos.history.Fn;
@@ -58,14 +60,32 @@ public final class Runner {
 
     private final TestSpec spec;
     private final Path runDir;
+    private final String external;
     private final List<AutoCloseable> sessions = new ArrayList<>();
     /** Each open session's current id: Curator may move a client to a new session after an expiry. */
     private final List<java.util.function.LongSupplier> sessionIds = new ArrayList<>();
     private final Map<String, Resources> resources = new LinkedHashMap<>();
 
+    /** A runner that starts a local ensemble of {@code spec.nodes()} servers in the run's folder. */
     public Runner(TestSpec spec, Path runDir) {
+        this(spec, runDir, null);
+    }
+
+    /**
+     * A runner against the user's ensemble at {@code connectString} (nothing is started or stopped there), or a
+     * local one when it is null.
+     */
+    public Runner(TestSpec spec, Path runDir, String connectString) {
         this.spec = spec;
         this.runDir = runDir;
+        this.external = connectString;
+    }
+
+    private Cluster cluster(String folder) throws java.io.IOException {
+        if (external != null) {
+            return ExternalEnsemble.of(external);
+        }
+        return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis()).build();
     }
 
     /** The checker recipe for a run recipe. */
@@ -107,8 +127,7 @@ public final class Runner {
      */
     public double grantsPerSecond(boolean record) throws Exception {
         Path historyFile = runDir.resolve(record ? "overhead-recorded.jsonl" : "overhead-discarded.jsonl");
-        try (LocalEnsemble zk = LocalEnsemble.builder(runDir.resolve(record ? "servers-recorded" : "servers-discarded"))
-                .size(spec.nodes()).tickTime(spec.tickMillis()).build();
+        try (Cluster zk = cluster(record ? "servers-recorded" : "servers-discarded");
              HistoryWriter w = record ? HistoryWriter.create(historyFile) : null) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));
@@ -129,8 +148,7 @@ public final class Runner {
 
     public Outcome run() throws Exception {
         Path historyFile = runDir.resolve("history.jsonl");
-        try (LocalEnsemble zk = LocalEnsemble.builder(runDir.resolve("servers")).size(spec.nodes())
-                .tickTime(spec.tickMillis()).build();
+        try (Cluster zk = cluster("servers");
              HistoryWriter w = HistoryWriter.create(historyFile)) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));

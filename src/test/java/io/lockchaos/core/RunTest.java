@@ -82,6 +82,21 @@ class RunTest {
     }
 
     @Test
+    void runsAgainstAnExistingEnsemble() throws Exception {
+        try (io.lockchaos.cluster.LocalEnsemble zk = io.lockchaos.cluster.LocalEnsemble.builder(dir.resolve("ext"))
+                .size(1).build()) {
+            zk.start();
+            zk.awaitHealthy(java.time.Duration.ofSeconds(60));
+            assertEquals(0, Main.run("run", "--connect", zk.connectString(), "--clients", "2", "--time", "1s",
+                    "--store", dir.resolve("runs").toString()));
+            assertTrue(zk.leader().isEmpty() && io.lockchaos.cluster.FourLetterWords.mode(zk.nodes().get(0), 1000)
+                    .isPresent(), "the user's server is still running");
+            assertTrue(!Files.exists(dir.resolve("runs/default/latest/servers/node-1")), "no server was started");
+        }
+        assertEquals(2, Main.run("run", "--connect", "nohost", "--store", dir.toString()));
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
