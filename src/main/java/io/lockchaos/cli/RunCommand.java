@@ -21,7 +21,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--workload", description = "workload file (JSON) of test keys; options below override it")
     Path workload;
 
-    @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive, naive-rw")
+    @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive, naive-rw, naive-herd, naive-queue")
     String recipe;
 
     @Option(names = "--nodes", description = "ZooKeeper servers: 1, 3 or 5")

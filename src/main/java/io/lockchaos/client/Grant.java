@@ -11,8 +11,14 @@ import java.util.Map;
  * @param session the client's current session id
  * @param owner the node's ephemeral owner; differs from {@code session} in the CURATOR-604 case
  * @param seq the sequence number parsed from the node name, or -1
+ * @param notifications watch notifications this acquire received before it was granted, or -1 when not counted
  */
-public record Grant(String node, long czxid, long session, long owner, long seq) {
+public record Grant(String node, long czxid, long session, long owner, long seq, long notifications) {
+    /** A grant whose watch notifications were not counted. */
+    public Grant(String node, long czxid, long session, long owner, long seq) {
+        this(node, czxid, session, owner, seq, -1);
+    }
+
     /** The value an acquire's ok completion carries in the history. */
     public Map<String, Object> toValue() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -21,6 +27,9 @@ public record Grant(String node, long czxid, long session, long owner, long seq)
         m.put("session", session);
         m.put("owner", owner);
         m.put("seq", seq);
+        if (notifications >= 0) {
+            m.put("notifications", notifications);
+        }
         return m;
     }
 

@@ -92,6 +92,8 @@ public final class Runner {
     static Recipe checkerRecipe(String recipe) {
         switch (recipe) {
             case "naive-exclusive": return new Recipe("naive-exclusive", 1, false, true, true, false);
+            case "naive-herd": return new Recipe("naive-herd", 1, false, true, true, false);
+            case "naive-queue": return new Recipe("naive-queue", 1, false, true, true, false);
             case "naive-rw": return new Recipe("naive-rw", 1, false, true, true, true);
             default: return Recipe.parse(recipe);
         }
@@ -242,8 +244,12 @@ public final class Runner {
         try {
             if (naive()) {
                 ZooKeeper zk = zookeeper(connect, true);
-                return spec.recipe().equals("naive-rw") ? new NaiveReadWriteLock(zk, key, "res", read)
-                        : new NaiveExclusiveLock(zk, key, "res");
+                switch (spec.recipe()) {
+                    case "naive-rw": return new NaiveReadWriteLock(zk, key, "res", read);
+                    case "naive-herd": return new io.lockchaos.client.NaiveHerdLock(zk, key, "res", false);
+                    case "naive-queue": return new io.lockchaos.client.NaiveHerdLock(zk, key, "res", true);
+                    default: return new NaiveExclusiveLock(zk, key, "res");
+                }
             }
             CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.sessionTimeoutMillis(),
                     (int) Math.max(1000, spec.sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));

@@ -14,7 +14,7 @@ import java.util.Set;
 /** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
 public final class TestSpecs {
     static final Set<String> RECIPES = Set.of("mutex", "reentrant-mutex", "rw", "multi", "naive-exclusive",
-            "naive-rw");
+            "naive-rw", "naive-herd", "naive-queue");
     private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
 
@@ -89,7 +89,7 @@ public final class TestSpecs {
     public static TestSpec validate(String source, TestSpec s) throws SpecException {
         if (!RECIPES.contains(s.recipe()) && !s.recipe().matches("semaphore:[1-9][0-9]*")) {
             throw new SpecException(source + ": recipe: unknown recipe '" + s.recipe() + "' (expected mutex,"
-                    + " reentrant-mutex, semaphore:N, rw, multi, naive-exclusive or naive-rw)");
+                    + " reentrant-mutex, semaphore:N, rw, multi, naive-exclusive, naive-rw, naive-herd or naive-queue)");
         }
         if (io.lockchaos.client.ClientMode.parse(s.clientMode()) == null) {
             throw new SpecException(source + ": client_mode: expected ignore, stop-on-suspended or stop-on-lost, got '"

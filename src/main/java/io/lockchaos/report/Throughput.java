@@ -22,6 +22,8 @@ public final class Throughput {
         long first = -1;
         long end = h.endTime();
         long grants = 0;
+        long counted = 0;
+        long notifications = 0;
         for (int i = 0; i < h.size(); i++) {
             Op op = h.get(i);
             if (op.isNemesis() && op.f() == Fn.HEAL) {
@@ -33,7 +35,13 @@ public final class Throughput {
             }
             if (op.f() == Fn.ACQUIRE && op.type() == OpType.INVOKE && h.outcome(i) == OpType.OK) {
                 grants++;
-                latency.recordValue(Math.max(0, h.get(h.completionOf(i)).time() - op.time()));
+                Op ok = h.get(h.completionOf(i));
+                latency.recordValue(Math.max(0, ok.time() - op.time()));
+                long n = ok.longField("notifications", -1);
+                if (n >= 0) {
+                    counted++;
+                    notifications += n;
+                }
             }
         }
         Map<String, Object> m = new LinkedHashMap<>();
@@ -44,12 +52,16 @@ public final class Throughput {
         m.put("latency_p50_ms", latency.getTotalCount() == 0 ? 0.0 : latency.getValueAtPercentile(50) / 1e6);
         m.put("latency_p99_ms", latency.getTotalCount() == 0 ? 0.0 : latency.getValueAtPercentile(99) / 1e6);
         m.put("latency_max_ms", latency.getTotalCount() == 0 ? 0.0 : latency.getMaxValue() / 1e6);
+        if (counted > 0) {
+            m.put("watch_notifications_per_grant", Math.round(100.0 * notifications / counted) / 100.0);
+        }
         return m;
     }
 
     /** One line for the console. */
     public static String line(Map<String, Object> t) {
-        return String.format(Locale.ROOT, "  throughput: %s grants in %s s = %s acquires/s; acquire latency p50 %.1f ms,"
+        Object herd = t.get("watch_notifications_per_grant");
+        return (herd == null ? "" : "  watch notifications per grant: " + herd + "\n") + String.format(Locale.ROOT, "  throughput: %s grants in %s s = %s acquires/s; acquire latency p50 %.1f ms,"
                 + " p99 %.1f ms, max %.1f ms", t.get("grants"), t.get("seconds"), t.get("acquires_per_s"),
                 (Double) t.get("latency_p50_ms"), (Double) t.get("latency_p99_ms"), (Double) t.get("latency_max_ms"));
     }

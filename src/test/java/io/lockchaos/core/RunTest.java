@@ -97,6 +97,21 @@ class RunTest {
     }
 
     @Test
+    void theHerdWakesEveryWaiterAndTheQueueOnlyOne() throws Exception {
+        double[] perGrant = new double[2];
+        String[] recipes = {"naive-herd", "naive-queue"};
+        for (int i = 0; i < 2; i++) {
+            Path store = dir.resolve(recipes[i]);
+            assertEquals(0, Main.run("run", "--recipe", recipes[i], "--nodes", "1", "--clients", "6", "--time", "2s",
+                    "--store", store.toString()));
+            var r = new ObjectMapper().readTree(store.resolve("default/latest/results.json").toFile());
+            perGrant[i] = r.get("throughput").get("watch_notifications_per_grant").asDouble();
+        }
+        assertTrue(perGrant[0] > 2, "herd: " + perGrant[0] + " notifications per grant");
+        assertTrue(perGrant[1] <= 1.0, "queue: " + perGrant[1] + " notifications per grant");
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
