@@ -383,17 +383,28 @@ public final class Runner {
         rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", open), null);
     }
 
+    /** Closes every session, many at a time: each close waits for the server, and runs may have a thousand. */
     private void closeSessions() {
         List<AutoCloseable> all;
         synchronized (this) {
             all = List.copyOf(sessions);
         }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(1, Math.min(64, all.size())));
         for (AutoCloseable s : all) {
-            try {
-                s.close();
-            } catch (Exception e) {
-                // closing is best effort: the servers go next anyway
-            }
+            pool.execute(() -> {
+                try {
+                    s.close();
+                } catch (Exception e) {
+                    // closing is best effort: the servers go next anyway
+                }
+            });
+        }
+        pool.shutdown();
+        try {
+            pool.awaitTermination(2, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
