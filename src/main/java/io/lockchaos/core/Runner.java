@@ -202,12 +202,14 @@ public final class Runner {
     private void runWorkers(String connect, Recorder rec) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(spec.timeSeconds());
         List<Thread> threads = new ArrayList<>();
-        // the seed decides which key each worker uses and, for read/write locks, whether it reads
+        // the seed rotates which key each worker uses and, for read/write locks, which half of the workers read:
+        // half always do, so every run mixes readers and writers
         java.util.SplittableRandom random = new java.util.SplittableRandom(spec.seed());
         int offset = random.nextInt(spec.keys());
+        int readers = random.nextInt(2);
         for (int i = 0; i < spec.clients(); i++) {
             int worker = i;
-            boolean read = random.nextBoolean();
+            boolean read = (worker + readers) % 2 == 1;
             String key = spec.recipe().equals("multi") ? "multi" : key((worker + offset) % spec.keys());
             LockWorker[] self = new LockWorker[1];
             LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
