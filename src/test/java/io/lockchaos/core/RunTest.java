@@ -108,7 +108,8 @@ class RunTest {
             perGrant[i] = r.get("throughput").get("watch_notifications_per_grant").asDouble();
         }
         assertTrue(perGrant[0] > 2, "herd: " + perGrant[0] + " notifications per grant");
-        assertTrue(perGrant[1] <= 1.0, "queue: " + perGrant[1] + " notifications per grant");
+        // a predecessor that times out wakes its successor once more, so the queue may exceed 1 a little
+        assertTrue(perGrant[1] < 1.5, "queue: " + perGrant[1] + " notifications per grant");
     }
 
     @Test
