@@ -112,10 +112,6 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         return nodes;
     }
 
-    public int tickTime() {
-        return tickTime;
-    }
-
     @Override
     public String connectString() {
         StringBuilder s = new StringBuilder();

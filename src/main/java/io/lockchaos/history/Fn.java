@@ -36,11 +36,6 @@ public enum Fn {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** True for functions that clients perform on locks and resources; false for nemesis and runner markers. */
-    public boolean isClient() {
-        return ordinal() <= STATE.ordinal();
-    }
-
     /** Returns the function for a wire name, or null when there is none. */
     public static Fn parse(String s) {
         return BY_WIRE.get(s);

@@ -41,10 +41,6 @@ public record Op(long index, long time, OpType type, int process, Fn f, String k
         return new Op(index, time, type, newProcess, f, key, value, error);
     }
 
-    public Op withValue(Object newValue) {
-        return new Op(index, time, type, process, f, key, newValue, error);
-    }
-
     /** Returns a named field of a map value, or null when the value is not a map or lacks it. */
     public Object field(String name) {
         return value instanceof Map<?, ?> m ? m.get(name) : null;

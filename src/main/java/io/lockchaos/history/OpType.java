@@ -6,10 +6,6 @@ import java.util.Locale;
 public enum OpType {
     INVOKE, OK, FAIL, INFO;
 
-    public boolean isCompletion() {
-        return this != INVOKE;
-    }
-
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -118,7 +118,7 @@ public final class LinearizabilityChecker implements Checker {
         for (int i = 0; i < all.size(); i++) {
             Op op = all.get(i);
             if (lock && op.f() == Fn.STATE && "LOST".equals(op.stringField("state"))) {
-                expire(parts, holding, depth, op.process(), 0, op.time(), false);
+                expire(parts, holding, depth, op.process(), op.time(), false);
                 continue;
             }
             if (lock && op.isNemesis() && op.f() == Fn.EXPIRE && op.type() != OpType.INVOKE
@@ -179,7 +179,7 @@ public final class LinearizabilityChecker implements Checker {
 
     /** Adds expiry releases for what a process holds (process {@code p}), up to time {@code until}. */
     private static void expire(Map<String, List<Raw>> parts, Map<List<Object>, Hold> holding,
-                               Map<List<Object>, Integer> depth, int p, long session, long until, boolean required) {
+                               Map<List<Object>, Integer> depth, int p, long until, boolean required) {
         for (var it = holding.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (!e.getKey().get(0).equals(p)) {
@@ -202,7 +202,7 @@ public final class LinearizabilityChecker implements Checker {
             }
         }
         for (int p : owners) {
-            expire(parts, holding, depth, p, session, until, required);
+            expire(parts, holding, depth, p, until, required);
         }
     }
 
