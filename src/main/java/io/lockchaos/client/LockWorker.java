@@ -4,14 +4,18 @@ import io.lockchaos.checker.LockHolds;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
+import io.lockchaos.workload.Cycle;
+import io.lockchaos.workload.Generator;
+import io.lockchaos.workload.Generators;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
- * One worker thread's loop: acquire (with a timeout), hold, release, repeat until the deadline, recording every step.
- * An acquire that times out is a fail; a release that finds the node gone fails with {@code not-held}; any exception
+ * One worker thread's loop: asks its {@link Generator} for the next {@link Cycle} (pause, acquire with a timeout or a
+ * single try, re-enter, hold, release) until the generator is exhausted, recording every step. An acquire that times
+ * out is a fail; a release that finds the node gone fails with {@code not-held}; any exception
  * makes the op info, retires the process, and the worker continues as process {@code p + workers} with a fresh
  * client, as Jepsen does.
  */
@@ -20,31 +24,42 @@ public final class LockWorker implements Runnable {
     private final String key;
     private final int workers;
     private final IntFunction<LockClient> clients;
-    private final Duration acquireTimeout;
-    private final Duration hold;
-    private final long deadlineNanos;
+    private final int worker;
+    private final long startNanos;
+    private Generator generator;
     private String mode;
     private List<String> keys;
     private Resources resources;
     private ClientMode clientMode = ClientMode.IGNORE;
     private int depth = 1;
+    private long timeoutMillis;
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     private volatile int process;
 
     /**
+     * A worker that runs the cycles of {@code generator}, whose clock starts at {@code startNanos} ({@link
+     * System#nanoTime()}).
+     *
      * @param clients makes a client for a process number (a new one after each indeterminate op)
      */
     public LockWorker(Recorder recorder, String key, int firstProcess, int workers, IntFunction<LockClient> clients,
-                      Duration acquireTimeout, Duration hold, long deadlineNanos) {
+                      Generator generator, long startNanos) {
         this.recorder = recorder;
         this.key = key;
         this.process = firstProcess;
+        this.worker = firstProcess;
         this.workers = workers;
         this.clients = clients;
-        this.acquireTimeout = acquireTimeout;
-        this.hold = hold;
-        this.deadlineNanos = deadlineNanos;
+        this.generator = generator;
+        this.startNanos = startNanos;
+    }
+
+    /** A worker that acquires with {@code acquireTimeout}, holds for {@code hold} and releases until the deadline. */
+    public LockWorker(Recorder recorder, String key, int firstProcess, int workers, IntFunction<LockClient> clients,
+                      Duration acquireTimeout, Duration hold, long deadlineNanos) {
+        this(recorder, key, firstProcess, workers, clients, Generators.until(deadlineNanos - System.nanoTime(),
+                Generators.repeat(Cycle.of(acquireTimeout.toMillis(), hold.toMillis()))), System.nanoTime());
     }
 
     /** The worker's current process number (it changes after an indeterminate op). */
@@ -65,8 +80,8 @@ public final class LockWorker implements Runnable {
     }
 
     /**
-     * Acquires {@code k} times per hold (re-entering), and releases as often as it got. A refused re-acquire ends
-     * the nesting; that is what a non-reentrant recipe must do.
+     * Acquires at least {@code k} times per hold (re-entering; a cycle may ask for more), and releases as often as
+     * it got. A refused re-acquire ends the nesting; that is what a non-reentrant recipe must do.
      */
     public LockWorker reentryDepth(int k) {
         if (k < 1) {
@@ -116,7 +131,7 @@ public final class LockWorker implements Runnable {
     private Map<String, Object> params(boolean acquire) {
         Map<String, Object> params = new java.util.LinkedHashMap<>();
         if (acquire) {
-            params.put("timeout_ms", acquireTimeout.toMillis());
+            params.put("timeout_ms", timeoutMillis);
         }
         if (mode != null) {
             params.put("mode", mode);
@@ -131,7 +146,24 @@ public final class LockWorker implements Runnable {
     public void run() {
         LockClient client = clients.apply(process);
         try {
-            while (System.nanoTime() < deadlineNanos && !Thread.currentThread().isInterrupted()) {
+            while (!Thread.currentThread().isInterrupted()) {
+                Generator.Step step = generator.next(new Generator.Context(worker, System.nanoTime() - startNanos));
+                if (step == null) {
+                    break;
+                }
+                generator = step.rest();
+                Cycle cycle = step.cycle();
+                if (cycle.pauseMillis() > 0) {
+                    try {
+                        Thread.sleep(cycle.pauseMillis());
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                timeoutMillis = cycle.timeoutMillis();
+                Duration acquireTimeout = Duration.ofMillis(timeoutMillis);
+                Duration hold = Duration.ofMillis(cycle.holdMillis());
+                int depth = Math.max(this.depth, cycle.depth());
                 Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
                 Grant g;
                 try {

@@ -200,17 +200,16 @@ public final class Runner {
     }
 
     private void runWorkers(String connect, Recorder rec) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(spec.timeSeconds());
+        SpecWorkload plan = new SpecWorkload(spec);
+        long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
-        // the seed rotates which key each worker uses and, for read/write locks, which half of the workers read:
-        // half always do, so every run mixes readers and writers
-        java.util.SplittableRandom random = new java.util.SplittableRandom(spec.seed());
-        int offset = random.nextInt(spec.keys());
-        int readers = random.nextInt(2);
+        Thread phases = new Thread(() -> markPhases(rec, plan), "lockchaos-phases");
+        phases.setDaemon(true);
+        phases.start();
         for (int i = 0; i < spec.clients(); i++) {
             int worker = i;
-            boolean read = (worker + readers) % 2 == 1;
-            String key = spec.recipe().equals("multi") ? "multi" : key((worker + offset) % spec.keys());
+            boolean read = spec.recipe().endsWith("rw") && plan.reads(worker);
+            String key = spec.recipe().equals("multi") ? "multi" : key(plan.keyIndex(worker));
             LockWorker[] self = new LockWorker[1];
             LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
                     // a retired process's old session keeps its own process number and no longer steers the worker
@@ -219,7 +218,7 @@ public final class Runner {
                             self[0].onState(st);
                         }
                     }),
-                    Duration.ofMillis(spec.acquireTimeoutMillis()), Duration.ofMillis(spec.holdMillis()), deadline);
+                    plan.generator(worker), start);
             self[0] = lw;
             lw.clientMode(io.lockchaos.client.ClientMode.parse(spec.clientMode())).reentryDepth(spec.reentryDepth());
             if (spec.recipe().endsWith("rw")) {
@@ -228,7 +227,7 @@ public final class Runner {
             if (spec.recipe().equals("multi")) {
                 lw.keys(allKeys());
             }
-            if (protectsResources() && !(spec.recipe().endsWith("rw") && read)) {
+            if (protectsResources() && !read) {
                 lw.resources(resources.computeIfAbsent(key, Resources::new));
             }
             Thread t = new Thread(lw, "lockchaos-worker-" + worker);
@@ -238,6 +237,27 @@ public final class Runner {
         for (Thread t : threads) {
             t.join();
         }
+        // nemesis ops must not interleave: the heal marker comes after this thread's last op
+        phases.interrupt();
+        phases.join();
+    }
+
+    /** Records where the warm-up and the main phase begin. */
+    private static void markPhases(Recorder rec, SpecWorkload plan) {
+        try {
+            if (plan.warmupMillis() > 0) {
+                phase(rec, "warmup");
+                Thread.sleep(plan.warmupMillis());
+            }
+            phase(rec, "main");
+        } catch (InterruptedException e) {
+            // the workers finished first
+        }
+    }
+
+    private static void phase(Recorder rec, String name) {
+        Op p = rec.invoke(Op.NEMESIS, Fn.PHASE, null, Map.of("phase", name));
+        rec.complete(p, OpType.OK, Map.of("phase", name), null);
     }
 
     /** A client on a new session; for Curator recipes connection states are recorded for the worker's process. */

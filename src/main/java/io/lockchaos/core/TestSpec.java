@@ -20,12 +20,18 @@ import java.util.Map;
  * @param seed the run's seed (printed at start)
  * @param clientMode how holders react to connection states: ignore, stop-on-suspended or stop-on-lost
  * @param reentryDepth how many times a holder acquires per hold (more than 1 re-enters)
+ * @param warmupSeconds a warm-up phase before the main one: the same workload, no faults
+ * @param holdMaxMillis holds are drawn uniformly from [holdMillis, holdMaxMillis]; 0 means exactly holdMillis
+ * @param tryAcquirePct the percentage of acquires that are single tries (timeout 0)
+ * @param readPct for read/write locks, the percentage of workers that read
+ * @param rate cycles per second per worker (a random stagger with that mean); 0 for as fast as possible
  */
 public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
                        long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
-                       String clientMode, int reentryDepth) {
+                       String clientMode, int reentryDepth, long warmupSeconds, long holdMaxMillis,
+                       int tryAcquirePct, int readPct, int rate) {
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0, "ignore", 1);
+            200, 0, "ignore", 1, 0, 0, 0, 50, 0);
 
     /** The spec as the key/value map a workload file holds. */
     public Map<String, Object> toMap() {
@@ -43,6 +49,11 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
         m.put("seed", seed);
         m.put("client_mode", clientMode);
         m.put("reentry_depth", reentryDepth);
+        m.put("warmup_s", warmupSeconds);
+        m.put("hold_max_ms", holdMaxMillis);
+        m.put("try_acquire_pct", tryAcquirePct);
+        m.put("read_pct", readPct);
+        m.put("rate", rate);
         return m;
     }
 }

@@ -15,7 +15,8 @@ import java.util.Set;
 public final class TestSpecs {
     static final Set<String> RECIPES = Set.of("mutex", "reentrant-mutex", "rw", "multi", "naive-exclusive",
             "naive-rw", "naive-herd", "naive-queue");
-    private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth");
+    private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth",
+            "try_acquire_pct", "read_pct", "rate");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
 
     private TestSpecs() {
@@ -65,7 +66,10 @@ public final class TestSpecs {
                 (int) number(source, m, "clients"), (int) number(source, m, "keys"), number(source, m, "time_s"),
                 number(source, m, "hold_ms"), number(source, m, "acquire_timeout_ms"),
                 number(source, m, "session_timeout_ms"), (int) number(source, m, "tick_ms"),
-                number(source, m, "seed"), m.get("client_mode"), (int) number(source, m, "reentry_depth"));
+                number(source, m, "seed"), m.get("client_mode"), (int) number(source, m, "reentry_depth"),
+                number(source, m, "warmup_s"), number(source, m, "hold_max_ms"),
+                (int) number(source, m, "try_acquire_pct"), (int) number(source, m, "read_pct"),
+                (int) number(source, m, "rate"));
     }
 
     private static long number(String source, Map<String, String> m, String key) throws SpecException {
@@ -115,6 +119,23 @@ public final class TestSpecs {
         }
         if (s.holdMillis() < 0 || s.acquireTimeoutMillis() < 1) {
             throw new SpecException(source + ": hold_ms must be >= 0 and acquire_timeout_ms >= 1");
+        }
+        if (s.warmupSeconds() < 0 || s.warmupSeconds() > 3600) {
+            throw new SpecException(source + ": warmup_s: expected 0 to 3600, got " + s.warmupSeconds());
+        }
+        if (s.holdMaxMillis() != 0 && s.holdMaxMillis() < s.holdMillis()) {
+            throw new SpecException(source + ": hold_max_ms: must be 0 or at least hold_ms (" + s.holdMillis()
+                    + "), got " + s.holdMaxMillis());
+        }
+        if (s.tryAcquirePct() < 0 || s.tryAcquirePct() > 100) {
+            throw new SpecException(source + ": try_acquire_pct: expected 0 to 100, got " + s.tryAcquirePct());
+        }
+        if (s.readPct() < 0 || s.readPct() > 100) {
+            throw new SpecException(source + ": read_pct: expected 0 to 100, got " + s.readPct());
+        }
+        if (s.rate() < 0 || s.rate() > 10_000) {
+            throw new SpecException(source + ": rate: expected 0 (unlimited) to 10000 cycles/s per client, got "
+                    + s.rate());
         }
         if (s.tickMillis() < 10) {
             throw new SpecException(source + ": tick_ms: must be at least 10, got " + s.tickMillis());

@@ -21,6 +21,8 @@ public enum Fn {
     QUIESCE,
     /** Runner: final inspection of the lock nodes still present and the sessions still open. */
     INSPECT,
+    /** Runner: a workload phase begins (warmup, main); the value names it. */
+    PHASE,
     KILL, RESTART, PAUSE, RESUME, PARTITION, EXPIRE,
     FAULT;
 

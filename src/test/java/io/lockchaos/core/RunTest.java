@@ -113,6 +113,34 @@ class RunTest {
     }
 
     @Test
+    void generatorKeysShapeTheRun() throws Exception {
+        Path w = dir.resolve("mixed.json");
+        Files.writeString(w, "{\"name\": \"mixed\", \"recipe\": \"rw\", \"nodes\": 1, \"clients\": 4,"
+                + " \"time_s\": 2, \"warmup_s\": 1, \"try_acquire_pct\": 50, \"read_pct\": 25, \"rate\": 20,"
+                + " \"hold_ms\": 5, \"hold_max_ms\": 30, \"seed\": 11}");
+        assertEquals(0, Main.run("run", "--workload", w.toString(), "--store", dir.toString()));
+        var h = io.lockchaos.history.JsonlHistoryReader.read(dir.resolve("mixed/latest/history.jsonl"));
+        var ops = h.ops();
+        var phases = ops.stream().filter(o -> o.f() == io.lockchaos.history.Fn.PHASE
+                && o.type() == io.lockchaos.history.OpType.OK).map(o -> o.stringField("phase")).toList();
+        assertEquals(java.util.List.of("warmup", "main"), phases);
+        long mainAt = ops.stream().filter(o -> o.f() == io.lockchaos.history.Fn.PHASE && "main".equals(
+                o.stringField("phase"))).findFirst().orElseThrow().time();
+        assertTrue(mainAt >= 900_000_000L, "main starts after the 1 s warm-up, at " + mainAt);
+        var acquires = ops.stream().filter(o -> o.f() == io.lockchaos.history.Fn.ACQUIRE
+                && o.type() == io.lockchaos.history.OpType.INVOKE && o.process() < 1_000_000).toList();
+        long tries = acquires.stream().filter(o -> o.longField("timeout_ms", -1) == 0).count();
+        assertTrue(tries > 0 && tries < acquires.size(), tries + " tries of " + acquires.size());
+        long readers = acquires.stream().filter(o -> "read".equals(o.stringField("mode"))).map(o -> o.process() % 4)
+                .distinct().count();
+        assertEquals(1, readers, "read_pct 25 of 4 workers is one reader");
+        // 4 workers at about 20 cycles/s for 3 s cannot exceed a few hundred acquires
+        assertTrue(acquires.size() < 4 * 20 * 3 * 2, "rate limits the cycles: " + acquires.size());
+        assertTrue(ops.stream().anyMatch(o -> o.time() > mainAt && o.f() == io.lockchaos.history.Fn.ACQUIRE),
+                "workers keep running in the main phase");
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
@@ -132,6 +160,12 @@ class RunTest {
         e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
         assertEquals(w + ": session_timeout_ms: the server allows 400 to 4000 ms with tick_ms 200, got 100000",
                 e.getMessage());
+        Files.writeString(w, "{\"try_acquire_pct\": 101}");
+        e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertEquals(w + ": try_acquire_pct: expected 0 to 100, got 101", e.getMessage());
+        Files.writeString(w, "{\"hold_ms\": 50, \"hold_max_ms\": 10}");
+        e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertEquals(w + ": hold_max_ms: must be 0 or at least hold_ms (50), got 10", e.getMessage());
         Files.writeString(w, "{\"nodes\": \"three\"}");
         e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
         assertEquals(w + ": nodes: expected a whole number, got 'three'", e.getMessage());
