@@ -46,6 +46,17 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--reentry-depth", description = "acquires per hold; more than 1 re-enters")
     String reentryDepth;
 
+    @Option(names = "--nemesis", description = "fault schedule: timeline entries separated by ';', e.g. 'at 3s"
+            + " isolate holder for 6s; at 12s kill leader for 2s', or 'mix kill,pause,expire every 5s for 3s'")
+    String nemesis;
+
+    @Option(names = "--proxy", description = "Toxiproxy backend for network faults: embedded (default) or the URL"
+            + " of a running toxiproxy-server, http://host:port")
+    String proxy;
+
+    @Option(names = "--warmup", description = "warm-up before the main phase, e.g. 2s (no faults)")
+    String warmup;
+
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
     Path store;
 
@@ -69,7 +80,10 @@ final class RunCommand implements Callable<Integer> {
             put(o, "keys", keys);
             put(o, "client_mode", clientMode);
             put(o, "reentry_depth", reentryDepth);
-            put(o, "time_s", time == null ? null : time.endsWith("s") ? time.substring(0, time.length() - 1) : time);
+            put(o, "time_s", seconds(time));
+            put(o, "warmup_s", seconds(warmup));
+            put(o, "nemesis", nemesis);
+            put(o, "proxy", proxy);
             put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
                     : seed);
             spec = TestSpecs.validate("options", TestSpecs.with("options", spec, o));
@@ -89,6 +103,9 @@ final class RunCommand implements Callable<Integer> {
                 + spec.recipe() + ", " + (connect == null ? spec.nodes() + "-node local ensemble" : "ensemble " + connect)
                 + ", " + spec.timeSeconds() + " s, seed " + spec.seed());
         System.out.println("  store: " + dir);
+        for (String event : spec.schedule().timeline()) {
+            System.out.println("  nemesis: " + event);
+        }
         if (overhead) {
             // alternate the two sides and judge the second pair: the first round also pays for JIT warm-up
             Runner runner = new Runner(spec, dir, connect);
@@ -102,10 +119,23 @@ final class RunCommand implements Callable<Integer> {
                     100 * (1 - r[2] / r[3]));
             return 0;
         }
-        Runner.Outcome out = new Runner(spec, dir, connect).run();
+        Runner.Outcome out;
+        try {
+            out = new Runner(spec, dir, connect).run();
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
         ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
         System.out.println(io.lockchaos.report.Throughput.line(out.throughput()));
+        if (out.faultsStarted() + out.faultsFailed() > 0) {
+            System.out.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
+                    + " could not be applied (see the nemesis ops in the history)");
+        }
         return out.result().verdict().exitCode();
+    }
+
+    private static String seconds(String t) {
+        return t == null ? null : t.endsWith("s") ? t.substring(0, t.length() - 1) : t;
     }
 
     private static void put(Map<String, String> m, String key, String value) {

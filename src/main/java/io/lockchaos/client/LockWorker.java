@@ -33,6 +33,7 @@ public final class LockWorker implements Runnable {
     private ClientMode clientMode = ClientMode.IGNORE;
     private int depth = 1;
     private long timeoutMillis;
+    private ClientHandle handle;
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     private volatile int process;
@@ -116,6 +117,25 @@ public final class LockWorker implements Runnable {
         return false;
     }
 
+    /** Publishes where this worker is (waiting, holding) and lets the nemesis pause it, through {@code h}. */
+    public LockWorker handle(ClientHandle h) {
+        this.handle = h;
+        return this;
+    }
+
+    private void phase(ClientHandle.Phase p) {
+        if (handle != null) {
+            handle.phase(p);
+        }
+    }
+
+    /** After the holder's last check that it holds the lock and before its write: where a GC pause hurts most. */
+    private void dangerPoint() throws InterruptedException {
+        if (handle != null) {
+            handle.dangerPoint();
+        }
+    }
+
     /** Runs the critical section on these resources while holding (instead of only sleeping). */
     public LockWorker resources(Resources r) {
         this.resources = r;
@@ -164,6 +184,7 @@ public final class LockWorker implements Runnable {
                 Duration acquireTimeout = Duration.ofMillis(timeoutMillis);
                 Duration hold = Duration.ofMillis(cycle.holdMillis());
                 int depth = Math.max(this.depth, cycle.depth());
+                phase(ClientHandle.Phase.WAITING);
                 Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
                 Grant g;
                 try {
@@ -178,8 +199,10 @@ public final class LockWorker implements Runnable {
                 }
                 if (g == null) {
                     recorder.complete(acq, OpType.FAIL, null, "timeout");
+                    phase(ClientHandle.Phase.IDLE);
                     continue;
                 }
+                phase(ClientHandle.Phase.HOLDING);
                 stateSinceGrant = null;
                 recorder.complete(acq, OpType.OK, g.toValue(), null);
                 int held = 1;
@@ -206,13 +229,15 @@ public final class LockWorker implements Runnable {
                 }
                 try {
                     if (resources != null) {
-                        resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe);
+                        resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
+                                this::dangerPoint);
                     } else {
                         holdWhile(hold.toMillis(), this::stillSafe);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                phase(ClientHandle.Phase.IDLE);
                 for (; held > 0; held--) {
                     Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
                     try {
@@ -233,7 +258,11 @@ public final class LockWorker implements Runnable {
 
     private LockClient retire(LockClient old) {
         old.close();
+        phase(ClientHandle.Phase.IDLE);
         process += workers;
+        if (handle != null) {
+            handle.process(process);
+        }
         return clients.apply(process);
     }
 }

@@ -52,9 +52,27 @@ public final class Resources {
      */
     public void criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe) throws InterruptedException {
+        criticalSection(rec, process, token, holdMillis, stillSafe, () -> { });
+    }
+
+    /** What a holder does between its last check and its write; a nemesis may stop it there. */
+    @FunctionalInterface
+    public interface DangerPoint {
+        void reach() throws InterruptedException;
+    }
+
+    /**
+     * Like {@link #criticalSection(Recorder, int, long, long, java.util.function.BooleanSupplier)}, passing {@code
+     * danger} after the holder's check and before its fenced write: a pause there (a GC pause) makes the write
+     * stale even for a holder that checks its connection state.
+     */
+    public void criticalSection(Recorder rec, int process, long token, long holdMillis,
+                                java.util.function.BooleanSupplier stillSafe, DangerPoint danger)
+            throws InterruptedException {
         if (!stillSafe.getAsBoolean()) {
             return;
         }
+        danger.reach();
         if (token >= 0) {
             Op w = rec.invoke(process, Fn.WRITE, registerKey, Map.of("token", token));
             boolean accepted = fencedWrite(token);

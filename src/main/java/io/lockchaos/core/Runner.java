@@ -3,27 +3,34 @@ package io.lockchaos.core;
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
-import io.lockchaos.client.CuratorLocks;
-import io.lockchaos.client.CuratorMutexClient;
+import io.lockchaos.client.ClientHandle;
+import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.client.Grant;
 import io.lockchaos.client.LockClient;
 import io.lockchaos.client.LockWorker;
-import io.lockchaos.client.NaiveExclusiveLock;
-import io.lockchaos.client.NaiveReadWriteLock;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ExternalEnsemble;
 import io.lockchaos.cluster.LocalEnsemble;
-import io.lockchaos.cluster.ZooKeepers;
+import io.lockchaos.cluster.PeerRouting;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.JsonlHistoryReader;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
+import io.lockchaos.nemesis.NemesisContext;
+import io.lockchaos.nemesis.NemesisDriver;
+import io.lockchaos.nemesis.Nemeses;
+import io.lockchaos.nemesis.ProxyNetwork;
+import io.lockchaos.nemesis.Schedule;
+import io.lockchaos.nemesis.ToxiproxyBackend;
+import io.lockchaos.nemesis.ToxiproxyBackends;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.report.Throughput;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,10 +38,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
+import java.util.SplittableRandom;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -42,9 +46,10 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * Runs a test: store folder, ensemble, one session per process, workers until the time is up, then the final phase
- * (a heal marker, one probe acquire per key by a fresh client, and an inspection of the lock nodes left and the
- * sessions still open, all while the workers' sessions are still open), then closes everything and checks.
+ * Runs a test as a short chain of phases: proxies (when the schedule has network faults), ensemble, one session per
+ * process, workers and the nemesis until the workload is done, the final heal and quiesce, then one probe acquire per
+ * key by a fresh client and an inspection of the lock nodes left and the sessions still open (while the workers'
+ * sessions are still open), then it closes everything and checks.
  */
 public final class Runner {
     /**
@@ -54,17 +59,18 @@ public final class Runner {
      * @param result the checkers' result
      * @param ops how many ops the history has
      * @param throughput grants per second and acquire latency, see {@link Throughput}
+     * @param faultsStarted faults the nemesis applied
+     * @param faultsFailed faults it could not apply (recorded as info)
      */
-    public record Outcome(Path dir, CheckResult result, long ops, Map<String, Object> throughput) {
+    public record Outcome(Path dir, CheckResult result, long ops, Map<String, Object> throughput, int faultsStarted,
+                          int faultsFailed) {
     }
 
     private final TestSpec spec;
     private final Path runDir;
     private final String external;
-    private final List<AutoCloseable> sessions = new ArrayList<>();
-    /** Each open session's current id: Curator may move a client to a new session after an expiry. */
-    private final List<java.util.function.LongSupplier> sessionIds = new ArrayList<>();
     private final Map<String, Resources> resources = new LinkedHashMap<>();
+    private Sessions sessions;
 
     /** A runner that starts a local ensemble of {@code spec.nodes()} servers in the run's folder. */
     public Runner(TestSpec spec, Path runDir) {
@@ -81,11 +87,12 @@ public final class Runner {
         this.external = connectString;
     }
 
-    private Cluster cluster(String folder) throws java.io.IOException {
+    private Cluster cluster(String folder, PeerRouting routing) throws IOException {
         if (external != null) {
             return ExternalEnsemble.of(external);
         }
-        return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis()).build();
+        return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis())
+                .routing(routing).build();
     }
 
     /** The checker recipe for a run recipe. */
@@ -123,26 +130,38 @@ public final class Runner {
         return keys;
     }
 
+    private ToxiproxyBackend backend(Schedule schedule) throws IOException {
+        if (!schedule.needsClientProxies() && !schedule.needsPeerProxies()) {
+            return null;
+        }
+        if (schedule.needsPeerProxies() && external != null) {
+            throw new IllegalArgumentException("nemesis: server partitions need the local ensemble, not --connect");
+        }
+        return spec.proxy().equals("embedded") ? ToxiproxyBackends.embedded()
+                : ToxiproxyBackends.external(spec.proxy());
+    }
+
     /**
-     * Runs only the workers' phase, recording through {@code discarding} or to a history file, and returns granted
-     * acquires per second: the two sides of the recorder overhead measurement. Nothing is checked.
+     * Runs only the workers' phase, without faults, recording through {@code discarding} or to a history file, and
+     * returns granted acquires per second: the two sides of the recorder overhead measurement. Nothing is checked.
      */
     public double grantsPerSecond(boolean record) throws Exception {
         Path historyFile = runDir.resolve(record ? "overhead-recorded.jsonl" : "overhead-discarded.jsonl");
-        try (Cluster zk = cluster(record ? "servers-recorded" : "servers-discarded");
+        try (Cluster zk = cluster(record ? "servers-recorded" : "servers-discarded", PeerRouting.DIRECT);
              HistoryWriter w = record ? HistoryWriter.create(historyFile) : null) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));
             Recorder rec = record ? new Recorder(w) : Recorder.discarding();
+            sessions = new Sessions(spec, rec);
             try {
                 prepare(zk.connectString());
                 long t0 = System.nanoTime();
-                runWorkers(zk.connectString(), rec);
+                NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients()), null,
+                        spec.sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
+                runWorkers(zk, rec, ctx, new NemesisDriver(Schedule.NONE, Nemeses.noop(), ctx, rec, 0), false);
                 return rec.grants() / ((System.nanoTime() - t0) / 1e9);
             } finally {
-                closeSessions();
-                sessions.clear();
-                sessionIds.clear();
+                sessions.closeAll();
                 resources.clear();
             }
         }
@@ -150,17 +169,27 @@ public final class Runner {
 
     public Outcome run() throws Exception {
         Path historyFile = runDir.resolve("history.jsonl");
-        try (Cluster zk = cluster("servers");
-             HistoryWriter w = HistoryWriter.create(historyFile)) {
-            zk.start();
-            zk.awaitHealthy(Duration.ofSeconds(60));
-            Recorder rec = new Recorder(w);
-            try {
-                prepare(zk.connectString());
-                runWorkers(zk.connectString(), rec);
-                finalPhase(zk.connectString(), rec);
-            } finally {
-                closeSessions();
+        Schedule schedule = spec.schedule();
+        NemesisDriver driver;
+        try (ToxiproxyBackend proxies = backend(schedule)) {
+            ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), "127.0.0.1");
+            try (Cluster zk = cluster("servers", schedule.needsPeerProxies() ? net : PeerRouting.DIRECT);
+                 HistoryWriter w = HistoryWriter.create(historyFile)) {
+                zk.start();
+                zk.awaitHealthy(Duration.ofSeconds(60));
+                Recorder rec = new Recorder(w);
+                sessions = new Sessions(spec, rec);
+                NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients()), net,
+                        spec.sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
+                driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec, spec.warmupSeconds() * 1000);
+                try {
+                    prepare(zk.connectString());
+                    runWorkers(zk, rec, ctx, driver, schedule.needsClientProxies());
+                    driver.healAndQuiesce(spec.quiesce());
+                    finalPhase(zk.connectString(), rec);
+                } finally {
+                    sessions.closeAll();
+                }
             }
         }
         History h = JsonlHistoryReader.read(historyFile);
@@ -169,10 +198,11 @@ public final class Runner {
         about.put("test", spec.name());
         about.put("recipe", spec.recipe());
         about.put("ops", h.size());
+        about.put("faults", Map.of("started", driver.started(), "failed", driver.failed()));
         Map<String, Object> throughput = Throughput.of(h);
         about.put("throughput", throughput);
         ResultsJson.write(runDir.resolve("results.json"), result, about);
-        return new Outcome(runDir, result, h.size(), throughput);
+        return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed());
     }
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */
@@ -180,7 +210,7 @@ public final class Runner {
         if (!naive()) {
             return;
         }
-        ZooKeeper admin = zookeeper(connect, false);
+        ZooKeeper admin = sessions.zookeeper(connect, false);
         try {
             create(admin, "/lockchaos");
             for (String k : allKeys()) {
@@ -199,28 +229,35 @@ public final class Runner {
         }
     }
 
-    private void runWorkers(String connect, Recorder rec) throws InterruptedException {
+    /**
+     * Runs the workers, each through its own proxies when {@code proxied}, and the nemesis driver beside them until
+     * every worker's generator is exhausted.
+     */
+    private void runWorkers(Cluster zk, Recorder rec, NemesisContext ctx, NemesisDriver driver, boolean proxied)
+            throws InterruptedException {
         SpecWorkload plan = new SpecWorkload(spec);
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
-        Thread phases = new Thread(() -> markPhases(rec, plan), "lockchaos-phases");
-        phases.setDaemon(true);
-        phases.start();
+        Thread nemesis = new Thread(driver, "lockchaos-nemesis");
+        nemesis.setDaemon(true);
+        nemesis.start();
         for (int i = 0; i < spec.clients(); i++) {
             int worker = i;
             boolean read = spec.recipe().endsWith("rw") && plan.reads(worker);
             String key = spec.recipe().equals("multi") ? "multi" : key(plan.keyIndex(worker));
+            String connect = proxied ? ctx.network().clientConnectString(worker, zk.nodes()) : zk.connectString();
+            ClientHandle handle = ctx.clients().worker(worker);
             LockWorker[] self = new LockWorker[1];
             LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
                     // a retired process's old session keeps its own process number and no longer steers the worker
-                    p -> client(connect, key, read, rec, () -> p, st -> {
+                    p -> sessions.client(connect, key, read, allKeys(), () -> p, st -> {
                         if (self[0].process() == p) {
                             self[0].onState(st);
                         }
-                    }),
+                    }, handle),
                     plan.generator(worker), start);
             self[0] = lw;
-            lw.clientMode(io.lockchaos.client.ClientMode.parse(spec.clientMode())).reentryDepth(spec.reentryDepth());
+            lw.clientMode(ClientMode.parse(spec.clientMode())).reentryDepth(spec.reentryDepth()).handle(handle);
             if (spec.recipe().endsWith("rw")) {
                 lw.mode(read ? "read" : "write");
             }
@@ -237,106 +274,18 @@ public final class Runner {
         for (Thread t : threads) {
             t.join();
         }
-        // nemesis ops must not interleave: the heal marker comes after this thread's last op
-        phases.interrupt();
-        phases.join();
+        // nemesis ops must not interleave: the final heal comes after the driver's last op
+        nemesis.interrupt();
+        nemesis.join();
     }
 
-    /** Records where the warm-up and the main phase begin. */
-    private static void markPhases(Recorder rec, SpecWorkload plan) {
-        try {
-            if (plan.warmupMillis() > 0) {
-                phase(rec, "warmup");
-                Thread.sleep(plan.warmupMillis());
-            }
-            phase(rec, "main");
-        } catch (InterruptedException e) {
-            // the workers finished first
-        }
-    }
-
-    private static void phase(Recorder rec, String name) {
-        Op p = rec.invoke(Op.NEMESIS, Fn.PHASE, null, Map.of("phase", name));
-        rec.complete(p, OpType.OK, Map.of("phase", name), null);
-    }
-
-    /** A client on a new session; for Curator recipes connection states are recorded for the worker's process. */
-    private LockClient client(String connect, String key, boolean read, Recorder rec,
-                              java.util.function.IntSupplier process, java.util.function.Consumer<String> onState) {
-        try {
-            if (naive()) {
-                ZooKeeper zk = zookeeper(connect, true);
-                switch (spec.recipe()) {
-                    case "naive-rw": return new NaiveReadWriteLock(zk, key, "res", read);
-                    case "naive-herd": return new io.lockchaos.client.NaiveHerdLock(zk, key, "res", false);
-                    case "naive-queue": return new io.lockchaos.client.NaiveHerdLock(zk, key, "res", true);
-                    default: return new NaiveExclusiveLock(zk, key, "res");
-                }
-            }
-            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.sessionTimeoutMillis(),
-                    (int) Math.max(1000, spec.sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
-            c.getConnectionStateListenable().addListener((cf, state) -> {
-                long session = 0;
-                try {
-                    session = cf.getZookeeperClient().getZooKeeper().getSessionId();
-                } catch (Exception e) {
-                    // no session to name
-                }
-                rec.state(process.getAsInt(), state.name(), session);
-                onState.accept(state.name());
-            });
-            c.start();
-            if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("no connection to " + connect);
-            }
-            register(c, () -> {
-                try {
-                    return c.getZookeeperClient().getZooKeeper().getSessionId();
-                } catch (Exception e) {
-                    return 0; // no session right now
-                }
-            });
-            String r = spec.recipe();
-            if (r.equals("mutex")) {
-                return CuratorLocks.semaphoreMutex(c, key);
-            } else if (r.equals("reentrant-mutex")) {
-                return new CuratorMutexClient(c, key);
-            } else if (r.startsWith("semaphore:")) {
-                return CuratorLocks.semaphore(c, key, Integer.parseInt(r.substring("semaphore:".length())));
-            } else if (r.equals("rw")) {
-                return CuratorLocks.readWrite(c, key, read);
-            } else {
-                return CuratorLocks.multi(c, allKeys());
-            }
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
-        ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.sessionTimeoutMillis(), Duration.ofSeconds(30));
-        if (keep) {
-            register(zk::close, zk::getSessionId);
-        }
-        return zk;
-    }
-
-    private synchronized void register(AutoCloseable session, java.util.function.LongSupplier id) {
-        sessions.add(session);
-        sessionIds.add(id);
-    }
-
-    /** Heal marker, a probe acquire and release per key by a fresh client, then the inspection. */
+    /** A probe acquire and release per key by a fresh client, the final reads, then the inspection. */
     private void finalPhase(String connect, Recorder rec) throws Exception {
-        Op heal = rec.invoke(Op.NEMESIS, Fn.HEAL, null, null);
-        rec.complete(heal, OpType.OK, null, null);
         int process = 1_000_000;
         List<String> probeKeys = spec.recipe().equals("multi") ? List.of("multi") : allKeys();
         for (String key : probeKeys) {
             int p = process++;
-            LockClient probe = client(connect, key, false, rec, () -> p, st -> { });
+            LockClient probe = sessions.client(connect, key, false, allKeys(), () -> p, st -> { }, null);
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("timeout_ms", spec.acquireTimeoutMillis());
             if (spec.recipe().endsWith("rw")) {
@@ -371,7 +320,7 @@ public final class Runner {
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
         List<Map<String, Object>> nodes = new ArrayList<>();
-        ZooKeeper admin = zookeeper(connect, false);
+        ZooKeeper admin = sessions.zookeeper(connect, false);
         try {
             for (String key : allKeys()) {
                 for (String dir : List.of(key, key + "/leases", key + "/locks")) {
@@ -396,43 +345,13 @@ public final class Runner {
         } finally {
             admin.close();
         }
-        List<Long> open = new ArrayList<>();
-        synchronized (this) {
-            for (java.util.function.LongSupplier id : sessionIds) {
-                open.add(id.getAsLong());
-            }
-        }
-        rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", open), null);
+        rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", sessions.currentIds()), null);
     }
 
-    /** Closes every session, many at a time: each close waits for the server, and runs may have a thousand. */
-    private void closeSessions() {
-        List<AutoCloseable> all;
-        synchronized (this) {
-            all = List.copyOf(sessions);
-        }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                Math.max(1, Math.min(64, all.size())));
-        for (AutoCloseable s : all) {
-            pool.execute(() -> {
-                try {
-                    s.close();
-                } catch (Exception e) {
-                    // closing is best effort: the servers go next anyway
-                }
-            });
-        }
-        pool.shutdown();
-        try {
-            pool.awaitTermination(2, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Writes test.json: the spec, the seed and the versions. */
-    public static void writeTestJson(Path runDir, TestSpec spec) throws java.io.IOException {
+    /** Writes test.json: the spec, the expanded fault schedule, the seed and the versions. */
+    public static void writeTestJson(Path runDir, TestSpec spec) throws IOException {
         Map<String, Object> t = new LinkedHashMap<>(spec.toMap());
+        t.put("schedule", spec.schedule().timeline());
         t.put("versions", Map.of("lockchaos", "0.1.0", "zookeeper", "3.9.5", "curator", "5.9.0",
                 "java", System.getProperty("java.version")));
         ResultsJson.writeMap(runDir.resolve("test.json"), t);

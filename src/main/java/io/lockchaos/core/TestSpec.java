@@ -25,13 +25,28 @@ import java.util.Map;
  * @param tryAcquirePct the percentage of acquires that are single tries (timeout 0)
  * @param readPct for read/write locks, the percentage of workers that read
  * @param rate cycles per second per worker (a random stagger with that mean); 0 for as fast as possible
+ * @param nemesis the fault schedule as text (see {@link io.lockchaos.nemesis.Schedule}); empty for none
+ * @param quiesceMillis how long the system settles after the final heal; -1 for the session timeout plus 1 s when
+ *     the run has faults, else 0
+ * @param proxy the Toxiproxy backend for network faults: {@code embedded} or the URL of a running toxiproxy-server
  */
 public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
                        long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
                        String clientMode, int reentryDepth, long warmupSeconds, long holdMaxMillis,
-                       int tryAcquirePct, int readPct, int rate) {
+                       int tryAcquirePct, int readPct, int rate, String nemesis, long quiesceMillis,
+                       String proxy) {
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0, "ignore", 1, 0, 0, 0, 50, 0);
+            200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded");
+
+    /** The fault schedule, with random mixes expanded from the seed. */
+    public io.lockchaos.nemesis.Schedule schedule() {
+        return io.lockchaos.nemesis.Schedule.parse(nemesis, seed, timeSeconds * 1000);
+    }
+
+    /** How long the final quiesce lasts. */
+    public long quiesce() {
+        return quiesceMillis >= 0 ? quiesceMillis : nemesis.isBlank() ? 0 : sessionTimeoutMillis + 1000;
+    }
 
     /** The spec as the key/value map a workload file holds. */
     public Map<String, Object> toMap() {
@@ -54,6 +69,9 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
         m.put("try_acquire_pct", tryAcquirePct);
         m.put("read_pct", readPct);
         m.put("rate", rate);
+        m.put("nemesis", nemesis);
+        m.put("quiesce_ms", quiesceMillis);
+        m.put("proxy", proxy);
         return m;
     }
 }

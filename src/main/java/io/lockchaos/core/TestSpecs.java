@@ -42,9 +42,22 @@ public final class TestSpecs {
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode v = e.getValue();
-            values.put(e.getKey(), v.isValueNode() ? v.asText() : v.toString());
+            values.put(e.getKey(), e.getKey().equals("nemesis") && v.isArray() ? timeline(file, v)
+                    : v.isValueNode() ? v.asText() : v.toString());
         }
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
+    }
+
+    /** A nemesis given as a JSON array of timeline entries, as one text. */
+    private static String timeline(Path file, JsonNode array) throws SpecException {
+        StringBuilder s = new StringBuilder();
+        for (JsonNode entry : array) {
+            if (!entry.isTextual()) {
+                throw new SpecException(file + ": nemesis: expected timeline entries as strings, got " + entry);
+            }
+            s.append(s.length() == 0 ? "" : "; ").append(entry.asText());
+        }
+        return s.toString();
     }
 
     /**
@@ -69,7 +82,8 @@ public final class TestSpecs {
                 number(source, m, "seed"), m.get("client_mode"), (int) number(source, m, "reentry_depth"),
                 number(source, m, "warmup_s"), number(source, m, "hold_max_ms"),
                 (int) number(source, m, "try_acquire_pct"), (int) number(source, m, "read_pct"),
-                (int) number(source, m, "rate"));
+                (int) number(source, m, "rate"), m.get("nemesis"), number(source, m, "quiesce_ms"),
+                m.get("proxy"));
     }
 
     private static long number(String source, Map<String, String> m, String key) throws SpecException {
@@ -136,6 +150,21 @@ public final class TestSpecs {
         if (s.rate() < 0 || s.rate() > 10_000) {
             throw new SpecException(source + ": rate: expected 0 (unlimited) to 10000 cycles/s per client, got "
                     + s.rate());
+        }
+        if (s.quiesceMillis() < -1 || s.quiesceMillis() > 600_000) {
+            throw new SpecException(source + ": quiesce_ms: expected -1 (auto) to 600000, got " + s.quiesceMillis());
+        }
+        if (!s.proxy().equals("embedded") && !s.proxy().matches("http://[^/:]+:[0-9]+/?")) {
+            throw new SpecException(source + ": proxy: expected embedded or http://host:port, got '" + s.proxy()
+                    + "'");
+        }
+        try {
+            io.lockchaos.nemesis.Schedule schedule = s.schedule();
+            if (schedule.partitionsServers() && s.nodes() == 1) {
+                throw new SpecException(source + ": nemesis: partitions need 3 or 5 nodes, got 1");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new SpecException(source + ": nemesis: " + e.getMessage());
         }
         if (s.tickMillis() < 10) {
             throw new SpecException(source + ": tick_ms: must be at least 10, got " + s.tickMillis());

@@ -1,0 +1,133 @@
+package io.lockchaos.client;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * What the nemesis may see and do of one worker: its current process, its current ZooKeeper handle (for session
+ * expiry), whether it holds or waits for the lock right now (to pick "the holder" or "a waiter"), and a pause gate at
+ * the most dangerous point of its critical section. The worker updates it; the nemesis reads it. Thread-safe.
+ */
+public final class ClientHandle {
+    /** Where a worker is in its cycle. */
+    public enum Phase { IDLE, WAITING, HOLDING }
+
+    private final int worker;
+    private volatile int process;
+    private volatile Phase phase = Phase.IDLE;
+    private volatile Supplier<ZooKeeper> zookeeper = () -> null;
+    private volatile PauseRequest pause;
+
+    public ClientHandle(int worker) {
+        this.worker = worker;
+        this.process = worker;
+    }
+
+    public int worker() {
+        return worker;
+    }
+
+    public int process() {
+        return process;
+    }
+
+    public Phase phase() {
+        return phase;
+    }
+
+    void process(int p) {
+        process = p;
+    }
+
+    void phase(Phase p) {
+        phase = p;
+    }
+
+    /** Sets where the worker's current ZooKeeper handle is found (Curator may replace it after an expiry). */
+    public void zookeeper(Supplier<ZooKeeper> handle) {
+        zookeeper = handle;
+    }
+
+    /** The worker's current ZooKeeper handle, or null when it has none. */
+    public ZooKeeper zookeeper() {
+        return zookeeper.get();
+    }
+
+    /**
+     * Asks the worker to stop the next time it reaches its danger point (after its last check that it holds the lock,
+     * before it writes to the protected resource), as a GC pause would. One request may be given to many workers: the
+     * first to get there takes it.
+     */
+    public void requestPause(PauseRequest r) {
+        pause = r;
+    }
+
+    /** Withdraws a pause the worker has not reached yet. */
+    public void cancelPause(PauseRequest r) {
+        if (pause == r) {
+            pause = null;
+        }
+    }
+
+    /** Called by the worker at its danger point: stops here if a pause was asked for and nobody took it first. */
+    void dangerPoint() throws InterruptedException {
+        PauseRequest r = pause;
+        if (r == null) {
+            return;
+        }
+        pause = null;
+        if (r.claim()) {
+            r.run(this);
+        }
+    }
+
+    /** One requested client pause. */
+    public static final class PauseRequest {
+        private final long millis;
+        private final Consumer<ClientHandle> onPause;
+        private final Consumer<ClientHandle> onResume;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private final CountDownLatch paused = new CountDownLatch(1);
+        private final CountDownLatch resumed = new CountDownLatch(1);
+
+        /**
+         * A pause of {@code millis}: {@code onPause} runs in the worker's thread as it stops (to freeze its
+         * connections too) and {@code onResume} before it goes on.
+         */
+        public PauseRequest(long millis, Consumer<ClientHandle> onPause, Consumer<ClientHandle> onResume) {
+            this.millis = millis;
+            this.onPause = onPause;
+            this.onResume = onResume;
+        }
+
+        /** Takes the request: true for the first caller only (a worker, or the nemesis withdrawing it). */
+        public boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
+        void run(ClientHandle h) throws InterruptedException {
+            try {
+                onPause.accept(h);
+                paused.countDown();
+                Thread.sleep(millis);
+            } finally {
+                onResume.accept(h);
+                resumed.countDown();
+            }
+        }
+
+        /** Waits until a worker has stopped; false when none reached its danger point in time. */
+        public boolean awaitPaused(long timeoutMillis) throws InterruptedException {
+            return paused.await(timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+
+        /** Waits until the paused worker goes on again. */
+        public boolean awaitResumed(long timeoutMillis) throws InterruptedException {
+            return resumed.await(timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.lockchaos.core;
+
+import io.lockchaos.client.ClientHandle;
+import io.lockchaos.client.CuratorLocks;
+import io.lockchaos.client.CuratorMutexClient;
+import io.lockchaos.client.LockClient;
+import io.lockchaos.client.NaiveExclusiveLock;
+import io.lockchaos.client.NaiveHerdLock;
+import io.lockchaos.client.NaiveReadWriteLock;
+import io.lockchaos.client.Recorder;
+import io.lockchaos.cluster.ZooKeepers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * The run's client sessions: makes a lock client of the spec's recipe on a new session, records its connection
+ * states, keeps each session's current id for the final inspection, and closes them all. Thread-safe.
+ */
+final class Sessions {
+    private final TestSpec spec;
+    private final Recorder recorder;
+    private final List<AutoCloseable> open = new ArrayList<>();
+    /** Each open session's current id: Curator may move a client to a new session after an expiry. */
+    private final List<LongSupplier> ids = new ArrayList<>();
+
+    Sessions(TestSpec spec, Recorder recorder) {
+        this.spec = spec;
+        this.recorder = recorder;
+    }
+
+    private boolean naive() {
+        return spec.recipe().startsWith("naive-");
+    }
+
+    /**
+     * A client on a new session to {@code connect}; for Curator recipes connection states are recorded for the
+     * worker's current process and passed to {@code onState}. {@code handle}, when not null, is told where the
+     * session's ZooKeeper handle is, for the nemesis.
+     *
+     * @param allKeys every lock key, for a multi-lock
+     */
+    LockClient client(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
+                      Consumer<String> onState, ClientHandle handle) {
+        try {
+            if (naive()) {
+                ZooKeeper zk = zookeeper(connect, true);
+                if (handle != null) {
+                    handle.zookeeper(() -> zk);
+                }
+                return switch (spec.recipe()) {
+                    case "naive-rw" -> new NaiveReadWriteLock(zk, key, "res", read);
+                    case "naive-herd" -> new NaiveHerdLock(zk, key, "res", false);
+                    case "naive-queue" -> new NaiveHerdLock(zk, key, "res", true);
+                    default -> new NaiveExclusiveLock(zk, key, "res");
+                };
+            }
+            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.sessionTimeoutMillis(),
+                    (int) Math.max(1000, spec.sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
+            LongSupplier id = () -> {
+                try {
+                    return c.getZookeeperClient().getZooKeeper().getSessionId();
+                } catch (Exception e) {
+                    return 0; // no session right now
+                }
+            };
+            c.getConnectionStateListenable().addListener((cf, state) -> {
+                recorder.state(process.getAsInt(), state.name(), id.getAsLong());
+                onState.accept(state.name());
+            });
+            c.start();
+            if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
+                c.close();
+                throw new IllegalStateException("no connection to " + connect);
+            }
+            register(c, id);
+            if (handle != null) {
+                handle.zookeeper(() -> {
+                    try {
+                        return c.getZookeeperClient().getZooKeeper();
+                    } catch (Exception e) {
+                        return null;
+                    }
+                });
+            }
+            String r = spec.recipe();
+            if (r.equals("mutex")) {
+                return CuratorLocks.semaphoreMutex(c, key);
+            } else if (r.equals("reentrant-mutex")) {
+                return new CuratorMutexClient(c, key);
+            } else if (r.startsWith("semaphore:")) {
+                return CuratorLocks.semaphore(c, key, Integer.parseInt(r.substring("semaphore:".length())));
+            } else if (r.equals("rw")) {
+                return CuratorLocks.readWrite(c, key, read);
+            } else {
+                return CuratorLocks.multi(c, allKeys);
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A raw handle; kept open until {@link #closeAll} when {@code keep}, else the caller closes it. */
+    ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
+        ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.sessionTimeoutMillis(), Duration.ofSeconds(30));
+        if (keep) {
+            register(zk::close, zk::getSessionId);
+        }
+        return zk;
+    }
+
+    private synchronized void register(AutoCloseable session, LongSupplier id) {
+        open.add(session);
+        ids.add(id);
+    }
+
+    /** The current id of every session opened so far (0 for one without a session right now). */
+    synchronized List<Long> currentIds() {
+        List<Long> out = new ArrayList<>();
+        for (LongSupplier id : ids) {
+            out.add(id.getAsLong());
+        }
+        return out;
+    }
+
+    /** Closes every session, many at a time: each close waits for the server, and runs may have a thousand. */
+    void closeAll() {
+        List<AutoCloseable> all;
+        synchronized (this) {
+            all = List.copyOf(open);
+            open.clear();
+            ids.clear();
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(64, all.size())));
+        for (AutoCloseable s : all) {
+            pool.execute(() -> {
+                try {
+                    s.close();
+                } catch (Exception e) {
+                    // closing is best effort: the servers go next anyway
+                }
+            });
+        }
+        pool.shutdown();
+        try {
+            pool.awaitTermination(2, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.lockchaos.nemesis;
+
+import io.lockchaos.client.ClientHandle;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A client paused as a GC pause would pause it: the next holder to reach its danger point (after its last check that
+ * it holds the lock, before its write to the resource) stops its thread there and, when the run has proxies, its
+ * connections go silent too, so its session expires on the server while it believes it holds the lock. Target
+ * {@code holder} (or {@code random}) takes the first holder to get there; {@code process:N} waits for that worker.
+ */
+final class ClientPauseNemesis implements Nemesis {
+    /** How long the nemesis waits for a holder to reach its danger point. */
+    private static final long REACH_MILLIS = 10_000;
+    private int faults;
+
+    @Override
+    public Set<FaultKind> kinds() {
+        return EnumSet.of(FaultKind.PAUSE_CLIENT);
+    }
+
+    @Override
+    public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
+        String tag = "lockchaos-pause-" + (++faults);
+        List<ClientHandle> candidates = fault.target().startsWith("process:")
+                ? List.of(ctx.client(fault.target())) : ctx.clients().all();
+        AtomicReference<ClientHandle> who = new AtomicReference<>();
+        long millis = durationMillis;
+        ClientHandle.PauseRequest request = new ClientHandle.PauseRequest(millis, h -> {
+            who.set(h);
+            freeze(ctx, h, tag);
+        }, h -> thaw(ctx, tag));
+        for (ClientHandle h : candidates) {
+            h.requestPause(request);
+        }
+        boolean reached;
+        try {
+            reached = request.awaitPaused(REACH_MILLIS);
+        } finally {
+            for (ClientHandle h : candidates) {
+                h.cancelPause(request);
+            }
+        }
+        if (!reached && !request.claim()) {
+            reached = request.awaitPaused(REACH_MILLIS); // claimed just now by a worker
+        }
+        if (!reached) {
+            throw new IllegalStateException("no holder reached its danger point within " + REACH_MILLIS + " ms");
+        }
+        ClientHandle h = who.get();
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("fault", fault.kind().wireName());
+        value.put("target", fault.target());
+        value.put("process", h.process());
+        value.put("worker", h.worker());
+        value.put("session", SessionNemesis.sessionOf(h));
+        value.put("connections_frozen", ctx.network() != null);
+        return new Started(value, () -> {
+            request.awaitResumed(millis + REACH_MILLIS);
+            return value;
+        });
+    }
+
+    private static void freeze(NemesisContext ctx, ClientHandle h, String tag) {
+        if (ctx.network() == null) {
+            return;
+        }
+        try {
+            for (String p : ctx.network().clientProxies(h.worker(), ctx.cluster().nodes())) {
+                ctx.network().blackhole(p, tag);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void thaw(NemesisContext ctx, String tag) {
+        if (ctx.network() == null) {
+            return;
+        }
+        try {
+            ctx.network().remove(tag);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void heal(NemesisContext ctx) {
+        // a paused worker resumes by itself when its time is up
+    }
+}

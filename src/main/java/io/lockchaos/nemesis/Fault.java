@@ -1,0 +1,49 @@
+package io.lockchaos.nemesis;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One fault as data.
+ *
+ * @param kind what it does
+ * @param target whom: holder, waiter, random, process:N; leader, follower, minority, majority, all, node:N; clients,
+ *     servers; or empty for partitions of the whole ensemble
+ * @param options numeric options by name (latency_ms, jitter_ms, rate_kbs, timeout_ms, servers, one_way)
+ */
+public record Fault(FaultKind kind, String target, Map<String, Long> options) {
+    public Fault {
+        options = Map.copyOf(options);
+    }
+
+    /** An option's value, or {@code dflt} when it is not set. */
+    public long option(String name, long dflt) {
+        return options.getOrDefault(name, dflt);
+    }
+
+    private boolean traffic() {
+        return kind.targets == FaultKind.Targets.TRAFFIC;
+    }
+
+    /** Whether the fault needs a proxy in front of every server for each client. */
+    public boolean needsClientProxies() {
+        return kind == FaultKind.ISOLATE_CLIENT || kind == FaultKind.ISOLATE_SERVER || kind == FaultKind.PAUSE_CLIENT
+                || traffic() && !target.equals("servers");
+    }
+
+    /** Whether the fault needs a proxy on every directed pair of servers. */
+    public boolean needsPeerProxies() {
+        return kind == FaultKind.ISOLATE_SERVER || kind.partitionsServers() || traffic() && !target.equals("clients");
+    }
+
+    /** The fault as the timeline writes it, e.g. {@code latency clients latency_ms=200}. */
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder(kind.wireName());
+        if (!target.isEmpty()) {
+            s.append(' ').append(target);
+        }
+        new TreeMap<>(options).forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
+        return s.toString();
+    }
+}

@@ -1,0 +1,131 @@
+package io.lockchaos.nemesis;
+
+import io.lockchaos.history.Fn;
+import java.util.Locale;
+import java.util.Set;
+
+/** What a fault does. Each kind says which targets it takes and how it is recorded in the history. */
+public enum FaultKind {
+    /** Blackholes one client's connections to the servers (all, or {@code servers=N} of them). */
+    ISOLATE_CLIENT(Targets.CLIENT, Fn.PARTITION, Fn.STOP),
+    /** Cuts one server off from its peers and its clients ({@code one_way=1}: only what it sends is lost). */
+    ISOLATE_SERVER(Targets.SERVER, Fn.PARTITION, Fn.STOP),
+    /** Splits the servers into a majority and a minority that cannot reach each other. */
+    PARTITION_HALVES(Targets.NONE, Fn.PARTITION, Fn.STOP),
+    /** Each server reaches only its neighbours in a random ring: every server sees a majority, no two the same. */
+    PARTITION_RING(Targets.NONE, Fn.PARTITION, Fn.STOP),
+    /** Two halves that reach each other only through one bridge server. */
+    PARTITION_BRIDGE(Targets.NONE, Fn.PARTITION, Fn.STOP),
+    /** Adds {@code latency_ms} (and {@code jitter_ms}) to client or server traffic. */
+    LATENCY(Targets.TRAFFIC, Fn.START, Fn.STOP),
+    /** Limits client or server traffic to {@code rate_kbs} KB/s. */
+    BANDWIDTH(Targets.TRAFFIC, Fn.START, Fn.STOP),
+    /** Resets connections by TCP RST {@code timeout_ms} after they carry data: connections flap. */
+    RESET(Targets.TRAFFIC, Fn.START, Fn.STOP),
+    /** Server-side session expiry: the server ends the client's session and deletes its ephemeral nodes at once. */
+    EXPIRE(Targets.CLIENT, Fn.EXPIRE, null),
+    /**
+     * Client-side session expiry (ZooKeeper's injectSessionExpiration): the client believes its session expired and
+     * starts a new one, while the server keeps the old session and its nodes until the timeout (CURATOR-604).
+     */
+    EXPIRE_CLIENT_SIDE(Targets.CLIENT, Fn.EXPIRE, null),
+    /** kill -9 of servers, started again when the fault ends. */
+    KILL(Targets.SERVERS, Fn.KILL, Fn.RESTART),
+    /** SIGSTOP of servers, SIGCONT when the fault ends. */
+    PAUSE(Targets.SERVERS, Fn.PAUSE, Fn.RESUME),
+    /**
+     * A client paused like a GC pause: the next holder to reach its danger point (after its last check that it holds
+     * the lock, before its write) stops, with its connections frozen, for the fault's duration.
+     */
+    PAUSE_CLIENT(Targets.CLIENT, Fn.PAUSE, Fn.RESUME);
+
+    /** Which targets a kind takes. */
+    enum Targets {
+        NONE(Set.of("")),
+        CLIENT(Set.of("holder", "waiter", "random")),
+        SERVER(Set.of("leader", "follower", "random")),
+        SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
+        TRAFFIC(Set.of("clients", "servers", "all"));
+
+        final Set<String> names;
+
+        Targets(Set<String> names) {
+            this.names = names;
+        }
+
+        /** Whether {@code t} is a target of this kind: a name, or {@code process:N} / {@code node:N}. */
+        boolean accepts(String t) {
+            if (names.contains(t)) {
+                return true;
+            }
+            if (this == CLIENT) {
+                return t.matches("process:[0-9]+");
+            }
+            return (this == SERVER || this == SERVERS) && t.matches("node:[1-9]");
+        }
+
+        String describe() {
+            return switch (this) {
+                case NONE -> "no target";
+                case CLIENT -> "holder, waiter, random or process:N";
+                case SERVER -> "leader, follower, random or node:N";
+                case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
+                case TRAFFIC -> "clients, servers or all";
+            };
+        }
+    }
+
+    final Targets targets;
+    private final Fn startFn;
+    private final Fn stopFn;
+
+    FaultKind(Targets targets, Fn startFn, Fn stopFn) {
+        this.targets = targets;
+        this.startFn = startFn;
+        this.stopFn = stopFn;
+    }
+
+    /** The history function of the op that starts the fault. */
+    public Fn startFn() {
+        return startFn;
+    }
+
+    /** The history function of the op that ends it, or null for a fault that happens at an instant. */
+    public Fn stopFn() {
+        return stopFn;
+    }
+
+    /** Whether the fault partitions the ensemble (and so needs at least 3 servers). */
+    public boolean partitionsServers() {
+        return name().startsWith("PARTITION_");
+    }
+
+    /** Whether the fault happens at an instant (it has no duration and no stop). */
+    public boolean instantaneous() {
+        return stopFn == null;
+    }
+
+    /** The target used when a timeline names none. */
+    public String defaultTarget() {
+        return switch (targets) {
+            case NONE -> "";
+            case CLIENT -> "holder";
+            case SERVER, SERVERS -> "random";
+            case TRAFFIC -> "clients";
+        };
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The kind with this wire name, or null. */
+    public static FaultKind parse(String s) {
+        for (FaultKind k : values()) {
+            if (k.wireName().equals(s)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}

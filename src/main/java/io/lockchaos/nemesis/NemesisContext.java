@@ -1,0 +1,113 @@
+package io.lockchaos.nemesis;
+
+import io.lockchaos.client.ClientHandle;
+import io.lockchaos.client.ClientRegistry;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.FourLetterWords;
+import io.lockchaos.cluster.ZkNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * What the nemesis acts on.
+ *
+ * @param cluster the ensemble (kill and pause need {@link io.lockchaos.cluster.Killable} / {@link
+ *     io.lockchaos.cluster.Pausable})
+ * @param clients the workers' handles
+ * @param network the proxies, or null when the run has none
+ * @param sessionTimeoutMillis the clients' session timeout
+ * @param random picks targets (seeded from the run's seed)
+ */
+public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, long sessionTimeoutMillis,
+                             SplittableRandom random) {
+
+    /** The client a target names: holder, waiter, random or process:N. */
+    ClientHandle client(String target) {
+        if (target.startsWith("process:")) {
+            int p = Integer.parseInt(target.substring("process:".length()));
+            return clients.byProcess(p).orElseGet(() -> {
+                if (p < clients.all().size()) {
+                    return clients.worker(p); // the worker that began as process p, under its current process
+                }
+                throw new IllegalStateException("no worker runs as process " + p);
+            });
+        }
+        return switch (target) {
+            case "holder" -> await(ClientHandle.Phase.HOLDING, "holds a lock");
+            case "waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock");
+            default -> clients.worker(random.nextInt(clients.all().size()));
+        };
+    }
+
+    /** How long a fault waits for a client to be in the phase its target names. */
+    private static final long TARGET_WAIT_MILLIS = 3000;
+
+    /** A random client in {@code phase}, waiting for one to get there: short holds make "the holder" fleeting. */
+    private ClientHandle await(ClientHandle.Phase phase, String what) {
+        long deadline = System.nanoTime() + TARGET_WAIT_MILLIS * 1_000_000L;
+        while (true) {
+            java.util.Optional<ClientHandle> h = clients.anyIn(phase, random);
+            if (h.isPresent()) {
+                return h.get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no client " + what + " within " + TARGET_WAIT_MILLIS + " ms");
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for a client that " + what);
+            }
+        }
+    }
+
+    /** The servers a target names: leader, follower, random, minority, majority, all or node:N. */
+    List<ZkNode> servers(String target) {
+        List<ZkNode> nodes = cluster.nodes();
+        if (target.startsWith("node:")) {
+            int id = Integer.parseInt(target.substring("node:".length()));
+            return List.of(nodes.stream().filter(n -> n.id() == id).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no server " + id)));
+        }
+        List<ZkNode> leaders = new ArrayList<>();
+        List<ZkNode> followers = new ArrayList<>();
+        for (ZkNode n : nodes) {
+            String mode = FourLetterWords.mode(n, 1000).orElse("down");
+            if (mode.equals("leader") || mode.equals("standalone")) {
+                leaders.add(n);
+            } else if (mode.equals("follower")) {
+                followers.add(n);
+            }
+        }
+        List<ZkNode> shuffled = shuffled(nodes);
+        return switch (target) {
+            case "leader" -> {
+                if (leaders.isEmpty()) {
+                    throw new IllegalStateException("no server leads right now");
+                }
+                yield List.of(leaders.get(0));
+            }
+            case "follower" -> {
+                if (followers.isEmpty()) {
+                    throw new IllegalStateException("no server follows right now");
+                }
+                yield List.of(followers.get(random.nextInt(followers.size())));
+            }
+            case "minority" -> shuffled.subList(0, Math.max(1, (nodes.size() - 1) / 2));
+            case "majority" -> shuffled.subList(0, nodes.size() / 2 + 1);
+            case "all" -> nodes;
+            default -> List.of(shuffled.get(0));
+        };
+    }
+
+    /** The servers in a random order. */
+    List<ZkNode> shuffled(List<ZkNode> nodes) {
+        List<ZkNode> s = new ArrayList<>(nodes);
+        for (int i = s.size() - 1; i > 0; i--) {
+            java.util.Collections.swap(s, i, random.nextInt(i + 1));
+        }
+        return s;
+    }
+}

@@ -1,0 +1,154 @@
+package io.lockchaos.nemesis;
+
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import io.lockchaos.client.ClientHandle;
+import io.lockchaos.cluster.ZkNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Network faults through the run's proxies: isolating a client or a server, partitions, latency, bandwidth, resets. */
+final class NetworkNemesis implements Nemesis {
+    private int faults;
+
+    @Override
+    public Set<FaultKind> kinds() {
+        return EnumSet.of(FaultKind.ISOLATE_CLIENT, FaultKind.ISOLATE_SERVER, FaultKind.PARTITION_HALVES,
+                FaultKind.PARTITION_RING, FaultKind.PARTITION_BRIDGE, FaultKind.LATENCY, FaultKind.BANDWIDTH,
+                FaultKind.RESET);
+    }
+
+    @Override
+    public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
+        ProxyNetwork net = ctx.network();
+        String tag = "lockchaos-" + (++faults);
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("fault", fault.kind().wireName());
+        value.put("target", fault.target());
+        switch (fault.kind()) {
+            case ISOLATE_CLIENT -> isolateClient(fault, ctx, tag, value);
+            case ISOLATE_SERVER -> isolateServer(fault, ctx, tag, value);
+            case PARTITION_HALVES, PARTITION_RING, PARTITION_BRIDGE -> partition(fault, ctx, tag, value);
+            default -> traffic(fault, ctx, tag, value);
+        }
+        Map<String, Object> ended = new LinkedHashMap<>(value);
+        return new Started(value, () -> {
+            net.remove(tag);
+            return ended;
+        });
+    }
+
+    private void isolateClient(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
+            throws IOException {
+        ClientHandle c = ctx.client(fault.target());
+        List<ZkNode> servers = ctx.shuffled(ctx.cluster().nodes());
+        servers = servers.subList(0, (int) Math.min(servers.size(), fault.option("servers", servers.size())));
+        for (ZkNode n : servers) {
+            ctx.network().blackhole(ProxyNetwork.clientProxy(c.worker(), n), tag);
+        }
+        value.put("process", c.process());
+        value.put("worker", c.worker());
+        value.put("session", SessionNemesis.sessionOf(c));
+        value.put("servers", servers.stream().map(ZkNode::id).toList());
+    }
+
+    private void isolateServer(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
+            throws IOException {
+        ZkNode node = ctx.servers(fault.target()).get(0);
+        boolean oneWay = fault.option("one_way", 0) == 1;
+        for (ZkNode peer : ctx.cluster().nodes()) {
+            if (peer.id() != node.id()) {
+                ctx.network().cutOneWay(node, peer, tag);
+                if (!oneWay) {
+                    ctx.network().cutOneWay(peer, node, tag);
+                }
+            }
+        }
+        for (String p : ctx.network().clientProxiesTo(node)) {
+            // what the server sends to its clients is its downstream
+            ctx.network().blackhole(p, ToxicDirection.DOWNSTREAM, tag);
+            if (!oneWay) {
+                ctx.network().blackhole(p, ToxicDirection.UPSTREAM, tag);
+            }
+        }
+        value.put("node", node.id());
+        value.put("one_way", oneWay);
+    }
+
+    private void partition(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
+            throws IOException {
+        List<ZkNode> order = ctx.shuffled(ctx.cluster().nodes());
+        int n = order.size();
+        boolean oneWay = fault.option("one_way", 0) == 1;
+        List<List<Integer>> cut = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                if (separated(fault.kind(), i, j, n)) {
+                    // the first of the pair is on the smaller side for halves: one-way loses what it sends
+                    ctx.network().cutOneWay(order.get(i), order.get(j), tag);
+                    if (!oneWay) {
+                        ctx.network().cutOneWay(order.get(j), order.get(i), tag);
+                    }
+                    cut.add(List.of(order.get(i).id(), order.get(j).id()));
+                }
+            }
+        }
+        value.put("order", order.stream().map(ZkNode::id).toList());
+        value.put("cut", cut);
+        value.put("one_way", oneWay);
+    }
+
+    /** Whether servers at positions i < j of the shuffled order are cut apart by this shape. */
+    static boolean separated(FaultKind shape, int i, int j, int n) {
+        return switch (shape) {
+            case PARTITION_HALVES -> i < n / 2 && j >= n / 2;
+            case PARTITION_RING -> j - i != 1 && !(i == 0 && j == n - 1);
+            case PARTITION_BRIDGE -> i < (n - 1) / 2 && j > (n - 1) / 2;
+            default -> false;
+        };
+    }
+
+    private void traffic(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value) throws IOException {
+        List<String> proxies = new ArrayList<>();
+        if (!fault.target().equals("servers")) {
+            proxies.addAll(ctx.network().allClientProxies());
+        }
+        if (!fault.target().equals("clients")) {
+            proxies.addAll(ctx.network().allPeerProxies());
+        }
+        String name = ProxyNetwork.toxicName(tag, ToxicDirection.DOWNSTREAM);
+        String up = ProxyNetwork.toxicName(tag, ToxicDirection.UPSTREAM);
+        for (String p : proxies) {
+            Proxy proxy = ctx.network().get(p);
+            switch (fault.kind()) {
+                case LATENCY -> {
+                    proxy.toxics().latency(name, ToxicDirection.DOWNSTREAM, fault.option("latency_ms", 100))
+                            .setJitter(fault.option("jitter_ms", 0));
+                    ctx.network().added(tag, p, ToxicDirection.DOWNSTREAM);
+                }
+                case BANDWIDTH -> {
+                    proxy.toxics().bandwidth(name, ToxicDirection.DOWNSTREAM, fault.option("rate_kbs", 10));
+                    proxy.toxics().bandwidth(up, ToxicDirection.UPSTREAM, fault.option("rate_kbs", 10));
+                    ctx.network().added(tag, p, ToxicDirection.DOWNSTREAM);
+                    ctx.network().added(tag, p, ToxicDirection.UPSTREAM);
+                }
+                default -> {
+                    proxy.toxics().resetPeer(name, ToxicDirection.DOWNSTREAM, fault.option("timeout_ms", 1000));
+                    ctx.network().added(tag, p, ToxicDirection.DOWNSTREAM);
+                }
+            }
+        }
+        value.put("proxies", proxies.size());
+        value.putAll(fault.options());
+    }
+
+    @Override
+    public void heal(NemesisContext ctx) throws IOException {
+        ctx.network().heal();
+    }
+}

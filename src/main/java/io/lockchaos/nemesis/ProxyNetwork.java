@@ -1,0 +1,171 @@
+package io.lockchaos.nemesis;
+
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.cluster.ZkNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The run's proxies, all driven through the Toxiproxy HTTP API: one proxy in front of every server for each client
+ * (so one client can be cut off alone) and, when the ensemble is to be partitioned, one per directed pair of servers
+ * for the quorum and the election port (each server reaches its peers only through its own proxies). Proxies are made
+ * when first needed. A cut is a {@code timeout} toxic of 0 ms: data is held, not refused, as in a real partition,
+ * and the connection stays open until the toxic is removed. Thread-safe.
+ */
+public final class ProxyNetwork implements PeerRouting {
+    private final ToxiproxyClient api;
+    private final String host;
+    private final Map<String, Proxy> proxies = new ConcurrentHashMap<>();
+    /** The toxics each fault added, as (proxy, toxic) pairs, so ending it touches only those. */
+    private final Map<String, List<String[]>> added = new ConcurrentHashMap<>();
+
+    /**
+     * @param api the Toxiproxy API
+     * @param host the loopback address proxies listen on (and servers are reached at)
+     */
+    public ProxyNetwork(ToxiproxyClient api, String host) {
+        this.api = api;
+        this.host = host;
+    }
+
+    public ToxiproxyClient api() {
+        return api;
+    }
+
+    private Proxy proxy(String name, String upstream) {
+        return proxies.computeIfAbsent(name, n -> {
+            try {
+                Proxy existing = api.getProxyOrNull(n);
+                if (existing != null) {
+                    existing.delete(); // a stale proxy of an earlier run on an external server
+                }
+                return api.createProxy(n, host + ":0", upstream);
+            } catch (IOException e) {
+                throw new UncheckedIOException("creating proxy " + n + " -> " + upstream, e);
+            }
+        });
+    }
+
+    private InetSocketAddress listen(Proxy p) {
+        String l = p.getListen();
+        int colon = l.lastIndexOf(':');
+        return new InetSocketAddress(l.substring(0, colon), Integer.parseInt(l.substring(colon + 1)));
+    }
+
+    static String clientProxy(int worker, ZkNode n) {
+        return "client-" + worker + "-n" + n.id();
+    }
+
+    static String peerProxy(String port, ZkNode from, ZkNode to) {
+        return "peer-" + port + "-" + from.id() + "-" + to.id();
+    }
+
+    /** The connect string worker {@code worker} uses: its own proxy to each server. */
+    public String clientConnectString(int worker, List<ZkNode> nodes) {
+        StringBuilder s = new StringBuilder();
+        for (ZkNode n : nodes) {
+            InetSocketAddress a = listen(proxy(clientProxy(worker, n), n.clientAddress()));
+            s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
+        }
+        return s.toString();
+    }
+
+    @Override
+    public InetSocketAddress quorum(ZkNode from, ZkNode to) {
+        return listen(proxy(peerProxy("quorum", from, to), to.host() + ":" + to.quorumPort()));
+    }
+
+    @Override
+    public InetSocketAddress election(ZkNode from, ZkNode to) {
+        return listen(proxy(peerProxy("election", from, to), to.host() + ":" + to.electionPort()));
+    }
+
+    /** The names of worker {@code worker}'s proxies that exist. */
+    List<String> clientProxies(int worker, List<ZkNode> nodes) {
+        return nodes.stream().map(n -> clientProxy(worker, n)).filter(proxies::containsKey).toList();
+    }
+
+    /** Every client proxy to server {@code n}. */
+    List<String> clientProxiesTo(ZkNode n) {
+        return proxies.keySet().stream().filter(p -> p.startsWith("client-") && p.endsWith("-n" + n.id())).toList();
+    }
+
+    /** Every client proxy. */
+    List<String> allClientProxies() {
+        return proxies.keySet().stream().filter(p -> p.startsWith("client-")).toList();
+    }
+
+    /** Every peer proxy. */
+    List<String> allPeerProxies() {
+        return proxies.keySet().stream().filter(p -> p.startsWith("peer-")).toList();
+    }
+
+    /**
+     * Stops what {@code from} sends to {@code to} (both ports), whichever of the two opened the connection: the
+     * upstream of {@code from}'s proxies to {@code to} and the downstream of {@code to}'s proxies to {@code from}.
+     */
+    void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
+        for (String port : List.of("quorum", "election")) {
+            blackhole(peerProxy(port, from, to), ToxicDirection.UPSTREAM, tag);
+            blackhole(peerProxy(port, to, from), ToxicDirection.DOWNSTREAM, tag);
+        }
+    }
+
+    /** Holds all data through {@code proxy} in one direction until {@link #remove} of {@code tag}. */
+    void blackhole(String proxy, ToxicDirection direction, String tag) throws IOException {
+        Proxy p = proxies.get(proxy);
+        if (p != null) {
+            p.toxics().timeout(toxicName(tag, direction), direction, 0);
+            added(tag, proxy, direction);
+        }
+    }
+
+    /** Notes that the fault {@code tag} added its toxic in {@code direction} to {@code proxy}. */
+    void added(String tag, String proxy, ToxicDirection direction) {
+        added.computeIfAbsent(tag, t -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                .add(new String[] {proxy, toxicName(tag, direction)});
+    }
+
+    /** Both directions. */
+    void blackhole(String proxy, String tag) throws IOException {
+        blackhole(proxy, ToxicDirection.UPSTREAM, tag);
+        blackhole(proxy, ToxicDirection.DOWNSTREAM, tag);
+    }
+
+    /** The proxy, for adding other toxics. */
+    Proxy get(String proxy) {
+        return proxies.get(proxy);
+    }
+
+    static String toxicName(String tag, ToxicDirection d) {
+        return tag + "-" + d.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Removes every toxic named by {@code tag} from every proxy. */
+    void remove(String tag) throws IOException {
+        List<String[]> toxics = added.remove(tag);
+        if (toxics == null) {
+            return;
+        }
+        for (String[] t : toxics) {
+            try {
+                proxies.get(t[0]).toxics().get(t[1]).remove();
+            } catch (IOException e) {
+                // already gone: a heal reset everything
+            }
+        }
+    }
+
+    /** Removes every toxic and enables every proxy. */
+    public void heal() throws IOException {
+        added.clear();
+        api.reset();
+    }
+}

@@ -1,0 +1,199 @@
+package io.lockchaos.nemesis;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fault schedule: timed events in the main phase. Parsed from text whose entries are separated by {@code ;} or new
+ * lines, each either an explicit event or a random mix:
+ * <pre>
+ * at 5s isolate holder for 6s
+ * at 3s latency clients latency_ms=200 jitter_ms=50 for 4s
+ * at 8s expire waiter
+ * mix kill,pause,isolate-client every 5s for 3s from 2s
+ * </pre>
+ * A mix is expanded once, from the run's seed, into explicit events; {@link #timeline()} gives them back as text, so
+ * a stored run replays its exact schedule.
+ *
+ * @param events the events, ordered by start time
+ */
+public record Schedule(List<FaultEvent> events) {
+    private static final Pattern AT = Pattern.compile("at\\s+(\\S+)\\s+(\\S+)(.*?)(?:\\s+for\\s+(\\S+))?");
+    private static final Pattern MIX = Pattern.compile("mix\\s+(\\S+)\\s+every\\s+(\\S+)\\s+for\\s+(\\S+)"
+            + "(?:\\s+from\\s+(\\S+))?");
+    private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m)");
+    private static final Pattern OPTION = Pattern.compile("([a-z_]+)=([0-9]+)");
+
+    public static final Schedule NONE = new Schedule(List.of());
+
+    public Schedule {
+        events = events.stream().sorted(Comparator.comparingLong(FaultEvent::atMillis)).toList();
+    }
+
+    public boolean isEmpty() {
+        return events.isEmpty();
+    }
+
+    /** Whether any event needs a proxy per client and server. */
+    public boolean needsClientProxies() {
+        return events.stream().anyMatch(e -> e.fault().needsClientProxies());
+    }
+
+    /** Whether any event needs a proxy per directed pair of servers. */
+    public boolean needsPeerProxies() {
+        return events.stream().anyMatch(e -> e.fault().needsPeerProxies());
+    }
+
+    /** Whether any event partitions the ensemble. */
+    public boolean partitionsServers() {
+        return events.stream().anyMatch(e -> e.fault().kind().partitionsServers());
+    }
+
+    /** The events as timeline text, one entry each: parsing it gives this schedule back. */
+    public List<String> timeline() {
+        return events.stream().map(FaultEvent::toString).toList();
+    }
+
+    /** When the last fault ends, in ms after the main phase began. */
+    public long endMillis() {
+        return events.stream().mapToLong(e -> e.atMillis() + e.durationMillis()).max().orElse(0);
+    }
+
+    /**
+     * Parses schedule text.
+     *
+     * @param seed expands random mixes
+     * @param mainMillis the main phase's length: every event must start within it
+     * @throws IllegalArgumentException with a one-line message quoting the entry at fault
+     */
+    public static Schedule parse(String text, long seed, long mainMillis) {
+        List<FaultEvent> events = new ArrayList<>();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (String raw : text.split("[;\\n]")) {
+            String entry = raw.strip().toLowerCase(Locale.ROOT);
+            if (entry.isEmpty()) {
+                continue;
+            }
+            Matcher mix = MIX.matcher(entry);
+            Matcher at = AT.matcher(entry);
+            if (mix.matches()) {
+                events.addAll(expandMix(entry, mix, random, mainMillis));
+            } else if (at.matches()) {
+                events.add(event(entry, at, mainMillis));
+            } else {
+                throw new IllegalArgumentException("'" + entry + "': expected 'at TIME FAULT [TARGET] [key=N...]"
+                        + " [for TIME]' or 'mix FAULT,FAULT... every TIME for TIME [from TIME]'");
+            }
+        }
+        return new Schedule(events);
+    }
+
+    private static FaultEvent event(String entry, Matcher m, long mainMillis) {
+        long at = millis(entry, m.group(1));
+        String[] words = m.group(3).strip().isEmpty() ? new String[0] : m.group(3).strip().split("\\s+");
+        String target = "";
+        Map<String, Long> options = new LinkedHashMap<>();
+        for (String w : words) {
+            Matcher o = OPTION.matcher(w);
+            if (o.matches()) {
+                options.put(o.group(1), Long.parseLong(o.group(2)));
+            } else if (target.isEmpty()) {
+                target = w;
+            } else {
+                throw new IllegalArgumentException("'" + entry + "': unexpected '" + w + "'");
+            }
+        }
+        FaultKind kind = kind(entry, m.group(2), target);
+        if (target.isEmpty() || m.group(2).equals("partition")) {
+            target = kind.defaultTarget();
+        }
+        if (!kind.targets.accepts(target)) {
+            throw new IllegalArgumentException("'" + entry + "': " + kind.wireName() + " takes "
+                    + kind.targets.describe() + ", not '" + target + "'");
+        }
+        long duration = m.group(4) == null ? 0 : millis(entry, m.group(4));
+        if (kind.instantaneous() && m.group(4) != null) {
+            throw new IllegalArgumentException("'" + entry + "': " + kind.wireName() + " happens at an instant;"
+                    + " drop 'for'");
+        }
+        if (!kind.instantaneous() && duration <= 0) {
+            throw new IllegalArgumentException("'" + entry + "': " + kind.wireName() + " needs 'for TIME'");
+        }
+        if (at >= mainMillis) {
+            throw new IllegalArgumentException("'" + entry + "': starts at " + at + " ms, after the main phase ("
+                    + mainMillis + " ms)");
+        }
+        return new FaultEvent(at, new Fault(kind, target, options), duration);
+    }
+
+    /** A kind by name, or by the aliases {@code isolate TARGET} and {@code partition SHAPE}. */
+    private static FaultKind kind(String entry, String word, String target) {
+        FaultKind k = FaultKind.parse(word);
+        if (k == null && word.equals("isolate")) {
+            k = FaultKind.ISOLATE_CLIENT.targets.accepts(target) ? FaultKind.ISOLATE_CLIENT
+                    : FaultKind.ISOLATE_SERVER;
+        }
+        if (k == null && word.equals("partition")) {
+            k = FaultKind.parse("partition-" + target);
+        }
+        if (k == null) {
+            throw new IllegalArgumentException("'" + entry + "': unknown fault '" + word + "' (expected isolate,"
+                    + " partition halves|ring|bridge, or one of " + kinds() + ")");
+        }
+        return k;
+    }
+
+    private static String kinds() {
+        List<String> names = new ArrayList<>();
+        for (FaultKind k : FaultKind.values()) {
+            names.add(k.wireName());
+        }
+        return String.join(", ", names);
+    }
+
+    private static List<FaultEvent> expandMix(String entry, Matcher m, SplittableRandom random, long mainMillis) {
+        List<FaultKind> kinds = new ArrayList<>();
+        for (String name : m.group(1).split(",")) {
+            FaultKind k = kind(entry, name, "");
+            kinds.add(k);
+        }
+        long every = millis(entry, m.group(2));
+        long duration = millis(entry, m.group(3));
+        long from = m.group(4) == null ? 0 : millis(entry, m.group(4));
+        if (every <= 0 || duration <= 0) {
+            throw new IllegalArgumentException("'" + entry + "': every and for must be positive");
+        }
+        if (duration > every) {
+            throw new IllegalArgumentException("'" + entry + "': faults of " + duration + " ms every " + every
+                    + " ms would overlap; make 'for' at most 'every'");
+        }
+        List<FaultEvent> out = new ArrayList<>();
+        for (long t = from; t < mainMillis; t += every) {
+            FaultKind k = kinds.get(random.nextInt(kinds.size()));
+            List<String> targets = k.targets.names.stream().sorted().toList();
+            String target = targets.get(random.nextInt(targets.size()));
+            out.add(new FaultEvent(t, new Fault(k, target, Map.of()), k.instantaneous() ? 0 : duration));
+        }
+        return out;
+    }
+
+    private static long millis(String entry, String text) {
+        Matcher d = DURATION.matcher(text);
+        if (!d.matches()) {
+            throw new IllegalArgumentException("'" + entry + "': '" + text + "' is not a time (e.g. 500ms, 5s, 1m)");
+        }
+        double v = Double.parseDouble(d.group(1));
+        return Math.round(switch (d.group(2)) {
+            case "ms" -> v;
+            case "s" -> v * 1000;
+            default -> v * 60_000;
+        });
+    }
+}
