@@ -12,6 +12,7 @@ import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.History;
 import io.lockchaos.report.ConsoleSummary;
+import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,9 +23,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code check HISTORY}: grades a stored history and writes results.json beside it. */
+/**
+ * {@code check HISTORY}: grades a stored history and writes results.json and the reports beside it. For a file called
+ * {@code history.*} the reports go into its folder; for any other name, into the folder {@code NAME.report/} beside
+ * it, so that two histories in one folder do not overwrite each other's reports.
+ */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = {"Checks a history with the lock checkers and writes results.json beside it.",
+        description = {"Checks a history with the lock checkers and writes results.json and the reports",
+            "(timeline.html, plots, summary.txt, junit.xml) beside it.",
             "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})
 final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "HISTORY", description = "history file (JSON lines or Jepsen EDN)")
@@ -51,6 +57,9 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--results", description = "where to write results.json (default: beside the history)")
     Path results;
+
+    @Option(names = "--no-report", description = "write only results.json, no timeline, plots or junit.xml")
+    boolean noReport;
 
     @Override
     public Integer call() throws IOException {
@@ -96,10 +105,30 @@ final class CheckCommand implements Callable<Integer> {
         for (String w : h.warnings()) {
             System.err.println("lockchaos: warning: " + w);
         }
-        ConsoleSummary.print(System.out, history + " (" + h.size() + " ops" + (r == null ? "" : ", recipe " + r.name())
-                + (m == null ? "" : ", model " + m.name()) + ")", result);
+        ConsoleSummary.print(System.out, Reports.headline(about), result);
         System.out.println("  results: " + out);
+        if (!noReport) {
+            Path dir = reportDir(history);
+            try {
+                Reports.writeAll(dir, h, result, about);
+                System.out.println("  report: " + dir.resolve("timeline.html"));
+            } catch (IOException | RuntimeException e) {
+                // The verdict stands without the pictures: say what failed and keep the exit code.
+                System.err.println("lockchaos: warning: " + dir + ": reports not written (" + e + ")");
+            }
+        }
         return result.verdict().exitCode();
+    }
+
+    /** The history's folder for {@code history.*}; else the folder {@code NAME.report/} beside the file. */
+    static Path reportDir(Path history) {
+        String name = history.getFileName().toString();
+        Path dir = history.toAbsolutePath().getParent();
+        if (name.startsWith("history.")) {
+            return dir;
+        }
+        int dot = name.lastIndexOf('.');
+        return dir.resolve((dot > 0 ? name.substring(0, dot) : name) + ".report");
     }
 
     static final class FormatConverter implements picocli.CommandLine.ITypeConverter<HistoryFiles.Format> {

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code lockchaos.jar}. */
 @Command(name = "lockchaos", mixinStandardHelpOptions = true, version = "lockchaos 0.1.0",
         description = "Jepsen-style correctness tester for distributed locks.",
-        subcommands = {RunCommand.class, CheckCommand.class, GenCommand.class, BenchCommand.class})
+        subcommands = {RunCommand.class, CheckCommand.class, ReportCommand.class, GenCommand.class,
+            BenchCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,113 @@
+package io.lockchaos.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Checkers;
+import io.lockchaos.checker.Recipe;
+import io.lockchaos.history.History;
+import io.lockchaos.report.ConsoleSummary;
+import io.lockchaos.report.Reports;
+import io.lockchaos.report.ResultsJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code report RUN_DIR}: re-checks a stored run and writes results.json and every report into its folder. The recipe
+ * comes from {@code --recipe}, else from the run's test.json, else it is {@code mutex}, as for {@code check}.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Re-checks a stored run (RUN_DIR/history.jsonl) and writes results.json, timeline.html,",
+            "latency/rate plots (PNG and SVG), summary.txt and junit.xml into RUN_DIR.",
+            "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})
+final class ReportCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RUN_DIR", description = "a run folder holding history.jsonl")
+    Path runDir;
+
+    @Option(names = "--recipe", description = "what the lock promises (default: test.json's recipe, else mutex)")
+    String recipe;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!Files.isDirectory(runDir)) {
+            throw new UserError(runDir + ": " + (Files.exists(runDir) ? "is not a directory" : "no such directory")
+                    + ", expected a run folder");
+        }
+        Path historyFile = runDir.resolve("history.jsonl");
+        if (!Files.isRegularFile(historyFile)) {
+            throw new UserError(runDir + ": no history.jsonl in this folder");
+        }
+        Map<String, Object> test = testJson(runDir.resolve("test.json"));
+        String recipeName = recipe != null ? recipe : test.get("recipe") instanceof String s ? s : "mutex";
+        Recipe r;
+        try {
+            r = checkerRecipe(recipeName);
+        } catch (IllegalArgumentException e) {
+            throw new UserError((recipe != null ? "--" : runDir.resolve("test.json") + ": ") + e.getMessage());
+        }
+        History h = HistoryFiles.read(historyFile, HistoryFiles.Format.JSONL);
+        CheckResult result = Checkers.safe(Checkers.forRecipe(r)).check(h);
+        Map<String, Object> about = new LinkedHashMap<>();
+        if (test.get("name") != null) {
+            about.put("name", test.get("name"));
+        }
+        about.put("history", historyFile.toString());
+        about.put("recipe", r.name());
+        about.put("ops", h.size());
+        if (test.get("seed") != null) {
+            about.put("seed", test.get("seed"));
+        }
+        if (!h.warnings().isEmpty()) {
+            about.put("warnings", h.warnings());
+        }
+        ResultsJson.write(runDir.resolve("results.json"), result, about);
+        Reports.writeAll(runDir, h, result, about);
+        for (String w : h.warnings()) {
+            System.err.println("lockchaos: warning: " + w);
+        }
+        ConsoleSummary.print(System.out, Reports.headline(about), result);
+        System.out.println("  results: " + runDir.resolve("results.json"));
+        System.out.println("  report: " + runDir.resolve("timeline.html"));
+        return result.verdict().exitCode();
+    }
+
+    /** test.json as a map; an empty map when the run has none. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> testJson(Path file) {
+        if (!Files.exists(file)) {
+            return Map.of();
+        }
+        try {
+            Object o = new ObjectMapper().readValue(file.toFile(), Object.class);
+            if (!(o instanceof Map)) {
+                throw new UserError(file + ": expected a JSON object");
+            }
+            return (Map<String, Object>) o;
+        } catch (JsonProcessingException e) {
+            throw new UserError(file + ": not valid JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new UserError(file + ": cannot read (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * The checker recipe for a run's recipe. This mirrors {@code Runner.checkerRecipe}, which is package-private in
+     * core; when that becomes public this should call it.
+     */
+    static Recipe checkerRecipe(String recipe) {
+        switch (recipe) {
+            case "naive-exclusive": return new Recipe("naive-exclusive", 1, false, true, true, false);
+            case "naive-herd": return new Recipe("naive-herd", 1, false, true, true, false);
+            case "naive-queue": return new Recipe("naive-queue", 1, false, true, true, false);
+            case "naive-rw": return new Recipe("naive-rw", 1, false, true, true, true);
+            default: return Recipe.parse(recipe);
+        }
+    }
+}

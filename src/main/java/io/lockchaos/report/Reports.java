@@ -1,0 +1,109 @@
+package io.lockchaos.report;
+
+import io.lockchaos.checker.CheckResult;
+import io.lockchaos.history.History;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes every report of a checked history into one folder. Reports render what the checkers decided; nothing here
+ * grades a history.
+ *
+ * <p>Files written: {@code timeline.html}, {@code latency.png/.svg}, {@code latency-quantiles.png/.svg},
+ * {@code rate.png/.svg}, {@code summary.txt} and {@code junit.xml}. results.json is the caller's, because where it
+ * goes differs ({@code check --results}); see {@link ResultsJson}.
+ *
+ * <p>{@code about} describes the run. The keys read here: {@code name} (the test's name, for junit.xml; default: the
+ * folder's name, without a {@code .report} suffix), {@code history}, {@code ops}, {@code recipe} and {@code model} (for the headline, see
+ * {@link #headline}). Scalar entries also become junit.xml properties and appear in the page.
+ */
+public final class Reports {
+    private Reports() {
+    }
+
+    /**
+     * Writes all reports of {@code h} and its {@code result} into {@code dir}, creating it if needed.
+     *
+     * @return the files written
+     * @throws IOException when a file cannot be written; the files written before it stay
+     */
+    public static List<Path> writeAll(Path dir, History h, CheckResult result, Map<String, Object> about)
+            throws IOException {
+        Files.createDirectories(dir);
+        List<Path> out = new ArrayList<>();
+        String name = testName(dir, about);
+        TimelineData data = TimelineData.of(h, result, TimelineHtml.DEFAULT_CAP);
+        Path timeline = dir.resolve("timeline.html");
+        TimelineHtml.write(timeline, data, result, name + ": " + headline(about), about);
+        out.add(timeline);
+        out.addAll(Plots.write(dir, h, data.faults()));
+        Path summary = dir.resolve("summary.txt");
+        Files.writeString(summary, summary(headline(about), result), StandardCharsets.UTF_8);
+        out.add(summary);
+        Path junit = dir.resolve("junit.xml");
+        JunitXml.write(junit, name, result, about);
+        out.add(junit);
+        return out;
+    }
+
+    /**
+     * The first line of the console summary: {@code HISTORY (N ops, recipe R, model M)}, from {@code about}'s
+     * {@code history}, {@code ops}, {@code recipe} and {@code model}; absent keys are left out.
+     */
+    public static String headline(Map<String, Object> about) {
+        StringBuilder b = new StringBuilder(String.valueOf(about.getOrDefault("history", "history")));
+        List<String> parts = new ArrayList<>();
+        if (about.get("ops") != null) {
+            parts.add(about.get("ops") + " ops");
+        }
+        if (about.get("recipe") != null) {
+            parts.add("recipe " + about.get("recipe"));
+        }
+        if (about.get("model") != null) {
+            parts.add("model " + about.get("model"));
+        }
+        if (!parts.isEmpty()) {
+            b.append(" (").append(String.join(", ", parts)).append(')');
+        }
+        return b.toString();
+    }
+
+    /** Exactly what {@link ConsoleSummary#print} prints for this headline and result. */
+    public static String summary(String headline, CheckResult result) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream p = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        ConsoleSummary.print(p, headline, result);
+        p.flush();
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The checkers that ran, depth first: the leaves of a composed result, or the result itself. */
+    public static List<CheckResult> leaves(CheckResult r) {
+        if (r.children().isEmpty()) {
+            return List.of(r);
+        }
+        List<CheckResult> out = new ArrayList<>();
+        for (CheckResult c : r.children()) {
+            out.addAll(leaves(c));
+        }
+        return out;
+    }
+
+    static String testName(Path dir, Map<String, Object> about) {
+        Object n = about.get("name");
+        if (n != null) {
+            return n.toString();
+        }
+        Path f = dir.toAbsolutePath().normalize().getFileName();
+        String s = f == null ? "history" : f.toString();
+        // check writes the reports of NAME.jsonl into NAME.report/: the test is NAME.
+        return s.endsWith(".report") && s.length() > ".report".length() ? s.substring(0, s.length() - 7) : s;
+    }
+}

@@ -1,0 +1,131 @@
+package io.lockchaos.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportCommandTest {
+    private static final List<String> REPORTS = List.of("timeline.html", "latency.png", "latency.svg",
+            "latency-quantiles.png", "latency-quantiles.svg", "rate.png", "rate.svg", "summary.txt", "junit.xml");
+
+    @TempDir
+    Path dir;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void capture() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path run(String name, String example, String testJson) throws Exception {
+        Path run = dir.resolve(name);
+        Files.createDirectories(run);
+        Files.copy(Path.of("histories/examples", example, "history.jsonl"), run.resolve("history.jsonl"));
+        if (testJson != null) {
+            Files.writeString(run.resolve("test.json"), testJson);
+        }
+        return run;
+    }
+
+    @Test
+    void reportRechecksWithTestJsonsRecipeAndWritesEverything() throws Exception {
+        Path run = run("dg", "double-grant", "{\"name\": \"double-grant\", \"recipe\": \"reentrant-mutex\", \"seed\": 7}");
+        assertEquals(1, Main.run("report", run.toString()), err());
+        for (String f : REPORTS) {
+            assertTrue(Files.size(run.resolve(f)) > 0, f);
+        }
+        JsonNode r = new ObjectMapper().readTree(run.resolve("results.json").toFile());
+        assertEquals("invalid", r.get("verdict").asText());
+        assertEquals("reentrant-mutex", r.get("recipe").asText());
+        assertEquals("double-grant", r.get("name").asText());
+        assertTrue(Files.readString(run.resolve("junit.xml")).contains("<testsuite name=\"lockchaos.double-grant\""));
+        String console = out.toString(StandardCharsets.UTF_8);
+        assertTrue(console.startsWith(Files.readString(run.resolve("summary.txt"))), "summary.txt is the console's");
+        assertTrue(console.contains("report: " + run.resolve("timeline.html")), console);
+    }
+
+    @Test
+    void withoutTestJsonTheRecipeOptionDecides() throws Exception {
+        Path run = run("rw", "correct-rw", null);
+        assertEquals(0, Main.run("report", run.toString(), "--recipe", "rw"), err());
+        assertTrue(Files.exists(run.resolve("timeline.html")));
+        assertEquals("rw", new ObjectMapper().readTree(run.resolve("results.json").toFile()).get("recipe").asText());
+    }
+
+    @Test
+    void badRunFoldersGetOneLineAndExitTwo() throws Exception {
+        assertEquals(2, Main.run("report", dir.resolve("nope").toString()));
+        assertEquals("lockchaos: " + dir.resolve("nope") + ": no such directory, expected a run folder", err().strip());
+        err.reset();
+        Files.createDirectories(dir.resolve("empty"));
+        assertEquals(2, Main.run("report", dir.resolve("empty").toString()));
+        assertEquals("lockchaos: " + dir.resolve("empty") + ": no history.jsonl in this folder", err().strip());
+        err.reset();
+        Path bad = run("bad", "double-grant", "{\"recipe\": ");
+        assertEquals(2, Main.run("report", bad.toString()));
+        assertEquals(1, err().lines().count(), err());
+        assertTrue(err().startsWith("lockchaos: " + bad.resolve("test.json") + ": not valid JSON"), err());
+        err.reset();
+        Path spin = run("spin", "double-grant", "{\"recipe\": \"spinlock\"}");
+        assertEquals(2, Main.run("report", spin.toString()));
+        assertTrue(err().startsWith("lockchaos: " + spin.resolve("test.json") + ": recipe: unknown recipe 'spinlock'"),
+                err());
+        err.reset();
+        Path broken = dir.resolve("broken");
+        Files.createDirectories(broken);
+        Files.copy(Path.of("checker/err-two-invokes.jsonl"), broken.resolve("history.jsonl"));
+        assertEquals(2, Main.run("report", broken.toString()));
+        assertEquals(1, err().lines().count(), err());
+        assertTrue(err().contains("history.jsonl:2: type: process 0 invokes"), err());
+        assertFalse(err().contains("\tat "), "no stack trace");
+        assertFalse(Files.exists(broken.resolve("timeline.html")));
+    }
+
+    @Test
+    void checkWritesTheReportsBesideTheHistoryOrIntoNameDotReport() throws Exception {
+        Path h = run("dg", "double-grant", null).resolve("history.jsonl");
+        assertEquals(1, Main.run("check", h.toString(), "--recipe", "reentrant-mutex"));
+        for (String f : REPORTS) {
+            assertTrue(Files.exists(h.resolveSibling(f)), f);
+        }
+        Path other = dir.resolve("mine.jsonl");
+        Files.copy(Path.of("checker/clean-mutex.jsonl"), other);
+        assertEquals(0, Main.run("check", other.toString()));
+        assertTrue(Files.exists(dir.resolve("mine.results.json")));
+        assertTrue(Files.exists(dir.resolve("mine.report/timeline.html")));
+        assertTrue(Files.readString(dir.resolve("mine.report/junit.xml")).contains("lockchaos.mine\""));
+        Path quiet = dir.resolve("quiet.jsonl");
+        Files.copy(Path.of("checker/clean-mutex.jsonl"), quiet);
+        assertEquals(0, Main.run("check", quiet.toString(), "--no-report"));
+        assertFalse(Files.exists(dir.resolve("quiet.report")));
+    }
+}
