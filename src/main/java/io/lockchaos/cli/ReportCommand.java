@@ -48,7 +48,7 @@ final class ReportCommand implements Callable<Integer> {
         String recipeName = recipe != null ? recipe : test.get("recipe") instanceof String s ? s : "mutex";
         Recipe r;
         try {
-            r = checkerRecipe(recipeName);
+            r = io.lockchaos.core.Runner.checkerRecipe(recipeName);
         } catch (IllegalArgumentException e) {
             throw new UserError((recipe != null ? "--" : runDir.resolve("test.json") + ": ") + e.getMessage());
         }
@@ -94,20 +94,6 @@ final class ReportCommand implements Callable<Integer> {
             throw new UserError(file + ": not valid JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
             throw new UserError(file + ": cannot read (" + e.getMessage() + ")");
-        }
-    }
-
-    /**
-     * The checker recipe for a run's recipe. This mirrors {@code Runner.checkerRecipe}, which is package-private in
-     * core; when that becomes public this should call it.
-     */
-    static Recipe checkerRecipe(String recipe) {
-        switch (recipe) {
-            case "naive-exclusive": return new Recipe("naive-exclusive", 1, false, true, true, false);
-            case "naive-herd": return new Recipe("naive-herd", 1, false, true, true, false);
-            case "naive-queue": return new Recipe("naive-queue", 1, false, true, true, false);
-            case "naive-rw": return new Recipe("naive-rw", 1, false, true, true, true);
-            default: return Recipe.parse(recipe);
         }
     }
 }

@@ -5,7 +5,8 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 /**
  * Main class of a child ZooKeeper server: starts a watchdog that halts this JVM as soon as the parent process is gone
  * (so servers never outlive a runner, even one killed with SIGKILL), then runs {@link QuorumPeerMain} on the given
- * configuration. Arguments: parent pid, path of zoo.cfg.
+ * configuration (or {@link RoutedQuorumPeerMain} when the ensemble goes through proxies). Arguments: parent pid, path of
+ * zoo.cfg.
  */
 public final class ChildServer {
     private ChildServer() {
@@ -26,6 +27,28 @@ public final class ChildServer {
         }, "lockchaos-parent-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
-        QuorumPeerMain.main(new String[] {args[1]});
+        String advertise = System.getProperty(ADVERTISE);
+        if (advertise == null) {
+            QuorumPeerMain.main(new String[] {args[1]});
+        } else {
+            runRouted(RoutedQuorumPeerMain.parse(advertise), args[1]);
+        }
+    }
+
+    /** System property naming, per peer id, the address that peer dials to reach this server's election port. */
+    static final String ADVERTISE = "lockchaos.advertise";
+
+    /** As QuorumPeerMain.main does, with the routed peer; exits as it does. */
+    private static void runRouted(java.util.Map<Long, java.net.InetSocketAddress> advertise, String config) {
+        try {
+            org.apache.zookeeper.server.quorum.QuorumPeerConfig c = new org.apache.zookeeper.server.quorum
+                    .QuorumPeerConfig();
+            c.parse(config);
+            new RoutedQuorumPeerMain(advertise).runFromConfig(c);
+        } catch (Exception e) {
+            e.printStackTrace();
+            Runtime.getRuntime().halt(1);
+        }
+        Runtime.getRuntime().halt(0);
     }
 }

@@ -173,7 +173,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
 
     private Process launch(ZkNode n) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java,
+        List<String> cmd = new ArrayList<>(List.of(java,
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
                 "-Djava.net.preferIPv4Stack=true",
                 "-Dzookeeper.admin.enableServer=false",
@@ -183,7 +183,16 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
                 "-cp", System.getProperty("java.class.path"),
                 ChildServer.class.getName(),
                 Long.toString(ProcessHandle.current().pid()),
-                configs.get(n.id()).toAbsolutePath().toString());
+                configs.get(n.id()).toAbsolutePath().toString()));
+        if (routing != PeerRouting.DIRECT && nodes.size() > 1) {
+            Map<Long, InetSocketAddress> advertise = new LinkedHashMap<>();
+            for (ZkNode peer : nodes) {
+                if (peer.id() != n.id()) {
+                    advertise.put((long) peer.id(), routing.election(peer, n));
+                }
+            }
+            cmd.add(cmd.indexOf("-cp"), "-D" + ChildServer.ADVERTISE + "=" + RoutedQuorumPeerMain.format(advertise));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));

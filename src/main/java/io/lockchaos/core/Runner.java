@@ -95,8 +95,12 @@ public final class Runner {
                 .routing(routing).build();
     }
 
-    /** The checker recipe for a run recipe. */
-    static Recipe checkerRecipe(String recipe) {
+    /**
+     * The checker recipe for a run recipe: the naive locks promise what a mutex (or read/write lock) promises.
+     *
+     * @throws IllegalArgumentException for an unknown recipe
+     */
+    public static Recipe checkerRecipe(String recipe) {
         switch (recipe) {
             case "naive-exclusive": return new Recipe("naive-exclusive", 1, false, true, true, false);
             case "naive-herd": return new Recipe("naive-herd", 1, false, true, true, false);
@@ -202,6 +206,7 @@ public final class Runner {
         Map<String, Object> throughput = Throughput.of(h);
         about.put("throughput", throughput);
         ResultsJson.write(runDir.resolve("results.json"), result, about);
+        io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
         return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed());
     }
 

@@ -1,0 +1,190 @@
+package io.lockchaos.nemesis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.client.ClientRegistry;
+import io.lockchaos.cluster.FourLetterWords;
+import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ZooKeepers;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each fault verified on a real local ensemble by its effect. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class FaultEffectsTest {
+    private static final int SESSION_MS = 2000;
+
+    @TempDir
+    Path dir;
+
+    private static long waitUntil(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
+        long t0 = System.nanoTime();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - t0 > timeoutMillis * 1_000_000L) {
+                return -1;
+            }
+            Thread.sleep(10);
+        }
+        return (System.nanoTime() - t0) / 1_000_000L;
+    }
+
+    private static boolean exists(ZooKeeper zk, String path) {
+        try {
+            return zk.exists(path, false) != null;
+        } catch (Exception e) {
+            return true; // unknown: not gone yet as far as we can tell
+        }
+    }
+
+    private static Optional<ZkNode> leaderAmong(List<ZkNode> nodes) {
+        return nodes.stream().filter(n -> FourLetterWords.mode(n, 300).filter("leader"::equals).isPresent())
+                .findFirst();
+    }
+
+    private static NemesisContext context(LocalEnsemble zk, ClientRegistry clients, ProxyNetwork net) {
+        return new NemesisContext(zk, clients, net, SESSION_MS, new SplittableRandom(1));
+    }
+
+    @Test
+    void killingTheLeaderElectsANewOneAndPausedServersResume() throws Exception {
+        try (LocalEnsemble zk = LocalEnsemble.builder(dir).size(3).build()) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            NemesisContext ctx = context(zk, new ClientRegistry(0), null);
+            ServerNemesis servers = new ServerNemesis();
+            ZkNode old = zk.leader().orElseThrow();
+            Nemesis.Started kill = servers.start(new Fault(FaultKind.KILL, "leader", Map.of()), 1000, ctx);
+            assertEquals(List.of(old.id()), kill.value().get("nodes"));
+            List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
+            assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 30_000) >= 0, "a new leader among " + rest);
+            kill.stopper().stop();
+            zk.awaitHealthy(Duration.ofSeconds(30));
+
+            Nemesis.Started pause = servers.start(new Fault(FaultKind.PAUSE, "follower", Map.of()), 1000, ctx);
+            @SuppressWarnings("unchecked")
+            int id = ((List<Integer>) pause.value().get("nodes")).get(0);
+            ZkNode paused = zk.nodes().get(id - 1);
+            assertTrue(FourLetterWords.mode(paused, 300).isEmpty(), "a stopped server does not answer");
+            pause.stopper().stop();
+            assertTrue(waitUntil(() -> FourLetterWords.mode(paused, 300).isPresent(), 20_000) >= 0,
+                    "it answers again after SIGCONT");
+            servers.heal(ctx);
+        }
+    }
+
+    @Test
+    void serverSideExpiryDeletesEphemeralsAtOnceAndClientSideLeavesThemUntilTheTimeout() throws Exception {
+        try (LocalEnsemble zk = LocalEnsemble.builder(dir).size(1).build()) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            ZooKeeper observer = ZooKeepers.connect(zk.connectString(), 10_000, Duration.ofSeconds(10));
+            ClientRegistry clients = new ClientRegistry(2);
+            NemesisContext ctx = context(zk, clients, null);
+            SessionNemesis sessions = new SessionNemesis();
+            try {
+                ZooKeeper victim = ZooKeepers.connect(zk.connectString(), SESSION_MS, Duration.ofSeconds(10));
+                clients.worker(0).zookeeper(() -> victim);
+                victim.create("/server-side", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+                Nemesis.Started s = sessions.start(new Fault(FaultKind.EXPIRE, "process:0", Map.of()), 0, ctx);
+                assertEquals(victim.getSessionId(), s.value().get("session"));
+                long gone = waitUntil(() -> !exists(observer, "/server-side"), 5000);
+                assertTrue(gone >= 0 && gone < 1000, "the node went " + gone + " ms after the expiry");
+                victim.close();
+
+                ZooKeeper fooled = ZooKeepers.connect(zk.connectString(), SESSION_MS, Duration.ofSeconds(10));
+                long oldSession = fooled.getSessionId();
+                clients.worker(1).zookeeper(() -> fooled);
+                fooled.create("/client-side", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+                long t0 = System.nanoTime();
+                Nemesis.Started c = sessions.start(new Fault(FaultKind.EXPIRE_CLIENT_SIDE, "process:1", Map.of()), 0,
+                        ctx);
+                assertEquals(oldSession, c.value().get("client_session"));
+                assertFalse(c.value().containsKey("session"), "the server did not end the session");
+                Thread.sleep(SESSION_MS / 2);
+                assertTrue(exists(observer, "/client-side"), "the server keeps the node while the session lives");
+                assertTrue(waitUntil(() -> !exists(observer, "/client-side"), SESSION_MS + 5000) >= 0);
+                long lived = (System.nanoTime() - t0) / 1_000_000L;
+                assertTrue(lived >= SESSION_MS / 2, "the node lived " + lived + " ms");
+                fooled.close();
+            } finally {
+                observer.close();
+            }
+        }
+    }
+
+    @Test
+    void networkFaultsThroughTheEmbeddedProxy() throws Exception {
+        try (ToxiproxyBackend proxies = ToxiproxyBackends.embedded()) {
+            ProxyNetwork net = new ProxyNetwork(proxies.client(), "127.0.0.1");
+            try (LocalEnsemble zk = LocalEnsemble.builder(dir).size(3).routing(net).build()) {
+                zk.start();
+                zk.awaitHealthy(Duration.ofSeconds(60));
+                assertEquals(12, net.allPeerProxies().size(), "quorum and election proxy per directed pair");
+                ClientRegistry clients = new ClientRegistry(1);
+                NemesisContext ctx = context(zk, clients, net);
+                NetworkNemesis network = new NetworkNemesis();
+                ZooKeeper observer = ZooKeepers.connect(zk.connectString(), 10_000, Duration.ofSeconds(10));
+                try {
+                    // a client isolated longer than its session timeout loses the session on the server
+                    ZooKeeper victim = ZooKeepers.connect(net.clientConnectString(0, zk.nodes()), SESSION_MS,
+                            Duration.ofSeconds(10));
+                    clients.worker(0).zookeeper(() -> victim);
+                    String node = victim.create("/lock-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                            CreateMode.EPHEMERAL_SEQUENTIAL);
+                    Nemesis.Started iso = network.start(new Fault(FaultKind.ISOLATE_CLIENT, "process:0", Map.of()),
+                            SESSION_MS * 3, ctx);
+                    assertEquals(victim.getSessionId(), iso.value().get("session"));
+                    assertTrue(waitUntil(() -> !exists(observer, node), SESSION_MS + 5000) >= 0,
+                            "the isolated client's node disappears");
+                    iso.stopper().stop();
+                    victim.close();
+
+                    // isolating the leader elects a new one among the others
+                    ZkNode old = zk.leader().orElseThrow();
+                    Nemesis.Started lead = network.start(new Fault(FaultKind.ISOLATE_SERVER, "leader", Map.of()), 1,
+                            ctx);
+                    assertEquals(old.id(), lead.value().get("node"));
+                    List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
+                    assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 30_000) >= 0, "a leader among " + rest);
+                    lead.stopper().stop();
+                    zk.awaitHealthy(Duration.ofSeconds(30));
+
+                    // halves: the majority side elects a leader, the minority side stops serving
+                    Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1,
+                            ctx);
+                    @SuppressWarnings("unchecked")
+                    List<Integer> order = (List<Integer>) halves.value().get("order");
+                    ZkNode minority = zk.nodes().get(order.get(0) - 1);
+                    List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
+                    assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
+                            && FourLetterWords.mode(minority, 300).isEmpty(), 30_000) >= 0,
+                            "majority " + majority + " leads, minority " + minority + " does not serve");
+                    Optional<ZkNode> leader = leaderAmong(majority);
+                    assertNotNull(leader.orElse(null));
+                    assertNotEquals(minority.id(), leader.get().id());
+                    network.heal(ctx);
+                    zk.awaitHealthy(Duration.ofSeconds(30));
+                } finally {
+                    observer.close();
+                }
+            }
+        }
+    }
+}
