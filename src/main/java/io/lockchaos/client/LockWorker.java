@@ -34,13 +34,14 @@ public final class LockWorker implements Runnable {
     private int depth = 1;
     private long timeoutMillis;
     private ClientHandle handle;
+    private java.util.concurrent.CountDownLatch ready;
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     private volatile int process;
 
     /**
      * A worker that runs the cycles of {@code generator}, whose clock starts at {@code startNanos} ({@link
-     * System#nanoTime()}).
+     * System#nanoTime()}), or when the worker starts its first cycle when it is 0.
      *
      * @param clients makes a client for a process number (a new one after each indeterminate op)
      */
@@ -117,6 +118,15 @@ public final class LockWorker implements Runnable {
         return false;
     }
 
+    /**
+     * Makes the worker count {@code latch} down once its first client is open, and wait for it to reach zero before
+     * its first cycle, so that all workers start together with their sessions open.
+     */
+    public LockWorker startTogether(java.util.concurrent.CountDownLatch latch) {
+        this.ready = latch;
+        return this;
+    }
+
     /** Publishes where this worker is (waiting, holding) and lets the nemesis pause it, through {@code h}. */
     public LockWorker handle(ClientHandle h) {
         this.handle = h;
@@ -164,10 +174,26 @@ public final class LockWorker implements Runnable {
 
     @Override
     public void run() {
-        LockClient client = clients.apply(process);
+        LockClient client;
+        try {
+            client = clients.apply(process);
+        } finally {
+            if (ready != null) {
+                ready.countDown();
+            }
+        }
+        try {
+            if (ready != null) {
+                ready.await(); // every worker has its session before anyone starts: faults meet all of them
+            }
+        } catch (InterruptedException e) {
+            client.close();
+            return;
+        }
+        long start = startNanos == 0 ? System.nanoTime() : startNanos;
         try {
             while (!Thread.currentThread().isInterrupted()) {
-                Generator.Step step = generator.next(new Generator.Context(worker, System.nanoTime() - startNanos));
+                Generator.Step step = generator.next(new Generator.Context(worker, System.nanoTime() - start));
                 if (step == null) {
                     break;
                 }

@@ -241,9 +241,16 @@ public final class Runner {
     private void runWorkers(Cluster zk, Recorder rec, NemesisContext ctx, NemesisDriver driver, boolean proxied)
             throws InterruptedException {
         SpecWorkload plan = new SpecWorkload(spec);
-        long start = System.nanoTime();
+        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(spec.clients());
         List<Thread> threads = new ArrayList<>();
-        Thread nemesis = new Thread(driver, "lockchaos-nemesis");
+        Thread nemesis = new Thread(() -> {
+            try {
+                ready.await(); // the schedule's clock starts with the workers'
+            } catch (InterruptedException e) {
+                return;
+            }
+            driver.run();
+        }, "lockchaos-nemesis");
         nemesis.setDaemon(true);
         nemesis.start();
         for (int i = 0; i < spec.clients(); i++) {
@@ -260,8 +267,9 @@ public final class Runner {
                             self[0].onState(st);
                         }
                     }, handle),
-                    plan.generator(worker), start);
+                    plan.generator(worker), 0);
             self[0] = lw;
+            lw.startTogether(ready);
             lw.clientMode(ClientMode.parse(spec.clientMode())).reentryDepth(spec.reentryDepth()).handle(handle);
             if (spec.recipe().endsWith("rw")) {
                 lw.mode(read ? "read" : "write");

@@ -158,6 +158,22 @@ public final class Plots {
         return chart;
     }
 
+    /** The periods' union as disjoint [start, end] intervals in time order. */
+    static List<long[]> union(List<FaultPeriods.Period> faults) {
+        List<FaultPeriods.Period> sorted = new ArrayList<>(faults);
+        sorted.sort(java.util.Comparator.comparingLong(FaultPeriods.Period::start));
+        List<long[]> out = new ArrayList<>();
+        for (FaultPeriods.Period p : sorted) {
+            long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && p.start() <= last[1]) {
+                last[1] = Math.max(last[1], p.end());
+            } else {
+                out.add(new long[] {p.start(), p.end()});
+            }
+        }
+        return out;
+    }
+
     /** Fault periods as one area series of rectangles from 0 to {@code top}. */
     private static void shade(XYChart chart, List<FaultPeriods.Period> faults, double top) {
         if (faults.isEmpty()) {
@@ -165,11 +181,12 @@ public final class Plots {
         }
         double y = top > 0 ? top * 1.05 : 1;
         List<double[]> pts = new ArrayList<>();
-        for (FaultPeriods.Period p : faults) {
-            pts.add(new double[] {p.start() / 1e9, 0});
-            pts.add(new double[] {p.start() / 1e9, y});
-            pts.add(new double[] {p.end() / 1e9, y});
-            pts.add(new double[] {p.end() / 1e9, 0});
+        // an area series needs ascending x: draw the union of the periods, which may overlap
+        for (long[] u : union(faults)) {
+            pts.add(new double[] {u[0] / 1e9, 0});
+            pts.add(new double[] {u[0] / 1e9, y});
+            pts.add(new double[] {u[1] / 1e9, y});
+            pts.add(new double[] {u[1] / 1e9, 0});
         }
         XYSeries s = chart.addSeries("fault periods", column(pts, 0), column(pts, 1));
         s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);

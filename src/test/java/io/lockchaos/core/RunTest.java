@@ -141,6 +141,47 @@ class RunTest {
     }
 
     @Test
+    void everyFaultIsANemesisOpInTheStoredHistory() throws Exception {
+        assertEquals(0, Main.run("run", "--nodes", "3", "--clients", "4", "--time", "9s", "--seed", "4",
+                "--client-mode", "stop-on-suspended", "--nemesis", "at 1s isolate random for 2s;"
+                + " at 3500ms kill follower for 1500ms; at 5500ms expire waiter; at 6s latency clients latency_ms=50"
+                + " for 1s; at 7500ms pause-client holder for 500ms", "--store", dir.toString()));
+        Path run = dir.resolve("default/latest");
+        var h = io.lockchaos.history.JsonlHistoryReader.read(run.resolve("history.jsonl"));
+        var nemesis = h.ops().stream().filter(o -> o.isNemesis() && o.type() != io.lockchaos.history.OpType.INVOKE)
+                .toList();
+        java.util.function.Function<String, java.util.List<io.lockchaos.history.Op>> fault = name -> nemesis.stream()
+                .filter(o -> name.equals(o.stringField("fault"))).toList();
+        var iso = fault.apply("isolate-client");
+        assertEquals(2, iso.size(), "start and stop: " + iso);
+        assertEquals(io.lockchaos.history.Fn.PARTITION, iso.get(0).f());
+        assertEquals(io.lockchaos.history.Fn.STOP, iso.get(1).f());
+        assertTrue(iso.get(0).longField("session", 0) != 0, "names the victim's session: " + iso.get(0));
+        assertTrue(iso.get(1).time() - iso.get(0).time() >= 1_900_000_000L, "lasted 2 s");
+        var kill = fault.apply("kill");
+        assertEquals(java.util.List.of(io.lockchaos.history.Fn.KILL, io.lockchaos.history.Fn.RESTART),
+                kill.stream().map(io.lockchaos.history.Op::f).toList());
+        var expire = fault.apply("expire");
+        assertEquals(1, expire.size());
+        assertEquals(io.lockchaos.history.OpType.OK, expire.get(0).type(), expire.get(0).toString());
+        assertTrue(expire.get(0).longField("session", 0) != 0);
+        assertEquals(2, fault.apply("latency").size());
+        var pause = fault.apply("pause-client");
+        assertEquals(java.util.List.of(io.lockchaos.history.Fn.PAUSE, io.lockchaos.history.Fn.RESUME),
+                pause.stream().map(io.lockchaos.history.Op::f).toList(), pause.toString());
+        var heal = nemesis.stream().filter(o -> o.f() == io.lockchaos.history.Fn.HEAL).toList();
+        var quiesce = nemesis.stream().filter(o -> o.f() == io.lockchaos.history.Fn.QUIESCE).toList();
+        assertEquals(1, heal.size());
+        assertEquals(1, quiesce.size());
+        assertTrue(quiesce.get(0).time() > heal.get(0).time());
+        var test = new ObjectMapper().readTree(run.resolve("test.json").toFile());
+        assertEquals(5, test.get("schedule").size(), test.get("schedule").toString());
+        for (String f : new String[] {"timeline.html", "junit.xml", "summary.txt", "latency.png"}) {
+            assertTrue(Files.exists(run.resolve(f)), f);
+        }
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
