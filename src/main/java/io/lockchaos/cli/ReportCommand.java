@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -67,12 +68,15 @@ final class ReportCommand implements Callable<Integer> {
         if (!h.warnings().isEmpty()) {
             about.put("warnings", h.warnings());
         }
+        List<io.lockchaos.report.OverlapStory> stories = io.lockchaos.report.OverlapStory.forRun(runDir, h, result);
+        about.put("stories", stories.stream().map(io.lockchaos.report.OverlapStory::toMap).toList());
         ResultsJson.write(runDir.resolve("results.json"), result, about);
         Reports.writeAll(runDir, h, result, about);
         for (String w : h.warnings()) {
             System.err.println("lockchaos: warning: " + w);
         }
         ConsoleSummary.print(System.out, Reports.headline(about), result);
+        stories.stream().limit(3).forEach(st -> st.lines().forEach(System.out::println));
         System.out.println("  results: " + runDir.resolve("results.json"));
         System.out.println("  report: " + runDir.resolve("timeline.html"));
         return result.verdict().exitCode();

@@ -121,12 +121,22 @@ final class RunCommand implements Callable<Integer> {
         }
         Runner.Outcome out;
         try {
-            out = new Runner(spec, dir, connect).run();
+            out = new Runner(spec, dir, connect).console(System.out).run();
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
         ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
         System.out.println(io.lockchaos.report.Throughput.line(out.throughput()));
+        if (!out.stories().isEmpty()) {
+            out.stories().get(0).lines().forEach(System.out::println);
+            if (out.stories().size() > 1) {
+                System.out.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
+            }
+        }
+        if (!spec.expect().isEmpty()) {
+            boolean met = out.result().verdict().name().equalsIgnoreCase(spec.expect());
+            System.out.println("expected " + spec.expect() + ": " + (met ? "as expected" : "NOT as expected"));
+        }
         if (out.faultsStarted() + out.faultsFailed() > 0) {
             System.out.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");

@@ -19,6 +19,7 @@ public final class ClientHandle {
     private final int worker;
     private volatile int process;
     private volatile Phase phase = Phase.IDLE;
+    private volatile long phaseSince = System.nanoTime();
     private volatile Supplier<ZooKeeper> zookeeper = () -> null;
     private volatile PauseRequest pause;
 
@@ -44,7 +45,15 @@ public final class ClientHandle {
     }
 
     void phase(Phase p) {
+        if (p != phase) {
+            phaseSince = System.nanoTime();
+        }
         phase = p;
+    }
+
+    /** When the worker entered its current phase ({@link System#nanoTime()}). */
+    public long phaseSince() {
+        return phaseSince;
     }
 
     /** Sets where the worker's current ZooKeeper handle is found (Curator may replace it after an expiry). */

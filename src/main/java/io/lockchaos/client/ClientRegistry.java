@@ -31,6 +31,12 @@ public final class ClientRegistry {
         return in.isEmpty() ? Optional.empty() : Optional.of(in.get(random.nextInt(in.size())));
     }
 
+    /** The worker that has been in {@code phase} longest: for FIFO locks, the waiter next in line. */
+    public Optional<ClientHandle> longestIn(ClientHandle.Phase phase) {
+        return handles.stream().filter(h -> h.phase() == phase)
+                .min(java.util.Comparator.comparingLong(ClientHandle::phaseSince));
+    }
+
     /** The worker whose current process is {@code p}. */
     public Optional<ClientHandle> byProcess(int p) {
         return handles.stream().filter(h -> h.process() == p).findFirst();

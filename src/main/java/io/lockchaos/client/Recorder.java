@@ -17,6 +17,7 @@ public final class Recorder {
     private final long start = System.nanoTime();
     private long index;
     private long grants;
+    private java.util.function.Consumer<Op> observer = op -> { };
 
     /** A recorder that appends to {@code writer}. */
     public Recorder(HistoryWriter writer) {
@@ -28,6 +29,17 @@ public final class Recorder {
      */
     public static Recorder discarding() {
         return new Recorder(null);
+    }
+
+    /** Shows every op to {@code o} as it is recorded, in order, from the recording thread; {@code o} must be quick. */
+    public synchronized Recorder observe(java.util.function.Consumer<Op> o) {
+        this.observer = o;
+        return this;
+    }
+
+    /** How many ops were recorded so far. */
+    public synchronized long ops() {
+        return index;
     }
 
     /** How many acquires completed ok so far. */
@@ -58,13 +70,14 @@ public final class Recorder {
             grants++;
         }
         Op op = new Op(index++, System.nanoTime() - start, type, process, f, key, value, error);
-        if (writer == null) {
-            return op;
+        if (writer != null) {
+            try {
+                op = writer.append(op);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
-        try {
-            return writer.append(op);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        observer.accept(op);
+        return op;
     }
 }

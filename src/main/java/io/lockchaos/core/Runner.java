@@ -8,6 +8,7 @@ import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.client.Grant;
 import io.lockchaos.client.LockClient;
+import io.lockchaos.client.LiveMonitor;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
@@ -28,6 +29,8 @@ import io.lockchaos.nemesis.ProxyNetwork;
 import io.lockchaos.nemesis.Schedule;
 import io.lockchaos.nemesis.ToxiproxyBackend;
 import io.lockchaos.nemesis.ToxiproxyBackends;
+import io.lockchaos.report.OverlapStory;
+import io.lockchaos.report.ProgressLine;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.report.Throughput;
 import java.io.IOException;
@@ -61,9 +64,12 @@ public final class Runner {
      * @param throughput grants per second and acquire latency, see {@link Throughput}
      * @param faultsStarted faults the nemesis applied
      * @param faultsFailed faults it could not apply (recorded as info)
+     * @param stories how each double holder happened
+     * @param detectedAfterSeconds seconds from the start of {@link #run} to the live sight of the first double holder,
+     *     or -1 when none was seen while running
      */
     public record Outcome(Path dir, CheckResult result, long ops, Map<String, Object> throughput, int faultsStarted,
-                          int faultsFailed) {
+                          int faultsFailed, List<OverlapStory> stories, double detectedAfterSeconds) {
     }
 
     private final TestSpec spec;
@@ -71,6 +77,7 @@ public final class Runner {
     private final String external;
     private final Map<String, Resources> resources = new LinkedHashMap<>();
     private Sessions sessions;
+    private java.io.PrintStream console;
 
     /** A runner that starts a local ensemble of {@code spec.nodes()} servers in the run's folder. */
     public Runner(TestSpec spec, Path runDir) {
@@ -85,6 +92,12 @@ public final class Runner {
         this.spec = spec;
         this.runDir = runDir;
         this.external = connectString;
+    }
+
+    /** Shows progress and live detections on {@code out} while running (default: silent). */
+    public Runner console(java.io.PrintStream out) {
+        this.console = out;
+        return this;
     }
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
@@ -172,9 +185,11 @@ public final class Runner {
     }
 
     public Outcome run() throws Exception {
+        long started = System.nanoTime();
         Path historyFile = runDir.resolve("history.jsonl");
         Schedule schedule = spec.schedule();
         NemesisDriver driver;
+        double[] detectedAfter = {-1};
         try (ToxiproxyBackend proxies = backend(schedule)) {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), "127.0.0.1");
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() ? net : PeerRouting.DIRECT);
@@ -186,9 +201,24 @@ public final class Runner {
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients()), net,
                         spec.sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
                 driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec, spec.warmupSeconds() * 1000);
+                NemesisDriver d = driver;
+                ProgressLine progress = console == null ? null : new ProgressLine(console,
+                        spec.warmupSeconds() + spec.timeSeconds(), rec::ops, d::activeFaults);
+                rec.observe(new LiveMonitor(checkerRecipe(spec.recipe()).capacity(), found -> {
+                    detectedAfter[0] = (System.nanoTime() - started) / 1e9;
+                    if (progress != null) {
+                        progress.announce(String.format(java.util.Locale.ROOT, "  ! live: %d holders of %s at %.3f s"
+                                + " (process %d granted while another held it), %.1f s after the run began",
+                                found.holders(), found.key(), found.timeNs() / 1e9, found.newcomer(),
+                                detectedAfter[0]));
+                    }
+                }));
                 try {
                     prepare(zk.connectString());
                     runWorkers(zk, rec, ctx, driver, schedule.needsClientProxies());
+                    if (progress != null) {
+                        progress.close();
+                    }
                     driver.healAndQuiesce(spec.quiesce());
                     finalPhase(zk.connectString(), rec);
                 } finally {
@@ -205,9 +235,15 @@ public final class Runner {
         about.put("faults", Map.of("started", driver.started(), "failed", driver.failed()));
         Map<String, Object> throughput = Throughput.of(h);
         about.put("throughput", throughput);
+        List<OverlapStory> stories = OverlapStory.forRun(runDir, h, result);
+        about.put("stories", stories.stream().map(OverlapStory::toMap).toList());
+        if (detectedAfter[0] >= 0) {
+            about.put("live_detection_after_s", detectedAfter[0]);
+        }
         ResultsJson.write(runDir.resolve("results.json"), result, about);
         io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
-        return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed());
+        return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed(), stories,
+                detectedAfter[0]);
     }
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */

@@ -29,14 +29,15 @@ import java.util.Map;
  * @param quiesceMillis how long the system settles after the final heal; -1 for the session timeout plus 1 s when
  *     the run has faults, else 0
  * @param proxy the Toxiproxy backend for network faults: {@code embedded} or the URL of a running toxiproxy-server
+ * @param expect the verdict a scenario is expected to reach (valid, invalid, unknown), or empty
  */
 public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
                        long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
                        String clientMode, int reentryDepth, long warmupSeconds, long holdMaxMillis,
                        int tryAcquirePct, int readPct, int rate, String nemesis, long quiesceMillis,
-                       String proxy) {
+                       String proxy, String expect) {
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded");
+            200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded", "");
 
     /** The fault schedule, with random mixes expanded from the seed. */
     public io.lockchaos.nemesis.Schedule schedule() {
@@ -72,6 +73,7 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
         m.put("nemesis", nemesis);
         m.put("quiesce_ms", quiesceMillis);
         m.put("proxy", proxy);
+        m.put("expect", expect);
         return m;
     }
 }

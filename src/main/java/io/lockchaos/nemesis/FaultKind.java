@@ -42,7 +42,7 @@ public enum FaultKind {
     /** Which targets a kind takes. */
     enum Targets {
         NONE(Set.of("")),
-        CLIENT(Set.of("holder", "waiter", "random")),
+        CLIENT(Set.of("holder", "waiter", "next-waiter", "random")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
         TRAFFIC(Set.of("clients", "servers", "all"));
@@ -67,7 +67,7 @@ public enum FaultKind {
         String describe() {
             return switch (this) {
                 case NONE -> "no target";
-                case CLIENT -> "holder, waiter, random or process:N";
+                case CLIENT -> "holder, waiter, next-waiter, random or process:N";
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers or all";

@@ -22,7 +22,10 @@ import java.util.SplittableRandom;
 public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, long sessionTimeoutMillis,
                              SplittableRandom random) {
 
-    /** The client a target names: holder, waiter, random or process:N. */
+    /**
+     * The client a target names: holder, waiter, next-waiter (the one waiting longest, next in line for a FIFO lock),
+     * random or process:N.
+     */
     ClientHandle client(String target) {
         if (target.startsWith("process:")) {
             int p = Integer.parseInt(target.substring("process:".length()));
@@ -36,6 +39,8 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         return switch (target) {
             case "holder" -> await(ClientHandle.Phase.HOLDING, "holds a lock");
             case "waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock");
+            case "next-waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock") == null ? null
+                    : clients.longestIn(ClientHandle.Phase.WAITING).orElseThrow();
             default -> clients.worker(random.nextInt(clients.all().size()));
         };
     }

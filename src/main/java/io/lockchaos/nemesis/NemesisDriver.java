@@ -6,7 +6,6 @@ import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,7 @@ public final class NemesisDriver implements Runnable {
     private final NemesisContext context;
     private final Recorder recorder;
     private final long warmupMillis;
-    private final Map<Integer, Nemesis.Started> active = new HashMap<>();
+    private final Map<Integer, Nemesis.Started> active = new java.util.concurrent.ConcurrentHashMap<>();
     private int started;
     private int failed;
 
@@ -46,7 +45,8 @@ public final class NemesisDriver implements Runnable {
                 marker(Fn.PHASE, Map.of("phase", "warmup"));
                 Thread.sleep(warmupMillis);
             }
-            marker(Fn.PHASE, Map.of("phase", "main"));
+            // the wall clock here lets server log lines be placed on the history's clock
+            marker(Fn.PHASE, Map.of("phase", "main", "wall_ms", System.currentTimeMillis()));
             long main = System.nanoTime();
             List<Action> actions = new ArrayList<>();
             List<FaultEvent> events = schedule.events();
@@ -128,6 +128,15 @@ public final class NemesisDriver implements Runnable {
             Thread.sleep(quiesceMillis);
             recorder.complete(q, OpType.OK, Map.of("ms", quiesceMillis), null);
         }
+    }
+
+    /** The faults active now, as "fault target" (for a progress line; any thread). */
+    public List<String> activeFaults() {
+        List<String> out = new ArrayList<>();
+        for (Nemesis.Started s : active.values()) {
+            out.add(s.value().get("fault") + " " + s.value().getOrDefault("target", ""));
+        }
+        return out;
     }
 
     /** Faults that started. */

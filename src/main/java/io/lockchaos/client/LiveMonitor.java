@@ -1,0 +1,63 @@
+package io.lockchaos.client;
+
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Watches ops as they are recorded and notices the first time more processes certainly hold a lock than it admits
+ * (from an acquire's ok to the holder's release invocation), so a run can say "double holder" the moment it happens.
+ * Read locks are not counted. The checkers still decide the verdict from the whole history; this only tells early.
+ */
+public final class LiveMonitor implements Consumer<Op> {
+    /**
+     * The first overlap seen.
+     *
+     * @param timeNs when, on the history's clock
+     * @param key the lock
+     * @param holders how many processes held it then
+     * @param newcomer the process whose grant made one too many
+     */
+    public record Detection(long timeNs, String key, int holders, int newcomer) {
+    }
+
+    private final int capacity;
+    /** Per key, how many grants each process holds (reentrant grants count one each). */
+    private final Map<String, Map<Integer, Integer>> held = new HashMap<>();
+    private final Consumer<Detection> onFirst;
+    private volatile Detection first;
+
+    /** @param onFirst told once, from the recording thread, when the first overlap is seen */
+    public LiveMonitor(int capacity, Consumer<Detection> onFirst) {
+        this.capacity = capacity;
+        this.onFirst = onFirst;
+    }
+
+    /** The first overlap, or null. */
+    public Detection first() {
+        return first;
+    }
+
+    @Override
+    public synchronized void accept(Op op) {
+        if (op.key() == null || "read".equals(op.stringField("mode"))) {
+            return;
+        }
+        if (op.f() == Fn.ACQUIRE && op.type() == OpType.OK) {
+            Map<Integer, Integer> holders = held.computeIfAbsent(op.key(), k -> new HashMap<>());
+            holders.merge(op.process(), 1, Integer::sum);
+            if (holders.size() > capacity && first == null) {
+                first = new Detection(op.time(), op.key(), holders.size(), op.process());
+                onFirst.accept(first);
+            }
+        } else if (op.f() == Fn.RELEASE && op.type() == OpType.INVOKE) {
+            Map<Integer, Integer> holders = held.get(op.key());
+            if (holders != null) {
+                holders.computeIfPresent(op.process(), (p, n) -> n > 1 ? n - 1 : null);
+            }
+        }
+    }
+}

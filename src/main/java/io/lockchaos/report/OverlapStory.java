@@ -1,0 +1,151 @@
+package io.lockchaos.report;
+
+import io.lockchaos.checker.Anomaly;
+import io.lockchaos.checker.AnomalyKind;
+import io.lockchaos.checker.CheckResult;
+import io.lockchaos.cluster.ServerLogs;
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How a double holder happened, told in order from the history and the servers' logs: the first holder's grant and
+ * session, the faults that hit it, when it was told SUSPENDED and LOST, when the server expired its session (and so
+ * deleted its lock node), when the second client was granted, and how long both held. For a client that stops only
+ * on LOST, the window from the server's expiry to the LOST is what the application could not see.
+ *
+ * @param key the lock
+ * @param firstProcess the holder that lost the lock without acting on it
+ * @param firstSession its session
+ * @param events what happened, each with its time in ns on the history's clock, in time order
+ * @param overlapNs how long both held
+ * @param expiryToLostNs from the server's expiry of the first session to the first holder's LOST, or null
+ */
+public record OverlapStory(String key, int firstProcess, long firstSession, List<Event> events, long overlapNs,
+                           Long expiryToLostNs) {
+    /** One moment of the story. */
+    public record Event(long timeNs, String what) {
+    }
+
+    /** The stories of a stored run's double holders; server expiries come from {@code runDir/servers}. */
+    public static List<OverlapStory> forRun(Path runDir, History h, CheckResult result) throws IOException {
+        Map<Long, Long> expiries = Map.of();
+        for (Op op : h.ops()) {
+            if (op.isNemesis() && op.f() == Fn.PHASE && op.type() == OpType.OK && op.field("wall_ms") != null) {
+                expiries = ServerLogs.sessionExpiries(runDir.resolve("servers"), op.time(),
+                        op.longField("wall_ms", 0));
+                break;
+            }
+        }
+        return of(h, result, expiries);
+    }
+
+    /** The story of each double holder (or over-capacity) anomaly in {@code result}. */
+    public static List<OverlapStory> of(History h, CheckResult result, Map<Long, Long> serverExpiries) {
+        List<OverlapStory> out = new ArrayList<>();
+        for (CheckResult leaf : Reports.leaves(result)) {
+            for (Anomaly a : leaf.anomalies()) {
+                if (a.kind() == AnomalyKind.DOUBLE_HOLDER || a.kind() == AnomalyKind.OVER_CAPACITY) {
+                    out.add(story(h, a, serverExpiries));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Op byIndex(History h, long index) {
+        for (Op op : h.ops()) {
+            if (op.index() == index) {
+                return op;
+            }
+        }
+        throw new IllegalArgumentException("no op " + index);
+    }
+
+    private static OverlapStory story(History h, Anomaly a, Map<Long, Long> serverExpiries) {
+        Op second = byIndex(h, a.ops().get(0));
+        Op first = byIndex(h, a.ops().get(1));
+        long session = first.longField("session", 0);
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(first.time(), "process " + first.process() + " is granted " + first.key()
+                + " on session 0x" + Long.toHexString(session)));
+        Long suspended = null;
+        Long lost = null;
+        for (Op op : h.ops()) {
+            if (op.time() < first.time() || op.time() > a.end()) {
+                continue;
+            }
+            if (op.isNemesis() && op.type() == OpType.OK && hits(op, first.process(), session)) {
+                events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
+                        + " of process " + first.process()));
+            } else if (op.f() == Fn.STATE && op.process() == first.process()) {
+                String state = op.stringField("state");
+                if ("SUSPENDED".equals(state) && suspended == null) {
+                    suspended = op.time();
+                    events.add(new Event(op.time(), "process " + first.process() + " is told SUSPENDED"));
+                } else if ("LOST".equals(state) && lost == null) {
+                    lost = op.time();
+                    events.add(new Event(op.time(), "process " + first.process() + " is told LOST"));
+                }
+            }
+        }
+        Long expiry = serverExpiries.get(session);
+        if (expiry != null) {
+            events.add(new Event(expiry, "the server expires session 0x" + Long.toHexString(session)
+                    + " and deletes its lock node"));
+        }
+        events.add(new Event(second.time(), "process " + second.process() + " is granted " + second.key()
+                + (second.longField("owner", 0) != second.longField("session", 0)
+                ? " on a node its session does not own" : "")));
+        events.sort(java.util.Comparator.comparingLong(Event::timeNs));
+        long overlap = a.details().get("overlap_ns") instanceof Number n ? n.longValue() : a.end() - a.start();
+        Long window = expiry != null && lost != null ? lost - expiry : null;
+        return new OverlapStory(a.key(), first.process(), session, List.copyOf(events), overlap, window);
+    }
+
+    /** Whether a nemesis op names this process or session as its victim. */
+    private static boolean hits(Op op, int process, long session) {
+        return op.longField("process", Long.MIN_VALUE) == process || session != 0
+                && (op.longField("session", 0) == session || op.longField("client_session", 0) == session);
+    }
+
+    /** The story as lines for a person. */
+    public List<String> lines() {
+        List<String> out = new ArrayList<>();
+        out.add(String.format(Locale.ROOT, "how the double holder of %s happened:", key));
+        for (Event e : events) {
+            out.add(String.format(Locale.ROOT, "  %8.3f s  %s", e.timeNs() / 1e9, e.what()));
+        }
+        out.add(String.format(Locale.ROOT, "  both held it for %.3f s", overlapNs / 1e9));
+        if (expiryToLostNs != null) {
+            out.add(String.format(Locale.ROOT, "  from the server's expiry to LOST: %.3f s", expiryToLostNs / 1e9));
+        }
+        return out;
+    }
+
+    /** JSON-shaped, for results.json. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("key", key);
+        m.put("first_process", firstProcess);
+        m.put("first_session", firstSession);
+        List<Map<String, Object>> ev = new ArrayList<>();
+        for (Event e : events) {
+            ev.add(Map.of("time_ns", e.timeNs(), "what", e.what()));
+        }
+        m.put("events", ev);
+        m.put("overlap_ns", overlapNs);
+        if (expiryToLostNs != null) {
+            m.put("expiry_to_lost_ns", expiryToLostNs);
+        }
+        return m;
+    }
+}

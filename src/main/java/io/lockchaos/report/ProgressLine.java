@@ -1,0 +1,96 @@
+package io.lockchaos.report;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The console's view of a running test: elapsed and planned time, ops per second and the active faults, redrawn in
+ * place every second on a terminal and written as a plain line every 10 s otherwise (CI logs); and a line of its own
+ * the moment a live check sees a double holder. Printing only: it decides nothing.
+ */
+public final class ProgressLine implements AutoCloseable {
+    private final PrintStream out;
+    private final long plannedSeconds;
+    private final LongSupplier ops;
+    private final Supplier<List<String>> faults;
+    private final boolean terminal = System.console() != null;
+    private final long start = System.nanoTime();
+    private final Thread thread;
+    private long lastOps;
+    private long lastAt = System.nanoTime();
+
+    /**
+     * Starts drawing.
+     *
+     * @param plannedSeconds warm-up plus main phase
+     * @param ops ops recorded so far
+     * @param faults the faults active now
+     */
+    public ProgressLine(PrintStream out, long plannedSeconds, LongSupplier ops, Supplier<List<String>> faults) {
+        this.out = out;
+        this.plannedSeconds = plannedSeconds;
+        this.ops = ops;
+        this.faults = faults;
+        this.thread = new Thread(this::loop, "lockchaos-progress");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void loop() {
+        long period = terminal ? 1000 : 10_000;
+        try {
+            while (true) {
+                Thread.sleep(period);
+                String line = line();
+                synchronized (this) {
+                    out.print(terminal ? "\r" + line + "   " : "  " + line + System.lineSeparator());
+                    out.flush();
+                }
+            }
+        } catch (InterruptedException e) {
+            // closed
+        }
+    }
+
+    /** The progress text: elapsed / planned, ops/s since the last line, active faults. */
+    synchronized String line() {
+        long now = System.nanoTime();
+        long n = ops.getAsLong();
+        double rate = (n - lastOps) / Math.max(1e-9, (now - lastAt) / 1e9);
+        lastOps = n;
+        lastAt = now;
+        List<String> f = faults.get();
+        return String.format(Locale.ROOT, "[%5.1f / %d s] %d ops, %.0f ops/s, faults: %s", (now - start) / 1e9,
+                plannedSeconds, n, rate, f.isEmpty() ? "none" : String.join(", ", f));
+    }
+
+    /** Prints a line of its own at once (a live detection), keeping the progress line intact below it. */
+    public synchronized void announce(String message) {
+        out.print((terminal ? "\r" : "") + message + System.lineSeparator());
+        out.flush();
+    }
+
+    /** Seconds since this line started. */
+    public double elapsedSeconds() {
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    @Override
+    public void close() {
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (terminal) {
+            synchronized (this) {
+                out.print("\r" + line() + System.lineSeparator());
+                out.flush();
+            }
+        }
+    }
+}
