@@ -51,14 +51,25 @@ public final class Generators {
         return context -> until(context.elapsedNanos() + nanos, g).next(context);
     }
 
-    /** {@code g} until the run's elapsed time reaches {@code elapsedNanos}. */
+    /**
+     * {@code g} until the run's elapsed time reaches {@code elapsedNanos}. An acquire never waits past that time: its
+     * timeout is cut to what is left (at least 1 ms), so the run ends on time instead of waiting out long timeouts.
+     */
     public static Generator until(long elapsedNanos, Generator g) {
         return context -> {
             if (context.elapsedNanos() >= elapsedNanos) {
                 return null;
             }
             Generator.Step s = g.next(context);
-            return s == null ? null : new Generator.Step(s.cycle(), until(elapsedNanos, s.rest()));
+            if (s == null) {
+                return null;
+            }
+            Cycle c = s.cycle();
+            long left = Math.max(1, (elapsedNanos - context.elapsedNanos()) / 1_000_000L - c.pauseMillis());
+            if (!c.isTry() && c.timeoutMillis() > left) {
+                c = c.withTimeout(left);
+            }
+            return new Generator.Step(c, until(elapsedNanos, s.rest()));
         };
     }
 

@@ -35,8 +35,18 @@ class GeneratorsTest {
         Generator.Step s = g.next(new Generator.Context(0, 5_000_000_000L));
         assertEquals(BASE, s.cycle());
         Generator.Step s2 = s.rest().next(new Generator.Context(0, 6_900_000_000L));
-        assertEquals(BASE, s2.cycle());
+        assertEquals(BASE.withTimeout(100), s2.cycle(), "the acquire may wait only until the limit");
         assertNull(s2.rest().next(new Generator.Context(0, 7_000_000_000L)));
+    }
+
+    @Test
+    void noAcquireWaitsPastTheTimeLimit() {
+        Generator g = Generators.until(10_000_000_000L, Generators.repeat(Cycle.of(5000, 10)));
+        assertEquals(5000, g.next(new Generator.Context(0, 1_000_000_000L)).cycle().timeoutMillis());
+        assertEquals(2000, g.next(new Generator.Context(0, 8_000_000_000L)).cycle().timeoutMillis());
+        assertEquals(1, g.next(new Generator.Context(0, 9_999_999_999L)).cycle().timeoutMillis());
+        Generator tries = Generators.until(10_000_000_000L, Generators.repeat(Cycle.of(0, 10)));
+        assertTrue(tries.next(new Generator.Context(0, 9_000_000_000L)).cycle().isTry(), "a try stays a try");
     }
 
     @Test

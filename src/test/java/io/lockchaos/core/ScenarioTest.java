@@ -1,0 +1,113 @@
+package io.lockchaos.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.cli.Main;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each scenario file in workloads/ reaches its expected verdict, for the reason it describes. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ScenarioTest {
+    @TempDir
+    Path dir;
+
+    /** Runs a workload file and returns its results.json. */
+    private JsonNode run(String file, int expectedExit, String... options) throws Exception {
+        String name = TestSpecs.load(Path.of("workloads", file)).name();
+        String[] args = new String[options.length + 5];
+        args[0] = "run";
+        args[1] = "--workload";
+        args[2] = "workloads/" + file;
+        args[3] = "--store";
+        args[4] = dir.toString();
+        System.arraycopy(options, 0, args, 5, options.length);
+        int code = Main.run(args);
+        JsonNode results = new ObjectMapper().readTree(dir.resolve(name).resolve("latest/results.json").toFile());
+        assertEquals(expectedExit, code, file + ": " + results.get("verdict") + " " + kinds(results));
+        return results;
+    }
+
+    private static Set<String> kinds(JsonNode results) {
+        Set<String> kinds = new HashSet<>();
+        for (JsonNode checker : results.get("checkers")) {
+            for (JsonNode a : checker.get("anomalies")) {
+                kinds.add(a.get("kind").asText());
+            }
+        }
+        return kinds;
+    }
+
+    private static JsonNode checker(JsonNode results, String name) {
+        for (JsonNode c : results.get("checkers")) {
+            if (c.get("checker").asText().equals(name)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no checker " + name + " in " + results);
+    }
+
+    @Test
+    void partitionedHolderThatIgnoresConnectionStateOverlapsTheNextAndLosesAdds() throws Exception {
+        JsonNode r = run("scenario-1-partition-ignore.json", 1);
+        assertTrue(kinds(r).containsAll(Set.of("double-holder", "lost-update")), kinds(r).toString());
+        JsonNode story = r.get("stories").get(0);
+        String events = story.get("events").toString();
+        assertTrue(events.contains("isolate-client") && events.contains("SUSPENDED")
+                && events.contains("the server expires session"), events);
+        assertTrue(story.get("overlap_ns").asLong() > 0);
+        assertTrue(r.get("live_detection_after_s").asDouble() > 0, "seen while running");
+    }
+
+    @Test
+    void aClientThatStopsOnSuspendedNeverOverlaps() throws Exception {
+        JsonNode r = run("scenario-2-partition-stop-on-suspended.json", 0);
+        assertEquals(0, checker(r, "lost-updates").get("stats").get("lost").asLong());
+        assertEquals(0, checker(r, "mutual-exclusion").get("stats").get("violations").asLong());
+        assertTrue(r.get("faults").get("started").asLong() == 1, r.get("faults").toString());
+    }
+
+    @Test
+    void aClientThatStopsOnlyOnLostOverlapsFromExpiryToLost() throws Exception {
+        JsonNode r = run("scenario-3-partition-stop-on-lost.json", 1);
+        assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
+        JsonNode story = r.get("stories").get(0);
+        assertTrue(story.has("expiry_to_lost_ns") && story.get("expiry_to_lost_ns").asLong() > 0, story.toString());
+    }
+
+    @Test
+    void aPausedHolderOverlapsEvenWhenCarefulButFencingRejectsItsStaleWrite() throws Exception {
+        JsonNode r = run("scenario-4-gc-pause-fenced.json", 1);
+        assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
+        JsonNode fencing = checker(r, "fencing");
+        assertEquals("valid", fencing.get("verdict").asText(), fencing.toString());
+        assertTrue(fencing.get("stats").get("rejected_stale").asLong() >= 1, fencing.toString());
+        assertEquals(0, fencing.get("stats").get("stale_accepted").asLong());
+    }
+
+    @Test
+    void curator604GrantsTwoHoldersToAWellBehavedClient() throws Exception {
+        JsonNode r = run("scenario-5-curator-604.json", 1);
+        assertTrue(kinds(r).containsAll(Set.of("double-holder", "foreign-owner-grant")), kinds(r).toString());
+    }
+
+    @Test
+    void curator604GivesTwoLeasesOfASemaphoreOfOne() throws Exception {
+        JsonNode r = run("scenario-5-curator-604-semaphore.json", 1);
+        assertTrue(kinds(r).containsAll(Set.of("over-capacity", "foreign-owner-grant")), kinds(r).toString());
+    }
+
+    @Test
+    void theNaiveExclusiveLockLeaksTheNodesOfTimedOutWaiters() throws Exception {
+        JsonNode r = run("naive-exclusive.json", 1, "--nodes", "1", "--clients", "6", "--time", "3s");
+        assertTrue(kinds(r).contains("leaked-lock"), kinds(r).toString());
+    }
+}
