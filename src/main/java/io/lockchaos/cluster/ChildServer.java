@@ -6,7 +6,9 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
  * Main class of a child ZooKeeper server: starts a watchdog that halts this JVM as soon as the parent process is gone
  * (so servers never outlive a runner, even one killed with SIGKILL), then runs {@link QuorumPeerMain} on the given
  * configuration (or {@link RoutedQuorumPeerMain} when the ensemble goes through proxies). Arguments: parent pid, path of
- * zoo.cfg.
+ * zoo.cfg. A parent pid of 0 starts no watchdog: that is the container case ({@link ContainerEnsemble}), where the
+ * runner's pid means nothing inside the container and Testcontainers' reaper (Ryuk) removes the containers once the
+ * runner's JVM is gone.
  */
 public final class ChildServer {
     private ChildServer() {
@@ -14,6 +16,19 @@ public final class ChildServer {
 
     public static void main(String[] args) throws Exception {
         long parent = Long.parseLong(args[0]);
+        if (parent > 0) {
+            startWatchdog(parent);
+        }
+        String advertise = System.getProperty(ADVERTISE);
+        if (advertise == null) {
+            QuorumPeerMain.main(new String[] {args[1]});
+        } else {
+            runRouted(RoutedQuorumPeerMain.parse(advertise), args[1]);
+        }
+    }
+
+    /** Polls the parent every 100 ms and halts this JVM when it is gone. */
+    private static void startWatchdog(long parent) {
         Thread watchdog = new Thread(() -> {
             ProcessHandle p = ProcessHandle.of(parent).orElse(null);
             while (p != null && p.isAlive()) {
@@ -27,12 +42,6 @@ public final class ChildServer {
         }, "lockchaos-parent-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
-        String advertise = System.getProperty(ADVERTISE);
-        if (advertise == null) {
-            QuorumPeerMain.main(new String[] {args[1]});
-        } else {
-            runRouted(RoutedQuorumPeerMain.parse(advertise), args[1]);
-        }
     }
 
     /** System property naming, per peer id, the address that peer dials to reach this server's election port. */

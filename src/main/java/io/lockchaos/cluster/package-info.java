@@ -3,6 +3,7 @@
  * up and torn down; capabilities such as {@link io.lockchaos.cluster.Killable} and {@link
  * io.lockchaos.cluster.Pausable} are separate interfaces. {@link io.lockchaos.cluster.LocalEnsemble} runs ZooKeeper
  * servers as child JVMs on 127.0.0.1, each with a watchdog that ends it when the parent dies, so no server outlives the
- * runner even after a SIGKILL.
+ * runner even after a SIGKILL. {@link io.lockchaos.cluster.ContainerEnsemble} runs the same server code in Docker
+ * containers on one network (Testcontainers; check {@link io.lockchaos.cluster.Docker#available()} first).
  */
 package io.lockchaos.cluster;

@@ -17,11 +17,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * (so one client can be cut off alone) and, when the ensemble is to be partitioned, one per directed pair of servers
  * for the quorum and the election port (each server reaches its peers only through its own proxies). Proxies are made
  * when first needed. A cut is a {@code timeout} toxic of 0 ms: data is held, not refused, as in a real partition,
- * and the connection stays open until the toxic is removed. Thread-safe.
+ * and the connection stays open until the toxic is removed. Where proxies listen and how each side reaches them is the
+ * backend's {@link ProxyPlacement}: loopback for the embedded server, published and aliased ports for a container.
+ * Thread-safe.
  */
 public final class ProxyNetwork implements PeerRouting {
     private final ToxiproxyClient api;
-    private final String host;
+    private final ProxyPlacement placement;
     private final Map<String, Proxy> proxies = new ConcurrentHashMap<>();
     /** The toxics each fault added, as (proxy, toxic) pairs, so ending it touches only those. */
     private final Map<String, List<String[]>> added = new ConcurrentHashMap<>();
@@ -31,32 +33,34 @@ public final class ProxyNetwork implements PeerRouting {
      * @param host the loopback address proxies listen on (and servers are reached at)
      */
     public ProxyNetwork(ToxiproxyClient api, String host) {
+        this(api, ProxyPlacement.loopback(host));
+    }
+
+    /**
+     * @param api the Toxiproxy API
+     * @param placement where proxies listen and how they are reached, see {@link ToxiproxyBackend#placement()}
+     */
+    public ProxyNetwork(ToxiproxyClient api, ProxyPlacement placement) {
         this.api = api;
-        this.host = host;
+        this.placement = placement;
     }
 
     public ToxiproxyClient api() {
         return api;
     }
 
-    private Proxy proxy(String name, String upstream) {
+    private Proxy proxy(String name, String upstream, boolean forClients) {
         return proxies.computeIfAbsent(name, n -> {
             try {
                 Proxy existing = api.getProxyOrNull(n);
                 if (existing != null) {
                     existing.delete(); // a stale proxy of an earlier run on an external server
                 }
-                return api.createProxy(n, host + ":0", upstream);
+                return api.createProxy(n, placement.listen(n, forClients), upstream);
             } catch (IOException e) {
                 throw new UncheckedIOException("creating proxy " + n + " -> " + upstream, e);
             }
         });
-    }
-
-    private InetSocketAddress listen(Proxy p) {
-        String l = p.getListen();
-        int colon = l.lastIndexOf(':');
-        return new InetSocketAddress(l.substring(0, colon), Integer.parseInt(l.substring(colon + 1)));
     }
 
     static String clientProxy(int worker, ZkNode n) {
@@ -71,7 +75,8 @@ public final class ProxyNetwork implements PeerRouting {
     public String clientConnectString(int worker, List<ZkNode> nodes) {
         StringBuilder s = new StringBuilder();
         for (ZkNode n : nodes) {
-            InetSocketAddress a = listen(proxy(clientProxy(worker, n), n.clientAddress()));
+            InetSocketAddress a = placement.clientSide(proxy(clientProxy(worker, n),
+                    placement.upstream(n, ProxyPlacement.Target.CLIENT), true).getListen());
             s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
         }
         return s.toString();
@@ -79,12 +84,14 @@ public final class ProxyNetwork implements PeerRouting {
 
     @Override
     public InetSocketAddress quorum(ZkNode from, ZkNode to) {
-        return listen(proxy(peerProxy("quorum", from, to), to.host() + ":" + to.quorumPort()));
+        return placement.serverSide(proxy(peerProxy("quorum", from, to),
+                placement.upstream(to, ProxyPlacement.Target.QUORUM), false).getListen());
     }
 
     @Override
     public InetSocketAddress election(ZkNode from, ZkNode to) {
-        return listen(proxy(peerProxy("election", from, to), to.host() + ":" + to.electionPort()));
+        return placement.serverSide(proxy(peerProxy("election", from, to),
+                placement.upstream(to, ProxyPlacement.Target.ELECTION), false).getListen());
     }
 
     /** The names of worker {@code worker}'s proxies that exist. */

@@ -6,6 +6,7 @@ import io.lockchaos.proxy.ProxyServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import org.testcontainers.containers.Network;
 
 /** The Toxiproxy backends. */
 public final class ToxiproxyBackends {
@@ -32,6 +33,27 @@ public final class ToxiproxyBackends {
                 server.close();
             }
         };
+    }
+
+    /**
+     * A Toxiproxy container ({@code ghcr.io/shopify/toxiproxy:2.12.0}) on {@code network}, the ensemble's (see {@link
+     * io.lockchaos.cluster.ContainerEnsemble.Builder#network}), stopped and removed on close. Its {@link
+     * ToxiproxyBackend#placement() placement} must be used for the run's {@link ProxyNetwork}. It publishes the 32
+     * proxy ports Testcontainers' ToxiproxyContainer does, which is room for 32 client proxies (one per client per
+     * server: 10 clients on 3 servers); see {@link #container(Network, int)} for more. Needs Docker.
+     *
+     * @throws IllegalStateException when Docker is not available
+     */
+    public static ToxiproxyBackend container(Network network) {
+        return container(network, ContainerToxiproxy.PUBLISHED_BY_DEFAULT);
+    }
+
+    /**
+     * As {@link #container(Network)}, publishing {@code clientProxyPorts} proxy ports (8666 up) so that clients x
+     * servers client proxies fit: a run that needs more fails at the first proxy beyond them, with one line.
+     */
+    public static ToxiproxyBackend container(Network network, int clientProxyPorts) {
+        return ContainerToxiproxy.start(network, ContainerToxiproxy.DEFAULT_IMAGE, clientProxyPorts);
     }
 
     /**

@@ -1,0 +1,22 @@
+package io.lockchaos.cluster;
+
+import org.testcontainers.DockerClientFactory;
+
+/** Whether this machine can run containers, as Testcontainers sees it. */
+public final class Docker {
+    private Docker() {
+    }
+
+    /**
+     * Whether a Docker engine answers (Testcontainers' {@code isDockerAvailable()}: its usual search of DOCKER_HOST,
+     * the Unix socket, ~/.testcontainers.properties and so on). Returns false, never throws, when there is none; on a
+     * machine without an engine this takes well under a second, and later calls return at once.
+     */
+    public static boolean available() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+}
