@@ -54,6 +54,10 @@ final class RunCommand implements Callable<Integer> {
             + " of a running toxiproxy-server, http://host:port")
     String proxy;
 
+    @Option(names = "--cluster", description = "where the servers run: local (child JVMs, default) or container"
+            + " (Docker via Testcontainers, with a Toxiproxy container)")
+    String cluster;
+
     @Option(names = "--warmup", description = "warm-up before the main phase, e.g. 2s (no faults)")
     String warmup;
 
@@ -84,6 +88,7 @@ final class RunCommand implements Callable<Integer> {
             put(o, "warmup_s", seconds(warmup));
             put(o, "nemesis", nemesis);
             put(o, "proxy", proxy);
+            put(o, "cluster", cluster);
             put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
                     : seed);
             spec = TestSpecs.validate("options", TestSpecs.with("options", spec, o));
@@ -97,10 +102,15 @@ final class RunCommand implements Callable<Integer> {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
+        if (spec.cluster().equals("container") && connect == null && !io.lockchaos.cluster.Docker.available()) {
+            throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
+                    + " (use the default cluster: local)");
+        }
         Path dir = new Store(store).newRun(spec.name());
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients() + " clients on " + spec.keys() + " key(s) of "
-                + spec.recipe() + ", " + (connect == null ? spec.nodes() + "-node local ensemble" : "ensemble " + connect)
+                + spec.recipe() + ", " + (connect == null ? spec.nodes() + "-node " + spec.cluster() + " ensemble"
+                : "ensemble " + connect)
                 + ", " + spec.timeSeconds() + " s, seed " + spec.seed());
         System.out.println("  store: " + dir);
         for (String event : spec.schedule().timeline()) {

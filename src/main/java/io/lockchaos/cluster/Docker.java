@@ -4,6 +4,8 @@ import org.testcontainers.DockerClientFactory;
 
 /** Whether this machine can run containers, as Testcontainers sees it. */
 public final class Docker {
+    private static final String QUIET = "org.slf4j.simpleLogger.log.org.testcontainers";
+
     private Docker() {
     }
 
@@ -13,6 +15,11 @@ public final class Docker {
      * machine without an engine this takes well under a second, and later calls return at once.
      */
     public static boolean available() {
+        // Testcontainers logs a page of errors when it finds no engine; the one-line answer is enough. Set before
+        // its first logger exists, and only where the user has not chosen a level.
+        if (System.getProperty(QUIET) == null) {
+            System.setProperty(QUIET, "off");
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {

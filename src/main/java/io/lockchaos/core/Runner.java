@@ -13,6 +13,8 @@ import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ContainerEnsemble;
+import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.ExternalEnsemble;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.PeerRouting;
@@ -78,6 +80,7 @@ public final class Runner {
     private final Map<String, Resources> resources = new LinkedHashMap<>();
     private Sessions sessions;
     private java.io.PrintStream console;
+    private org.testcontainers.containers.Network network;
 
     /** A runner that starts a local ensemble of {@code spec.nodes()} servers in the run's folder. */
     public Runner(TestSpec spec, Path runDir) {
@@ -104,8 +107,28 @@ public final class Runner {
         if (external != null) {
             return ExternalEnsemble.of(external);
         }
+        if (containers()) {
+            return ContainerEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis())
+                    .routing(routing).network(network()).build();
+        }
         return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis())
                 .routing(routing).build();
+    }
+
+    private boolean containers() {
+        return external == null && spec.cluster().equals("container");
+    }
+
+    /** The Docker network of a container run: the servers and the Toxiproxy container share it. */
+    private org.testcontainers.containers.Network network() {
+        if (network == null) {
+            if (!Docker.available()) {
+                throw new IllegalArgumentException("cluster: container needs Docker, and Docker is not available"
+                        + " on this machine (use the default cluster: local)");
+            }
+            network = org.testcontainers.containers.Network.newNetwork();
+        }
+        return network;
     }
 
     /**
@@ -154,6 +177,16 @@ public final class Runner {
         if (schedule.needsPeerProxies() && external != null) {
             throw new IllegalArgumentException("nemesis: server partitions need the local ensemble, not --connect");
         }
+        if (containers()) {
+            ToxiproxyBackend b = ToxiproxyBackends.container(network(), spec.clients() * spec.nodes());
+            if (schedule.needsClientProxies() && spec.clients() * spec.nodes() > b.clientProxyCapacity()) {
+                b.close();
+                throw new IllegalArgumentException("cluster: container: " + spec.clients() + " clients x "
+                        + spec.nodes() + " servers need more client proxies than the Toxiproxy container publishes ("
+                        + b.clientProxyCapacity() + ")");
+            }
+            return b;
+        }
         return spec.proxy().equals("embedded") ? ToxiproxyBackends.embedded()
                 : ToxiproxyBackends.external(spec.proxy());
     }
@@ -191,7 +224,7 @@ public final class Runner {
         NemesisDriver driver;
         double[] detectedAfter = {-1};
         try (ToxiproxyBackend proxies = backend(schedule)) {
-            ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), "127.0.0.1");
+            ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() ? net : PeerRouting.DIRECT);
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 zk.start();
@@ -224,6 +257,10 @@ public final class Runner {
                 } finally {
                     sessions.closeAll();
                 }
+            }
+        } finally {
+            if (network != null) {
+                network.close();
             }
         }
         History h = JsonlHistoryReader.read(historyFile);

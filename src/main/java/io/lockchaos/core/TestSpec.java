@@ -30,14 +30,16 @@ import java.util.Map;
  *     the run has faults, else 0
  * @param proxy the Toxiproxy backend for network faults: {@code embedded} or the URL of a running toxiproxy-server
  * @param expect the verdict a scenario is expected to reach (valid, invalid, unknown), or empty
+ * @param cluster where the servers run: {@code local} (child JVMs) or {@code container} (Docker, with a Toxiproxy
+ *     container for network faults)
  */
 public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
                        long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
                        String clientMode, int reentryDepth, long warmupSeconds, long holdMaxMillis,
                        int tryAcquirePct, int readPct, int rate, String nemesis, long quiesceMillis,
-                       String proxy, String expect) {
+                       String proxy, String expect, String cluster) {
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded", "");
+            200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded", "", "local");
 
     /** The fault schedule, with random mixes expanded from the seed. */
     public io.lockchaos.nemesis.Schedule schedule() {
@@ -74,6 +76,7 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
         m.put("quiesce_ms", quiesceMillis);
         m.put("proxy", proxy);
         m.put("expect", expect);
+        m.put("cluster", cluster);
         return m;
     }
 }

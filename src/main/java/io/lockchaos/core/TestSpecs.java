@@ -83,7 +83,7 @@ public final class TestSpecs {
                 number(source, m, "warmup_s"), number(source, m, "hold_max_ms"),
                 (int) number(source, m, "try_acquire_pct"), (int) number(source, m, "read_pct"),
                 (int) number(source, m, "rate"), m.get("nemesis"), number(source, m, "quiesce_ms"),
-                m.get("proxy"), m.get("expect"));
+                m.get("proxy"), m.get("expect"), m.get("cluster"));
     }
 
     private static long number(String source, Map<String, String> m, String key) throws SpecException {
@@ -157,6 +157,9 @@ public final class TestSpecs {
         if (!s.proxy().equals("embedded") && !s.proxy().matches("http://[^/:]+:[0-9]+/?")) {
             throw new SpecException(source + ": proxy: expected embedded or http://host:port, got '" + s.proxy()
                     + "'");
+        }
+        if (!Set.of("local", "container").contains(s.cluster())) {
+            throw new SpecException(source + ": cluster: expected local or container, got '" + s.cluster() + "'");
         }
         if (!Set.of("", "valid", "invalid", "unknown").contains(s.expect())) {
             throw new SpecException(source + ": expect: expected valid, invalid or unknown, got '" + s.expect() + "'");

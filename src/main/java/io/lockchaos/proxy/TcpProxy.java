@@ -129,10 +129,25 @@ final class TcpProxy {
     synchronized void removeToxic(String toxicName) {
         Toxic old = toxic(toxicName);
         toxics = toxics.stream().filter(x -> x != old).toList();
+        removed(List.of(old));
     }
 
     synchronized void removeAllToxics() {
+        List<Toxic> old = toxics;
         toxics = List.of();
+        removed(old);
+    }
+
+    /**
+     * Toxiproxy closes the connections a timeout toxic held when the toxic goes (its Cleanup closes the stub): the
+     * data it swallowed is gone, and a stream with a hole in it must not resume.
+     */
+    private void removed(List<Toxic> gone) {
+        for (Toxic t : gone) {
+            if (t.type() == ToxicType.TIMEOUT) {
+                new ArrayList<>(connections).stream().filter(c -> c.applies(t)).forEach(Connection::close);
+            }
+        }
     }
 
     /** Returns the named toxic; 404 if absent. */

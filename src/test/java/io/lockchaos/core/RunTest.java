@@ -224,5 +224,17 @@ class RunTest {
         }
         assertEquals("lockchaos: options: nodes: expected 1, 3 or 5, got 4", err.toString(StandardCharsets.UTF_8)
                 .strip());
+        if (!io.lockchaos.cluster.Docker.available()) {
+            err.reset();
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            try {
+                assertEquals(2, Main.run("run", "--cluster", "container", "--store", dir.resolve("c").toString()));
+            } finally {
+                System.setErr(old);
+            }
+            assertEquals("lockchaos: cluster: container needs Docker, and Docker is not available on this machine"
+                    + " (use the default cluster: local)", err.toString(StandardCharsets.UTF_8).strip());
+            assertTrue(!Files.exists(dir.resolve("c")), "nothing is stored for a run that cannot start");
+        }
     }
 }
