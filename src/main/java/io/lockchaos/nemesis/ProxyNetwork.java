@@ -17,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (so one client can be cut off alone) and, when the ensemble is to be partitioned, one per directed pair of servers
  * for the quorum and the election port (each server reaches its peers only through its own proxies). Proxies are made
  * when first needed. A cut is a {@code timeout} toxic of 0 ms: what is sent is silently lost, as in a real partition (no
- * refusal, no reset); when the toxic is removed Toxiproxy closes the connections it held, and clients reconnect. Where proxies listen and how each side reaches them is the
- * backend's {@link ProxyPlacement}: loopback for the embedded server, published and aliased ports for a container.
+ * refusal, no reset); when the toxic is removed Toxiproxy closes the connections it held, and clients reconnect.
+ * Where proxies listen and how each side reaches them is the backend's {@link ProxyPlacement}: loopback for the
+ * embedded server, published and aliased ports for a container.
  * Thread-safe.
  */
 public final class ProxyNetwork implements PeerRouting {
