@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code lockchaos.jar}. */
 @Command(name = "lockchaos", mixinStandardHelpOptions = true, version = "lockchaos 0.1.0",
         description = "Jepsen-style correctness tester for distributed locks.",
-        subcommands = {RunCommand.class, CheckCommand.class, ReportCommand.class, GenCommand.class,
+        subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class, ReportCommand.class, GenCommand.class,
             BenchCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -68,6 +68,10 @@ final class RunCommand implements Callable<Integer> {
             + " starting one; lock paths live under /lockchaos there")
     String connect;
 
+    @Option(names = "--explore", description = "run up to N tests with random fault schedules and parameters"
+            + " derived from the seed, and stop at the first invalid one")
+    Integer explore;
+
     @Option(names = "--overhead", description = "measure the recorder: run the workers twice, recording and not,"
             + " on fresh ensembles, and print both throughputs (nothing is checked)")
     boolean overhead;
@@ -105,6 +109,9 @@ final class RunCommand implements Callable<Integer> {
         if (spec.cluster().equals("container") && connect == null && !io.lockchaos.cluster.Docker.available()) {
             throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
                     + " (use the default cluster: local)");
+        }
+        if (explore != null) {
+            return explore(spec);
         }
         Path dir = new Store(store).newRun(spec.name());
         Runner.writeTestJson(dir, spec);
@@ -152,6 +159,23 @@ final class RunCommand implements Callable<Integer> {
                     + " could not be applied (see the nemesis ops in the history)");
         }
         return out.result().verdict().exitCode();
+    }
+
+    private int explore(TestSpec spec) throws Exception {
+        if (explore < 1) {
+            throw new UserError("--explore: expected at least 1 run, got " + explore);
+        }
+        java.util.Optional<io.lockchaos.scenario.ScenarioResult> found = new io.lockchaos.scenario.Explorer(spec,
+                spec.seed(), store, System.out).explore(explore);
+        if (found.isEmpty()) {
+            System.out.println("explore: no invalid run in " + explore);
+            return 0;
+        }
+        io.lockchaos.scenario.ScenarioResult r = found.get();
+        ConsoleSummary.print(System.out, r.dir().resolve("history.jsonl").toString(), r.result());
+        System.out.println("replay: java -jar target/lockchaos.jar replay " + r.dir());
+        System.out.println("shrink: java -jar target/lockchaos.jar shrink " + r.dir());
+        return r.verdict().exitCode();
     }
 
     private static String seconds(String t) {

@@ -48,6 +48,39 @@ public final class TestSpecs {
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
     }
 
+    /**
+     * The spec of a stored run, from its test.json, with the fault schedule exactly as that run expanded it (a random
+     * mix becomes its explicit events), so running it again replays the same faults and the same seed.
+     */
+    public static TestSpec fromStoredRun(Path runDir) throws SpecException {
+        Path file = runDir.resolve("test.json");
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new SpecException(file + ": malformed JSON (" + e.getOriginalMessage() + ")");
+        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            throw new SpecException(file + ": no such file (is " + runDir + " a stored run?)");
+        } catch (IOException e) {
+            throw new SpecException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+        if (root == null || !root.isObject()) {
+            throw new SpecException(file + ": expected a JSON object");
+        }
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getKey().equals("versions") || e.getKey().equals("schedule")) {
+                continue;
+            }
+            values.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+        }
+        if (root.has("schedule")) {
+            values.put("nemesis", timeline(file, root.get("schedule")));
+        }
+        return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
+    }
+
     /** A nemesis given as a JSON array of timeline entries, as one text. */
     private static String timeline(Path file, JsonNode array) throws SpecException {
         StringBuilder s = new StringBuilder();

@@ -1,0 +1,113 @@
+package io.lockchaos.cli;
+
+import io.lockchaos.checker.AnomalyKind;
+import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Checkers;
+import io.lockchaos.core.Runner;
+import io.lockchaos.core.SpecException;
+import io.lockchaos.core.TestSpec;
+import io.lockchaos.core.TestSpecs;
+import io.lockchaos.history.History;
+import io.lockchaos.report.ResultsJson;
+import io.lockchaos.scenario.Scenario;
+import io.lockchaos.scenario.ScenarioResult;
+import io.lockchaos.scenario.ScheduleShrinker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code shrink RUN_DIR}: makes a failing stored run's test smaller while it still fails the same way, and writes the
+ * smallest as a workload file next to the run.
+ */
+@Command(name = "shrink", mixinStandardHelpOptions = true,
+        description = {"Shrinks a failing stored run: fewer and shorter faults, fewer clients, less time, while it still"
+            + " shows the same violation. Writes RUN_DIR/minimal.json and RUN_DIR/shrink.json.",
+            "Exit code: 0 when a reproducing test was written, 2 when the run did not fail or on error."})
+final class ShrinkCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "a stored run's folder whose verdict is invalid")
+    Path runDir;
+
+    @Option(names = "--attempts", defaultValue = "3", description = "runs per candidate; any failing run counts")
+    int attempts;
+
+    @Option(names = "--max-runs", defaultValue = "30", description = "the most runs shrinking may take")
+    int maxRuns;
+
+    @Option(names = "--rate-runs", defaultValue = "5", description = "runs of the final test to measure how often"
+            + " it reproduces")
+    int rateRuns;
+
+    @Override
+    public Integer call() throws Exception {
+        TestSpec original;
+        try {
+            original = TestSpecs.fromStoredRun(runDir);
+        } catch (SpecException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (attempts < 1 || maxRuns < 1 || rateRuns < 1) {
+            throw new UserError("--attempts, --max-runs and --rate-runs must be at least 1");
+        }
+        History h = HistoryFiles.read(runDir.resolve("history.jsonl"), HistoryFiles.Format.JSONL);
+        CheckResult result = Checkers.safe(Checkers.forRecipe(Runner.checkerRecipe(original.recipe()))).check(h);
+        Set<AnomalyKind> target = EnumSet.noneOf(AnomalyKind.class);
+        result.allAnomalies().stream().filter(a -> a.severity() == io.lockchaos.checker.Severity.VIOLATION)
+                .forEach(a -> target.add(a.kind()));
+        if (target.isEmpty()) {
+            throw new UserError(runDir + ": the run is " + result.verdict().name().toLowerCase(Locale.ROOT)
+                    + ", with no violation to keep while shrinking");
+        }
+        Path store = runDir.resolve("shrink");
+        System.out.println("shrinking " + runDir + " while it shows " + target + " (" + attempts + " run(s) per"
+                + " candidate, at most " + maxRuns + " runs)");
+        ScheduleShrinker shrinker = new ScheduleShrinker(attempts, maxRuns, step -> System.out.printf(
+                "  %-60s %s after %d run(s)%n", step.change(), step.reproduced() ? "still fails" : "no longer fails",
+                step.tries()));
+        ScheduleShrinker.Outcome out = shrinker.shrink(original, spec -> reproduces(spec, store, target));
+        int reproduced = 0;
+        for (int i = 0; i < rateRuns; i++) {
+            if (reproduces(out.spec(), store, target)) {
+                reproduced++;
+            }
+        }
+        Map<String, Object> minimal = new LinkedHashMap<>(out.spec().toMap());
+        minimal.put("name", original.name() + "-minimal");
+        minimal.put("nemesis", out.spec().schedule().timeline());
+        minimal.put("expect", "invalid");
+        ResultsJson.writeMap(runDir.resolve("minimal.json"), minimal);
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (ScheduleShrinker.Step s : out.steps()) {
+            steps.add(Map.of("change", s.change(), "runs", s.tries(), "still_fails", s.reproduced()));
+        }
+        Map<String, Object> log = new LinkedHashMap<>();
+        log.put("violations", target.stream().map(AnomalyKind::wireName).toList());
+        log.put("steps", steps);
+        log.put("runs", out.runs());
+        log.put("final_reproduced", reproduced);
+        log.put("final_runs", rateRuns);
+        ResultsJson.writeMap(runDir.resolve("shrink.json"), log);
+        System.out.println("smallest test: " + out.spec().clients() + " clients, " + out.spec().timeSeconds() + " s, "
+                + out.spec().schedule().events().size() + " fault(s): " + String.join("; ",
+                out.spec().schedule().timeline()));
+        System.out.printf(Locale.ROOT, "it reproduced in %d of %d runs; written to %s (%d runs in all)%n", reproduced,
+                rateRuns, runDir.resolve("minimal.json"), out.runs() + rateRuns);
+        return 0;
+    }
+
+    private static boolean reproduces(TestSpec spec, Path store, Set<AnomalyKind> target) throws Exception {
+        Files.createDirectories(store);
+        ScenarioResult r = Scenario.of(spec).store(store).run();
+        return r.violations().stream().anyMatch(target::contains);
+    }
+}

@@ -1,0 +1,32 @@
+package io.lockchaos.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.core.TestSpec;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ExplorerTest {
+    @Test
+    void everyRunIsAValidTestDerivedFromOneSeed() throws Exception {
+        Explorer a = new Explorer(TestSpec.DEFAULTS, 42, Path.of("unused"), null);
+        Explorer b = new Explorer(TestSpec.DEFAULTS, 42, Path.of("unused"), null);
+        Set<String> schedules = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            TestSpec s = a.runSpec(i);
+            assertEquals(s, b.runSpec(i), "the same seed gives the same run " + i);
+            assertEquals(a.seedOf(i), s.seed());
+            assertTrue(!s.schedule().isEmpty(), "every run has faults");
+            assertTrue(s.schedule().events().stream().allMatch(e -> e.atMillis() < s.timeSeconds() * 1000));
+            assertEquals(TestSpec.DEFAULTS.recipe(), s.recipe());
+            assertEquals(TestSpec.DEFAULTS.clientMode(), s.clientMode());
+            schedules.add(s.nemesis());
+        }
+        assertTrue(schedules.size() > 40, "runs differ: " + schedules.size() + " distinct schedules of 50");
+        assertNotEquals(a.runSpec(0), new Explorer(TestSpec.DEFAULTS, 43, Path.of("unused"), null).runSpec(0));
+    }
+}
