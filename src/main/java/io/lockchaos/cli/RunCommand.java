@@ -72,6 +72,10 @@ final class RunCommand implements Callable<Integer> {
             + " derived from the seed, and stop at the first invalid one")
     Integer explore;
 
+    @Option(names = "--check-expect", description = "exit 0 when the verdict is the workload's expect, 1 when it is"
+            + " not (a workload without expect must be valid); for CI")
+    boolean checkExpect;
+
     @Option(names = "--overhead", description = "measure the recorder: run the workers twice, recording and not,"
             + " on fresh ensembles, and print both throughputs (nothing is checked)")
     boolean overhead;
@@ -150,15 +154,16 @@ final class RunCommand implements Callable<Integer> {
                 System.out.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
             }
         }
-        if (!spec.expect().isEmpty()) {
-            boolean met = out.result().verdict().name().equalsIgnoreCase(spec.expect());
-            System.out.println("expected " + spec.expect() + ": " + (met ? "as expected" : "NOT as expected"));
+        String expected = spec.expect().isEmpty() ? "valid" : spec.expect();
+        boolean met = out.result().verdict().name().equalsIgnoreCase(expected);
+        if (!spec.expect().isEmpty() || checkExpect) {
+            System.out.println("expected " + expected + ": " + (met ? "as expected" : "NOT as expected"));
         }
         if (out.faultsStarted() + out.faultsFailed() > 0) {
             System.out.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
         }
-        return out.result().verdict().exitCode();
+        return checkExpect ? (met ? 0 : 1) : out.result().verdict().exitCode();
     }
 
     private int explore(TestSpec spec) throws Exception {

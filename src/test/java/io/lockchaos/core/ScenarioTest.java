@@ -77,7 +77,7 @@ class ScenarioTest {
 
     @Test
     void aClientThatStopsOnlyOnLostOverlapsFromExpiryToLost() throws Exception {
-        JsonNode r = run("scenario-3-partition-stop-on-lost.json", 1);
+        JsonNode r = run("scenario-3-partition-stop-on-lost.json", 0, "--check-expect");
         assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
         JsonNode story = r.get("stories").get(0);
         assertTrue(story.has("expiry_to_lost_ns") && story.get("expiry_to_lost_ns").asLong() > 0, story.toString());
