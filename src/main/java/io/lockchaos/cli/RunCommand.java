@@ -163,6 +163,9 @@ final class RunCommand implements Callable<Integer> {
             System.out.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
         }
+        if (checkExpect && out.result().verdict() == io.lockchaos.checker.Verdict.UNKNOWN && !"unknown".equals(expected)) {
+            return 2; // undecided is not "not as expected": CI treats it as a warning, as it does without the flag
+        }
         return checkExpect ? (met ? 0 : 1) : out.result().verdict().exitCode();
     }
 
@@ -170,8 +173,15 @@ final class RunCommand implements Callable<Integer> {
         if (explore < 1) {
             throw new UserError("--explore: expected at least 1 run, got " + explore);
         }
-        java.util.Optional<io.lockchaos.scenario.ScenarioResult> found = new io.lockchaos.scenario.Explorer(spec,
-                spec.seed(), store, System.out).explore(explore);
+        if (connect != null) {
+            throw new UserError("--explore runs on the local ensemble; drop --connect");
+        }
+        java.util.Optional<io.lockchaos.scenario.ScenarioResult> found;
+        try {
+            found = new io.lockchaos.scenario.Explorer(spec, spec.seed(), store, System.out).explore(explore);
+        } catch (SpecException e) {
+            throw new UserError(e.getMessage());
+        }
         if (found.isEmpty()) {
             System.out.println("explore: no invalid run in " + explore);
             return 0;

@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "shrink", mixinStandardHelpOptions = true,
         description = {"Shrinks a failing stored run: fewer and shorter faults, fewer clients, less time, while it still"
             + " shows the same violation. Writes RUN_DIR/minimal.json and RUN_DIR/shrink.json.",
-            "Exit code: 0 when a reproducing test was written, 2 when the run did not fail or on error."})
+            "Exit code: 0 when the written test reproduced in at least one of the --rate-runs, 2 when it did not, when"
+            + " the run did not fail, or on error."})
 final class ShrinkCommand implements Callable<Integer> {
     @Parameters(index = "0", description = "a stored run's folder whose verdict is invalid")
     Path runDir;
@@ -102,6 +103,11 @@ final class ShrinkCommand implements Callable<Integer> {
                 out.spec().schedule().timeline()));
         System.out.printf(Locale.ROOT, "it reproduced in %d of %d runs; written to %s (%d runs in all)%n", reproduced,
                 rateRuns, runDir.resolve("minimal.json"), out.runs() + rateRuns);
+        if (reproduced == 0) {
+            System.err.println("lockchaos: shrink: the final test did not fail in " + rateRuns + " run(s): it may"
+                    + " reproduce too rarely to trust; try more --attempts or --rate-runs");
+            return 2;
+        }
         return 0;
     }
 

@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 /**
  * Watches ops as they are recorded and notices the first time more processes certainly hold a lock than it admits
  * (from an acquire's ok to the holder's release invocation), so a run can say "double holder" the moment it happens.
- * Read locks are not counted. The checkers still decide the verdict from the whole history; this only tells early.
+ * Read locks are not counted, and a process that gets an indeterminate result is forgotten (it never acts again). The checkers still decide the verdict from the whole history; this only tells early.
  */
 public final class LiveMonitor implements Consumer<Op> {
     /**
@@ -27,6 +27,8 @@ public final class LiveMonitor implements Consumer<Op> {
     private final int capacity;
     /** Per key, how many grants each process holds (reentrant grants count one each). */
     private final Map<String, Map<Integer, Integer>> held = new HashMap<>();
+    /** The mode of each process's acquire in flight: a grant's value does not repeat it. */
+    private final Map<Integer, String> pendingMode = new HashMap<>();
     private final Consumer<Detection> onFirst;
     private volatile Detection first;
 
@@ -43,8 +45,22 @@ public final class LiveMonitor implements Consumer<Op> {
 
     @Override
     public synchronized void accept(Op op) {
-        if (op.key() == null || "read".equals(op.stringField("mode"))) {
+        if (op.key() == null || op.isNemesis()) {
             return;
+        }
+        if (op.type() == OpType.INFO) {
+            // a retired process never releases: forget it rather than count it as holding for ever
+            held.values().forEach(h -> h.remove(op.process()));
+            pendingMode.remove(op.process());
+            return;
+        }
+        if (op.f() == Fn.ACQUIRE && op.type() == OpType.INVOKE) {
+            pendingMode.put(op.process(), op.stringField("mode"));
+            return;
+        }
+        if ("read".equals(op.stringField("mode")) || op.f() == Fn.ACQUIRE && op.type() == OpType.OK
+                && "read".equals(pendingMode.get(op.process()))) {
+            return; // readers share the lock
         }
         if (op.f() == Fn.ACQUIRE && op.type() == OpType.OK) {
             Map<Integer, Integer> holders = held.computeIfAbsent(op.key(), k -> new HashMap<>());

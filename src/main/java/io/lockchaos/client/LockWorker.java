@@ -97,6 +97,8 @@ public final class LockWorker implements Runnable {
     public void onState(String state) {
         if (!"CONNECTED".equals(state) && !"RECONNECTED".equals(state)) {
             stateSinceGrant = state.equals("LOST") || stateSinceGrant == null ? state : stateSinceGrant;
+        } else if (handle != null && handle.phase() != ClientHandle.Phase.HOLDING) {
+            stateSinceGrant = null; // back before any grant: a lock granted now was granted on a live session
         }
     }
 
@@ -172,116 +174,147 @@ public final class LockWorker implements Runnable {
         return params.isEmpty() ? null : params;
     }
 
+    /**
+     * Runs cycles until the generator is exhausted. The last client stays open: its session belongs to the caller,
+     * whose final inspection must still see it (a lock node it left is a leak only while its session lives).
+     */
     @Override
     public void run() {
         LockClient client;
         try {
-            client = clients.apply(process);
+            client = open();
         } finally {
             if (ready != null) {
                 ready.countDown();
             }
+        }
+        if (client == null) {
+            return;
         }
         try {
             if (ready != null) {
                 ready.await(); // every worker has its session before anyone starts: faults meet all of them
             }
         } catch (InterruptedException e) {
-            client.close();
             return;
         }
         long start = startNanos == 0 ? System.nanoTime() : startNanos;
-        try {
-            while (!Thread.currentThread().isInterrupted()) {
-                Generator.Step step = generator.next(new Generator.Context(worker, System.nanoTime() - start));
-                if (step == null) {
-                    break;
-                }
-                generator = step.rest();
-                Cycle cycle = step.cycle();
-                if (cycle.pauseMillis() > 0) {
-                    try {
-                        Thread.sleep(cycle.pauseMillis());
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                timeoutMillis = cycle.timeoutMillis();
-                Duration acquireTimeout = Duration.ofMillis(timeoutMillis);
-                Duration hold = Duration.ofMillis(cycle.holdMillis());
-                int depth = Math.max(this.depth, cycle.depth());
-                phase(ClientHandle.Phase.WAITING);
-                Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
-                Grant g;
+        while (client != null && !Thread.currentThread().isInterrupted()) {
+            Generator.Step step = generator.next(new Generator.Context(worker, System.nanoTime() - start));
+            if (step == null) {
+                break;
+            }
+            generator = step.rest();
+            Cycle cycle = step.cycle();
+            if (cycle.pauseMillis() > 0) {
                 try {
-                    g = client.acquire(acquireTimeout);
+                    Thread.sleep(cycle.pauseMillis());
                 } catch (InterruptedException e) {
-                    recorder.complete(acq, OpType.INFO, null, "interrupted");
                     return;
-                } catch (Exception e) {
-                    recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
-                    client = retire(client);
-                    continue;
-                }
-                if (g == null) {
-                    recorder.complete(acq, OpType.FAIL, null, "timeout");
-                    phase(ClientHandle.Phase.IDLE);
-                    continue;
-                }
-                phase(ClientHandle.Phase.HOLDING);
-                stateSinceGrant = null;
-                recorder.complete(acq, OpType.OK, g.toValue(), null);
-                int held = 1;
-                boolean retired = false;
-                while (held < depth) {
-                    Op again = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
-                    try {
-                        Grant g2 = client.acquire(acquireTimeout);
-                        recorder.complete(again, g2 == null ? OpType.FAIL : OpType.OK, g2 == null ? null
-                                : g2.toValue(), g2 == null ? "timeout" : null);
-                        if (g2 == null) {
-                            break;
-                        }
-                        held++;
-                    } catch (Exception e) {
-                        recorder.complete(again, OpType.INFO, null, String.valueOf(e));
-                        client = retire(client);
-                        retired = true;
-                        break;
-                    }
-                }
-                if (retired) {
-                    continue;
-                }
-                try {
-                    if (resources != null) {
-                        resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
-                                this::dangerPoint);
-                    } else {
-                        holdWhile(hold.toMillis(), this::stillSafe);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                phase(ClientHandle.Phase.IDLE);
-                for (; held > 0; held--) {
-                    Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
-                    try {
-                        boolean present = client.release();
-                        recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null,
-                                present ? null : LockHolds.NOT_HELD);
-                    } catch (Exception e) {
-                        recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
-                        client = retire(client);
-                        break;
-                    }
                 }
             }
-        } finally {
-            client.close();
+            timeoutMillis = cycle.timeoutMillis();
+            Duration acquireTimeout = Duration.ofMillis(timeoutMillis);
+            Duration hold = Duration.ofMillis(cycle.holdMillis());
+            int depth = Math.max(this.depth, cycle.depth());
+            phase(ClientHandle.Phase.WAITING);
+            // what the holder hears from here on counts against this grant, even before the acquire returns
+            stateSinceGrant = null;
+            Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
+            Grant g;
+            try {
+                g = client.acquire(acquireTimeout);
+            } catch (InterruptedException e) {
+                recorder.complete(acq, OpType.INFO, null, "interrupted");
+                return;
+            } catch (Exception e) {
+                recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
+                client = retire(client);
+                continue;
+            }
+            if (g == null) {
+                recorder.complete(acq, OpType.FAIL, null, "timeout");
+                phase(ClientHandle.Phase.IDLE);
+                continue;
+            }
+            recorder.complete(acq, OpType.OK, g.toValue(), null);
+            phase(ClientHandle.Phase.HOLDING); // after the grant is in the history: a fault on "the holder" follows it
+            int held = 1;
+            boolean retired = false;
+            while (held < depth) {
+                Op again = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
+                try {
+                    Grant g2 = client.acquire(acquireTimeout);
+                    recorder.complete(again, g2 == null ? OpType.FAIL : OpType.OK, g2 == null ? null
+                            : g2.toValue(), g2 == null ? "timeout" : null);
+                    if (g2 == null) {
+                        break;
+                    }
+                    held++;
+                } catch (Exception e) {
+                    recorder.complete(again, OpType.INFO, null, String.valueOf(e));
+                    client = retire(client);
+                    retired = true;
+                    break;
+                }
+            }
+            if (retired) {
+                continue;
+            }
+            try {
+                if (resources != null) {
+                    resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
+                            this::dangerPoint);
+                } else {
+                    holdWhile(hold.toMillis(), this::stillSafe);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            phase(ClientHandle.Phase.IDLE);
+            for (; held > 0; held--) {
+                Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
+                try {
+                    boolean present = client.release();
+                    recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null,
+                            present ? null : LockHolds.NOT_HELD);
+                } catch (Exception e) {
+                    recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+                    client = retire(client);
+                    break;
+                }
+            }
         }
     }
 
+    /** How often a worker tries to open a client before it gives up. */
+    private static final int OPEN_TRIES = 3;
+
+    /**
+     * A client for the current process, or null when none could be opened ({@link #OPEN_TRIES} tries, a second
+     * apart): the worker then stops, saying so on standard error, since it has no op in flight to record it on.
+     */
+    private LockClient open() {
+        for (int i = 1; ; i++) {
+            try {
+                return clients.apply(process);
+            } catch (RuntimeException e) {
+                if (i == OPEN_TRIES) {
+                    System.err.println("lockchaos: worker " + worker + " (process " + process + ") stops: no client"
+                            + " after " + OPEN_TRIES + " tries (" + e.getMessage() + ")");
+                    return null;
+                }
+            }
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+    }
+
+    /** Lets the retired process's client go (closing its session) and opens one for the next process, or null. */
     private LockClient retire(LockClient old) {
         old.close();
         phase(ClientHandle.Phase.IDLE);
@@ -289,6 +322,6 @@ public final class LockWorker implements Runnable {
         if (handle != null) {
             handle.process(process);
         }
-        return clients.apply(process);
+        return open();
     }
 }

@@ -17,6 +17,8 @@ public final class Recorder {
     private final long start = System.nanoTime();
     private long index;
     private long grants;
+    /** {@code index}, readable without the lock: a progress line must never wait for a recording thread. */
+    private volatile long recorded;
     private java.util.function.Consumer<Op> observer = op -> { };
 
     /** A recorder that appends to {@code writer}. */
@@ -31,15 +33,18 @@ public final class Recorder {
         return new Recorder(null);
     }
 
-    /** Shows every op to {@code o} as it is recorded, in order, from the recording thread; {@code o} must be quick. */
+    /**
+     * Shows every op to {@code o} as it is recorded, in order, from the recording thread and under the recording
+     * lock: {@code o} must be quick and must never wait for anything that may itself wait for this recorder.
+     */
     public synchronized Recorder observe(java.util.function.Consumer<Op> o) {
         this.observer = o;
         return this;
     }
 
-    /** How many ops were recorded so far. */
-    public synchronized long ops() {
-        return index;
+    /** How many ops were recorded so far (without taking the recording lock). */
+    public long ops() {
+        return recorded;
     }
 
     /** How many acquires completed ok so far. */
@@ -70,6 +75,7 @@ public final class Recorder {
             grants++;
         }
         Op op = new Op(index++, System.nanoTime() - start, type, process, f, key, value, error);
+        recorded = index;
         if (writer != null) {
             try {
                 op = writer.append(op);

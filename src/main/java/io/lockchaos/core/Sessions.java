@@ -12,6 +12,7 @@ import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -25,14 +26,20 @@ import org.apache.zookeeper.ZooKeeper;
 
 /**
  * The run's client sessions: makes a lock client of the spec's recipe on a new session, records its connection
- * states, keeps each session's current id for the final inspection, and closes them all. Thread-safe.
+ * states, keeps each open session's current id for the final inspection, closes a retired process's session when its
+ * worker lets the client go, and closes the rest at the end. Thread-safe.
  */
 final class Sessions {
     private final TestSpec spec;
     private final Recorder recorder;
-    private final List<AutoCloseable> open = new ArrayList<>();
-    /** Each open session's current id: Curator may move a client to a new session after an expiry. */
-    private final List<LongSupplier> ids = new ArrayList<>();
+    /** The sessions still open, each with its current id: Curator may move a client to a new session. */
+    private final Map<AutoCloseable, LongSupplier> open = new java.util.LinkedHashMap<>();
+    /** Closes the sessions of retired processes without holding up their workers. */
+    private final ExecutorService closer = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lockchaos-session-close");
+        t.setDaemon(true);
+        return t;
+    });
 
     Sessions(TestSpec spec, Recorder recorder) {
         this.spec = spec;
@@ -58,12 +65,12 @@ final class Sessions {
                 if (handle != null) {
                     handle.zookeeper(() -> zk);
                 }
-                return switch (spec.recipe()) {
+                return closing(zk::close, switch (spec.recipe()) {
                     case "naive-rw" -> new NaiveReadWriteLock(zk, key, "res", read);
                     case "naive-herd" -> new NaiveHerdLock(zk, key, "res", false);
                     case "naive-queue" -> new NaiveHerdLock(zk, key, "res", true);
                     default -> new NaiveExclusiveLock(zk, key, "res");
-                };
+                });
             }
             CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.sessionTimeoutMillis(),
                     (int) Math.max(1000, spec.sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
@@ -94,21 +101,61 @@ final class Sessions {
                 });
             }
             String r = spec.recipe();
+            LockClient lock;
             if (r.equals("mutex")) {
-                return CuratorLocks.semaphoreMutex(c, key);
+                lock = CuratorLocks.semaphoreMutex(c, key);
             } else if (r.equals("reentrant-mutex")) {
-                return new CuratorMutexClient(c, key);
+                lock = new CuratorMutexClient(c, key);
             } else if (r.startsWith("semaphore:")) {
-                return CuratorLocks.semaphore(c, key, Integer.parseInt(r.substring("semaphore:".length())));
+                lock = CuratorLocks.semaphore(c, key, Integer.parseInt(r.substring("semaphore:".length())));
             } else if (r.equals("rw")) {
-                return CuratorLocks.readWrite(c, key, read);
+                lock = CuratorLocks.readWrite(c, key, read);
             } else {
-                return CuratorLocks.multi(c, allKeys);
+                lock = CuratorLocks.multi(c, allKeys);
             }
+            return closing(c, lock);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * {@code lock}, whose close also closes its session (in the background): a worker closes its client when the
+     * process is retired, and the application it stands for would not keep that session.
+     */
+    private LockClient closing(AutoCloseable session, LockClient lock) {
+        return new LockClient() {
+            @Override
+            public io.lockchaos.client.Grant acquire(Duration timeout) throws Exception {
+                return lock.acquire(timeout);
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                return lock.release();
+            }
+
+            @Override
+            public void close() {
+                lock.close();
+                boolean mine;
+                synchronized (Sessions.this) {
+                    mine = open.remove(session) != null;
+                }
+                if (mine) {
+                    closer.execute(() -> closeQuietly(session));
+                }
+            }
+        };
+    }
+
+    private static void closeQuietly(AutoCloseable session) {
+        try {
+            session.close();
+        } catch (Exception e) {
+            // closing is best effort: the servers go at the end anyway
         }
     }
 
@@ -122,14 +169,13 @@ final class Sessions {
     }
 
     private synchronized void register(AutoCloseable session, LongSupplier id) {
-        open.add(session);
-        ids.add(id);
+        open.put(session, id);
     }
 
-    /** The current id of every session opened so far (0 for one without a session right now). */
+    /** The current id of every session still open (0 for one without a session right now). */
     synchronized List<Long> currentIds() {
         List<Long> out = new ArrayList<>();
-        for (LongSupplier id : ids) {
+        for (LongSupplier id : open.values()) {
             out.add(id.getAsLong());
         }
         return out;
@@ -139,23 +185,18 @@ final class Sessions {
     void closeAll() {
         List<AutoCloseable> all;
         synchronized (this) {
-            all = List.copyOf(open);
+            all = List.copyOf(open.keySet());
             open.clear();
-            ids.clear();
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(64, all.size())));
         for (AutoCloseable s : all) {
-            pool.execute(() -> {
-                try {
-                    s.close();
-                } catch (Exception e) {
-                    // closing is best effort: the servers go next anyway
-                }
-            });
+            pool.execute(() -> closeQuietly(s));
         }
         pool.shutdown();
+        closer.shutdown();
         try {
             pool.awaitTermination(2, TimeUnit.MINUTES);
+            closer.awaitTermination(1, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -24,20 +24,7 @@ public final class TestSpecs {
 
     /** Reads a workload file (a JSON object of keys from {@link TestSpec#toMap()}) over the defaults. */
     public static TestSpec load(Path file) throws SpecException {
-        JsonNode root;
-        try {
-            root = JSON.readTree(file.toFile());
-        } catch (JsonProcessingException e) {
-            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new SpecException(file + ":" + line + ": malformed JSON (" + e.getOriginalMessage() + ")");
-        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
-            throw new SpecException(file + ": no such file");
-        } catch (IOException e) {
-            throw new SpecException(file + ": cannot read (" + e.getMessage() + ")");
-        }
-        if (root == null || !root.isObject()) {
-            throw new SpecException(file + ": expected a JSON object of workload keys");
-        }
+        JsonNode root = readObject(file, "");
         Map<String, String> values = new java.util.LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -48,25 +35,32 @@ public final class TestSpecs {
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
     }
 
+    /** Reads a JSON object from {@code file}; {@code hint} ends the message for a missing file. */
+    private static JsonNode readObject(Path file, String hint) throws SpecException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new SpecException(file + ":" + line + ": malformed JSON (" + e.getOriginalMessage() + ")");
+        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            throw new SpecException(file + ": no such file" + hint);
+        } catch (IOException e) {
+            throw new SpecException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+        if (root == null || !root.isObject()) {
+            throw new SpecException(file + ": expected a JSON object of workload keys");
+        }
+        return root;
+    }
+
     /**
      * The spec of a stored run, from its test.json, with the fault schedule exactly as that run expanded it (a random
      * mix becomes its explicit events), so running it again replays the same faults and the same seed.
      */
     public static TestSpec fromStoredRun(Path runDir) throws SpecException {
         Path file = runDir.resolve("test.json");
-        JsonNode root;
-        try {
-            root = JSON.readTree(file.toFile());
-        } catch (JsonProcessingException e) {
-            throw new SpecException(file + ": malformed JSON (" + e.getOriginalMessage() + ")");
-        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
-            throw new SpecException(file + ": no such file (is " + runDir + " a stored run?)");
-        } catch (IOException e) {
-            throw new SpecException(file + ": cannot read (" + e.getMessage() + ")");
-        }
-        if (root == null || !root.isObject()) {
-            throw new SpecException(file + ": expected a JSON object");
-        }
+        JsonNode root = readObject(file, " (is " + runDir + " a stored run?)");
         Map<String, String> values = new java.util.LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -201,6 +195,10 @@ public final class TestSpecs {
             io.lockchaos.nemesis.Schedule schedule = s.schedule();
             if (schedule.partitionsServers() && s.nodes() == 1) {
                 throw new SpecException(source + ": nemesis: partitions need 3 or 5 nodes, got 1");
+            }
+            if (schedule.hasRing() && s.nodes() < 5) {
+                throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + s.nodes()
+                        + " every server is its neighbours' neighbour and nothing is cut)");
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());

@@ -2,7 +2,6 @@ package io.lockchaos.nemesis;
 
 import io.lockchaos.client.ClientHandle;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,11 +31,12 @@ final class ClientPauseNemesis implements Nemesis {
         List<ClientHandle> candidates = fault.target().startsWith("process:")
                 ? List.of(ctx.client(fault.target())) : ctx.clients().all();
         AtomicReference<ClientHandle> who = new AtomicReference<>();
+        AtomicReference<String> problem = new AtomicReference<>();
         long millis = durationMillis;
         ClientHandle.PauseRequest request = new ClientHandle.PauseRequest(millis, h -> {
             who.set(h);
-            freeze(ctx, h, tag);
-        }, h -> thaw(ctx, tag));
+            freeze(ctx, h, tag, problem);
+        }, h -> thaw(ctx, tag, problem));
         for (ClientHandle h : candidates) {
             h.requestPause(request);
         }
@@ -61,14 +61,24 @@ final class ClientPauseNemesis implements Nemesis {
         value.put("process", h.process());
         value.put("worker", h.worker());
         value.put("session", SessionNemesis.sessionOf(h));
-        value.put("connections_frozen", ctx.network() != null);
+        value.put("connections_frozen", ctx.network() != null && problem.get() == null);
+        if (problem.get() != null) {
+            value.put("problem", problem.get());
+        }
         return new Started(value, () -> {
-            request.awaitResumed(millis + REACH_MILLIS);
+            if (!request.awaitResumed(millis + REACH_MILLIS)) {
+                throw new IllegalStateException("process " + h.process() + " did not resume within "
+                        + (millis + REACH_MILLIS) + " ms");
+            }
             return value;
         });
     }
 
-    private static void freeze(NemesisContext ctx, ClientHandle h, String tag) {
+    /**
+     * Freezes the paused worker's connections. This runs in the worker's thread, which must not fail for it: a
+     * failure is kept and reported in the fault's value instead.
+     */
+    private static void freeze(NemesisContext ctx, ClientHandle h, String tag, AtomicReference<String> problem) {
         if (ctx.network() == null) {
             return;
         }
@@ -76,19 +86,19 @@ final class ClientPauseNemesis implements Nemesis {
             for (String p : ctx.network().clientProxies(h.worker(), ctx.cluster().nodes())) {
                 ctx.network().blackhole(p, tag);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            problem.set("connections not frozen: " + e.getMessage());
         }
     }
 
-    private static void thaw(NemesisContext ctx, String tag) {
+    private static void thaw(NemesisContext ctx, String tag, AtomicReference<String> problem) {
         if (ctx.network() == null) {
             return;
         }
         try {
             ctx.network().remove(tag);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            problem.set("connections not thawed: " + e.getMessage());
         }
     }
 

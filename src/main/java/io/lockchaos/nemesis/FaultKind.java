@@ -37,12 +37,14 @@ public enum FaultKind {
      * A client paused like a GC pause: the next holder to reach its danger point (after its last check that it holds
      * the lock, before its write) stops, with its connections frozen, for the fault's duration.
      */
-    PAUSE_CLIENT(Targets.CLIENT, Fn.PAUSE, Fn.RESUME);
+    PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME);
 
     /** Which targets a kind takes. */
     enum Targets {
         NONE(Set.of("")),
         CLIENT(Set.of("holder", "waiter", "next-waiter", "random")),
+        /** A pause waits at a holder's danger point: only holders get there. */
+        HOLDER(Set.of("holder", "random")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
         TRAFFIC(Set.of("clients", "servers", "all"));
@@ -58,7 +60,7 @@ public enum FaultKind {
             if (names.contains(t)) {
                 return true;
             }
-            if (this == CLIENT) {
+            if (this == CLIENT || this == HOLDER) {
                 return t.matches("process:[0-9]+");
             }
             return (this == SERVER || this == SERVERS) && t.matches("node:[1-9]");
@@ -68,6 +70,7 @@ public enum FaultKind {
             return switch (this) {
                 case NONE -> "no target";
                 case CLIENT -> "holder, waiter, next-waiter, random or process:N";
+                case HOLDER -> "holder, random or process:N";
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers or all";
@@ -109,7 +112,7 @@ public enum FaultKind {
     public String defaultTarget() {
         return switch (targets) {
             case NONE -> "";
-            case CLIENT -> "holder";
+            case CLIENT, HOLDER -> "holder";
             case SERVER, SERVERS -> "random";
             case TRAFFIC -> "clients";
         };

@@ -37,10 +37,9 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
             });
         }
         return switch (target) {
-            case "holder" -> await(ClientHandle.Phase.HOLDING, "holds a lock");
-            case "waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock");
-            case "next-waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock") == null ? null
-                    : clients.longestIn(ClientHandle.Phase.WAITING).orElseThrow();
+            case "holder" -> await(ClientHandle.Phase.HOLDING, "holds a lock", false);
+            case "waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock", false);
+            case "next-waiter" -> await(ClientHandle.Phase.WAITING, "waits for a lock", true);
             default -> clients.worker(random.nextInt(clients.all().size()));
         };
     }
@@ -48,11 +47,14 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
     /** How long a fault waits for a client to be in the phase its target names. */
     private static final long TARGET_WAIT_MILLIS = 3000;
 
-    /** A random client in {@code phase}, waiting for one to get there: short holds make "the holder" fleeting. */
-    private ClientHandle await(ClientHandle.Phase phase, String what) {
+    /**
+     * A client in {@code phase} (a random one, or the one there longest), waiting for one to get there: short holds
+     * make "the holder" fleeting.
+     */
+    private ClientHandle await(ClientHandle.Phase phase, String what, boolean longest) {
         long deadline = System.nanoTime() + TARGET_WAIT_MILLIS * 1_000_000L;
         while (true) {
-            java.util.Optional<ClientHandle> h = clients.anyIn(phase, random);
+            java.util.Optional<ClientHandle> h = longest ? clients.longestIn(phase) : clients.anyIn(phase, random);
             if (h.isPresent()) {
                 return h.get();
             }

@@ -23,8 +23,8 @@ public final class NemesisDriver implements Runnable {
     private final Recorder recorder;
     private final long warmupMillis;
     private final Map<Integer, Nemesis.Started> active = new java.util.concurrent.ConcurrentHashMap<>();
-    private int started;
-    private int failed;
+    private volatile int started;
+    private volatile int failed;
 
     public NemesisDriver(Schedule schedule, Nemesis nemesis, NemesisContext context, Recorder recorder,
                          long warmupMillis) {
@@ -60,6 +60,9 @@ public final class NemesisDriver implements Runnable {
             // at equal times, ends go first, so back-to-back faults do not overlap
             actions.sort(Comparator.comparingLong(Action::atMillis).thenComparing(Action::start));
             for (Action a : actions) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return; // the workers are done
+                }
                 long wait = a.atMillis() - (System.nanoTime() - main) / 1_000_000;
                 if (wait > 0) {
                     Thread.sleep(wait);
@@ -91,6 +94,10 @@ public final class NemesisDriver implements Runnable {
             if (s.stopper() != null) {
                 active.put(i, s);
             }
+        } catch (InterruptedException ex) {
+            failed++;
+            recorder.complete(op, OpType.INFO, what, "interrupted: the run ended");
+            Thread.currentThread().interrupt();
         } catch (Exception ex) {
             failed++;
             recorder.complete(op, OpType.INFO, what, oneLine(ex));
@@ -105,6 +112,9 @@ public final class NemesisDriver implements Runnable {
         Op op = recorder.invoke(Op.NEMESIS, e.fault().kind().stopFn(), null, s.value());
         try {
             recorder.complete(op, OpType.OK, s.stopper().stop(), null);
+        } catch (InterruptedException ex) {
+            recorder.complete(op, OpType.INFO, s.value(), "interrupted: the run ended (the final heal ends it)");
+            Thread.currentThread().interrupt();
         } catch (Exception ex) {
             recorder.complete(op, OpType.INFO, s.value(), oneLine(ex));
         }

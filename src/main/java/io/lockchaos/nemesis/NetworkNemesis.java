@@ -30,11 +30,20 @@ final class NetworkNemesis implements Nemesis {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
-        switch (fault.kind()) {
-            case ISOLATE_CLIENT -> isolateClient(fault, ctx, tag, value);
-            case ISOLATE_SERVER -> isolateServer(fault, ctx, tag, value);
-            case PARTITION_HALVES, PARTITION_RING, PARTITION_BRIDGE -> partition(fault, ctx, tag, value);
-            default -> traffic(fault, ctx, tag, value);
+        try {
+            switch (fault.kind()) {
+                case ISOLATE_CLIENT -> isolateClient(fault, ctx, tag, value);
+                case ISOLATE_SERVER -> isolateServer(fault, ctx, tag, value);
+                case PARTITION_HALVES, PARTITION_RING, PARTITION_BRIDGE -> partition(fault, ctx, tag, value);
+                default -> traffic(fault, ctx, tag, value);
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                net.remove(tag); // undo what was applied before the failure: the op is info, the fault is not on
+            } catch (IOException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
         }
         Map<String, Object> ended = new LinkedHashMap<>(value);
         return new Started(value, () -> {

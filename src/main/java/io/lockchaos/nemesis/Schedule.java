@@ -56,6 +56,11 @@ public record Schedule(List<FaultEvent> events) {
         return events.stream().anyMatch(e -> e.fault().kind().partitionsServers());
     }
 
+    /** Whether any event is a ring partition, which cuts nothing with fewer than 5 servers. */
+    public boolean hasRing() {
+        return events.stream().anyMatch(e -> e.fault().kind() == FaultKind.PARTITION_RING);
+    }
+
     /** The events as timeline text, one entry each: parsing it gives this schedule back. */
     public List<String> timeline() {
         return events.stream().map(FaultEvent::toString).toList();
@@ -161,7 +166,11 @@ public record Schedule(List<FaultEvent> events) {
     private static List<FaultEvent> expandMix(String entry, Matcher m, SplittableRandom random, long mainMillis) {
         List<FaultKind> kinds = new ArrayList<>();
         for (String name : m.group(1).split(",")) {
-            FaultKind k = kind(entry, name, "");
+            FaultKind k = FaultKind.parse(name);
+            if (k == null) {
+                throw new IllegalArgumentException("'" + entry + "': unknown fault '" + name + "' in a mix (expected"
+                        + " one of " + kinds() + ")");
+            }
             kinds.add(k);
         }
         long every = millis(entry, m.group(2));

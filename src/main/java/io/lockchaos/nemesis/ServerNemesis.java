@@ -12,8 +12,8 @@ import java.util.Set;
 
 /** kill -9 and restart, SIGSTOP and SIGCONT of servers; needs a cluster that is {@link Killable} / {@link Pausable}. */
 final class ServerNemesis implements Nemesis {
-    private final List<ZkNode> killed = new ArrayList<>();
-    private final List<ZkNode> paused = new ArrayList<>();
+    private final Set<ZkNode> killed = new java.util.LinkedHashSet<>();
+    private final Set<ZkNode> paused = new java.util.LinkedHashSet<>();
 
     @Override
     public Set<FaultKind> kinds() {
@@ -26,16 +26,31 @@ final class ServerNemesis implements Nemesis {
         if (kill && !(ctx.cluster() instanceof Killable) || !kill && !(ctx.cluster() instanceof Pausable)) {
             throw new IllegalStateException("this ensemble cannot " + (kill ? "kill" : "pause") + " servers");
         }
-        List<ZkNode> targets = ctx.servers(fault.target());
+        List<ZkNode> targets = ctx.servers(fault.target()).stream()
+                .filter(n -> !killed.contains(n) && !paused.contains(n)).toList();
+        if (targets.isEmpty()) {
+            throw new IllegalStateException("the servers " + fault.target() + " names are already down or paused");
+        }
         List<Integer> ids = targets.stream().map(ZkNode::id).toList();
-        for (ZkNode n : targets) {
-            if (kill) {
-                ((Killable) ctx.cluster()).kill(n);
-                killed.add(n);
-            } else {
-                ((Pausable) ctx.cluster()).pause(n);
-                paused.add(n);
+        List<ZkNode> done = new ArrayList<>();
+        try {
+            for (ZkNode n : targets) {
+                if (kill) {
+                    ((Killable) ctx.cluster()).kill(n);
+                    killed.add(n);
+                } else {
+                    ((Pausable) ctx.cluster()).pause(n);
+                    paused.add(n);
+                }
+                done.add(n);
             }
+        } catch (RuntimeException e) {
+            try {
+                end(ctx, done, kill); // the op is info: do not leave half of it in force
+            } catch (Exception undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
         }
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
@@ -47,19 +62,40 @@ final class ServerNemesis implements Nemesis {
         });
     }
 
+    /** Restarts or resumes each server, every one even when some fail; throws the first failure after. */
     private void end(NemesisContext ctx, List<ZkNode> targets, boolean kill) throws Exception {
+        Exception first = null;
         for (ZkNode n : targets) {
-            if (kill && killed.remove(n)) {
-                ((Killable) ctx.cluster()).restart(n);
-            } else if (!kill && paused.remove(n)) {
-                ((Pausable) ctx.cluster()).resume(n);
+            try {
+                if (kill && killed.remove(n)) {
+                    ((Killable) ctx.cluster()).restart(n);
+                } else if (!kill && paused.remove(n)) {
+                    ((Pausable) ctx.cluster()).resume(n);
+                }
+            } catch (Exception e) {
+                first = first == null ? e : first;
             }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
     @Override
     public void heal(NemesisContext ctx) throws Exception {
-        end(ctx, List.copyOf(paused), false);
-        end(ctx, List.copyOf(killed), true);
+        Exception first = null;
+        try {
+            end(ctx, List.copyOf(paused), false);
+        } catch (Exception e) {
+            first = e;
+        }
+        try {
+            end(ctx, List.copyOf(killed), true);
+        } catch (Exception e) {
+            first = first == null ? e : first;
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }

@@ -4,7 +4,6 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.lockchaos.proxy.ProxyServer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import org.testcontainers.containers.Network;
 
@@ -98,7 +97,9 @@ public final class ToxiproxyBackends {
                         }
                     }
                 } catch (IOException e) {
-                    throw new UncheckedIOException("cleaning up proxies at " + url, e);
+                    // cleaning up is best effort: a failure here must not cost the run its verdict
+                    System.err.println("lockchaos: warning: could not delete this run's proxies at " + url + " ("
+                            + e.getMessage() + ")");
                 }
             }
         };

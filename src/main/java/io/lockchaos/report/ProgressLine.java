@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 /**
  * The console's view of a running test: elapsed and planned time, ops per second and the active faults, redrawn in
  * place every second on a terminal and written as a plain line every 10 s otherwise (CI logs); and a line of its own
- * the moment a live check sees a double holder. Printing only: it decides nothing.
+ * the moment a live check sees a double holder. Printing only: it decides nothing. Its suppliers must not block (they
+ * are read under this object's lock, which a recording thread may hold while it announces).
  */
 public final class ProgressLine implements AutoCloseable {
     private final PrintStream out;
@@ -71,11 +72,6 @@ public final class ProgressLine implements AutoCloseable {
     public synchronized void announce(String message) {
         out.print((terminal ? "\r" : "") + message + System.lineSeparator());
         out.flush();
-    }
-
-    /** Seconds since this line started. */
-    public double elapsedSeconds() {
-        return (System.nanoTime() - start) / 1e9;
     }
 
     @Override

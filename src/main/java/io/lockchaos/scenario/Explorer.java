@@ -83,7 +83,9 @@ public final class Explorer {
         keys.put("time_s", Long.toString(time));
         keys.put("hold_ms", Long.toString(Math.round(HOLDS[r.nextInt(HOLDS.length)] * session)));
         keys.put("clients", Integer.toString(2 + r.nextInt(Math.max(1, Math.min(base.clients(), 6) - 1))));
-        keys.put("keys", "1");
+        if (!base.recipe().equals("multi")) {
+            keys.put("keys", "1"); // one lock makes the holders meet; a multi-lock needs its keys
+        }
         keys.put("acquire_timeout_ms", Long.toString(Math.max(base.acquireTimeoutMillis(), 2 * session)));
         return TestSpecs.validate("explore", TestSpecs.with("explore", base, keys));
     }
@@ -97,6 +99,9 @@ public final class Explorer {
             return List.of("leader", "follower", "random").get(r.nextInt(3));
         }
         double x = r.nextDouble();
+        if (kind.equals("pause-client")) {
+            return x < 0.8 ? "holder" : "random";
+        }
         return x < 0.7 ? "holder" : x < 0.85 ? "next-waiter" : "random";
     }
 

@@ -116,7 +116,7 @@ public final class ScheduleShrinker {
                 add(out, "halve '" + e + "'", s, Map.of("nemesis", text(shorter)));
             }
         }
-        for (int c : new int[] {2, s.clients() / 2, s.clients() - 1}) {
+        for (int c : new java.util.TreeSet<>(List.of(2, s.clients() / 2, s.clients() - 1))) {
             if (c >= 2 && c < s.clients() && c >= s.keys()) {
                 add(out, "clients " + s.clients() + " -> " + c, s, Map.of("clients", Integer.toString(c)));
             }

@@ -52,8 +52,9 @@ public final class Generators {
     }
 
     /**
-     * {@code g} until the run's elapsed time reaches {@code elapsedNanos}. An acquire never waits past that time: its
-     * timeout is cut to what is left (at least 1 ms), so the run ends on time instead of waiting out long timeouts.
+     * {@code g} until the run's elapsed time reaches {@code elapsedNanos}. Neither a pause nor an acquire waits past
+     * that time: the pause and then the timeout are cut to what is left (a timeout to at least 1 ms), so the run ends
+     * on time instead of waiting out long timeouts.
      */
     public static Generator until(long elapsedNanos, Generator g) {
         return context -> {
@@ -65,7 +66,11 @@ public final class Generators {
                 return null;
             }
             Cycle c = s.cycle();
-            long left = Math.max(1, (elapsedNanos - context.elapsedNanos()) / 1_000_000L - c.pauseMillis());
+            long remaining = (elapsedNanos - context.elapsedNanos()) / 1_000_000L;
+            if (c.pauseMillis() > remaining) {
+                c = c.withPause(Math.max(0, remaining)); // a stagger does not outlast the phase either
+            }
+            long left = Math.max(1, remaining - c.pauseMillis());
             if (!c.isTry() && c.timeoutMillis() > left) {
                 c = c.withTimeout(left);
             }

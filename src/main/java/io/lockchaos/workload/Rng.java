@@ -23,9 +23,4 @@ record Rng(long state) {
     double nextDouble() {
         return (nextLong() >>> 11) * 0x1.0p-53;
     }
-
-    /** A stream for one worker, independent of the others. */
-    static long derive(long seed, long salt) {
-        return new Rng(seed ^ (salt * GOLDEN)).nextLong();
-    }
 }

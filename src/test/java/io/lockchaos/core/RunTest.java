@@ -201,6 +201,9 @@ class RunTest {
         e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
         assertEquals(w + ": session_timeout_ms: the server allows 400 to 4000 ms with tick_ms 200, got 100000",
                 e.getMessage());
+        Files.writeString(w, "{\"nemesis\": [\"at 1s partition ring for 1s\"]}");
+        e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertTrue(e.getMessage().startsWith(w + ": nemesis: a ring partition needs 5 nodes"), e.getMessage());
         Files.writeString(w, "{\"try_acquire_pct\": 101}");
         e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
         assertEquals(w + ": try_acquire_pct: expected 0 to 100, got 101", e.getMessage());

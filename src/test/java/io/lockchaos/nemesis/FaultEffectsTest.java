@@ -45,11 +45,22 @@ class FaultEffectsTest {
         return (System.nanoTime() - t0) / 1_000_000L;
     }
 
+    /**
+     * Whether the node exists. A connection loss is retried (the handle reconnects by itself) for up to 10 s; an
+     * observer that still cannot tell fails the test rather than passing it either way.
+     */
     private static boolean exists(ZooKeeper zk, String path) {
-        try {
-            return zk.exists(path, false) != null;
-        } catch (Exception e) {
-            return true; // unknown: not gone yet as far as we can tell
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try {
+                return zk.exists(path, false) != null;
+            } catch (org.apache.zookeeper.KeeperException.ConnectionLossException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the observer could not read " + path, e);
+                }
+            } catch (Exception e) {
+                throw new AssertionError("the observer could not read " + path, e);
+            }
         }
     }
 
@@ -112,16 +123,14 @@ class FaultEffectsTest {
                 long oldSession = fooled.getSessionId();
                 clients.worker(1).zookeeper(() -> fooled);
                 fooled.create("/client-side", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
-                long t0 = System.nanoTime();
                 Nemesis.Started c = sessions.start(new Fault(FaultKind.EXPIRE_CLIENT_SIDE, "process:1", Map.of()), 0,
                         ctx);
                 assertEquals(oldSession, c.value().get("client_session"));
                 assertFalse(c.value().containsKey("session"), "the server did not end the session");
                 Thread.sleep(SESSION_MS / 2);
                 assertTrue(exists(observer, "/client-side"), "the server keeps the node while the session lives");
-                assertTrue(waitUntil(() -> !exists(observer, "/client-side"), SESSION_MS + 5000) >= 0);
-                long lived = (System.nanoTime() - t0) / 1_000_000L;
-                assertTrue(lived >= SESSION_MS / 2, "the node lived " + lived + " ms");
+                assertTrue(waitUntil(() -> !exists(observer, "/client-side"), SESSION_MS + 5000) >= 0,
+                        "the server expires the old session in the end");
                 fooled.close();
             } finally {
                 observer.close();

@@ -61,8 +61,15 @@ class ScheduleShrinkerTest {
     }
 
     @Test
+    void noCandidateIsTriedTwice() throws Exception {
+        TestSpec s = spec("at 1s isolate holder for 4s", 4, 12);
+        java.util.List<String> changes = ScheduleShrinker.candidates(s).stream().map(c -> c.change()).toList();
+        assertEquals(changes.size(), new java.util.HashSet<>(changes).size(), changes.toString());
+    }
+
+    @Test
     void candidatesAreAllRunnableAndSmaller() throws Exception {
-        TestSpec s = spec("at 1s isolate holder for 4s; at 6s expire waiter; at 8s kill leader for 1s", 6, 12);
+        TestSpec s = spec("at 1s isolate holder for 4s; at 6s expire waiter; at 8s kill leader for 1s", 4, 12);
         for (ScheduleShrinker.Candidate c : ScheduleShrinker.candidates(s)) {
             TestSpec t = c.spec();
             boolean smaller = t.schedule().events().size() < s.schedule().events().size()
@@ -71,8 +78,7 @@ class ScheduleShrinkerTest {
                     < s.schedule().events().stream().mapToLong(FaultEvent::durationMillis).sum()
                     || t.clients() < s.clients() || t.keys() < s.keys() || t.timeSeconds() < s.timeSeconds();
             assertTrue(smaller, c.change());
-            assertTrue(t.schedule().endMillis() <= t.timeSeconds() * 1000 || t.schedule().events().stream()
-                    .allMatch(e -> e.atMillis() < t.timeSeconds() * 1000), c.change());
+            assertTrue(t.schedule().endMillis() <= t.timeSeconds() * 1000, c.change() + ": no fault is cut off");
         }
     }
 }

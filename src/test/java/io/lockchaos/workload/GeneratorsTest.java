@@ -45,6 +45,10 @@ class GeneratorsTest {
         assertEquals(5000, g.next(new Generator.Context(0, 1_000_000_000L)).cycle().timeoutMillis());
         assertEquals(2000, g.next(new Generator.Context(0, 8_000_000_000L)).cycle().timeoutMillis());
         assertEquals(1, g.next(new Generator.Context(0, 9_999_999_999L)).cycle().timeoutMillis());
+        Generator staggered = Generators.until(10_000_000_000L, Generators.repeat(Cycle.of(5000, 10).withPause(3000)));
+        Cycle late = staggered.next(new Generator.Context(0, 9_000_000_000L)).cycle();
+        assertEquals(1000, late.pauseMillis(), "a pause stops at the limit too");
+        assertEquals(1, late.timeoutMillis());
         Generator tries = Generators.until(10_000_000_000L, Generators.repeat(Cycle.of(0, 10)));
         assertTrue(tries.next(new Generator.Context(0, 9_000_000_000L)).cycle().isTry(), "a try stays a try");
     }

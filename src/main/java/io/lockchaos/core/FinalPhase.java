@@ -1,0 +1,129 @@
+package io.lockchaos.core;
+
+import io.lockchaos.client.Grant;
+import io.lockchaos.client.LockClient;
+import io.lockchaos.client.Recorder;
+import io.lockchaos.client.Resources;
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The end of a run, after the final heal and quiesce and while the workers' sessions are still open: one probe
+ * acquire and release per key by a fresh client (does the lock still work?), the final reads of the protected sets,
+ * and an inspection of every ephemeral lock node left, with its owner, and of the sessions still open (the leak
+ * checker's evidence). A probe that throws is recorded as info; the run goes on to the inspection.
+ */
+final class FinalPhase {
+    /** Probes and the final reader are processes of their own, far above the workers'. */
+    static final int FIRST_PROBE_PROCESS = 1_000_000;
+
+    private final TestSpec spec;
+    private final Sessions sessions;
+    private final List<String> keys;
+
+    FinalPhase(TestSpec spec, Sessions sessions, List<String> keys) {
+        this.spec = spec;
+        this.sessions = sessions;
+        this.keys = keys;
+    }
+
+    void run(String connect, Recorder rec, Collection<Resources> resources) throws Exception {
+        int process = FIRST_PROBE_PROCESS;
+        List<String> probeKeys = spec.recipe().equals("multi") ? List.of("multi") : keys;
+        for (String key : probeKeys) {
+            probe(connect, rec, key, process++);
+        }
+        int reader = process;
+        for (Resources r : resources) {
+            r.finalRead(rec, reader);
+        }
+        inspect(connect, rec);
+    }
+
+    private void probe(String connect, Recorder rec, String key, int p) {
+        LockClient probe;
+        try {
+            probe = sessions.client(connect, key, false, keys, () -> p, st -> { }, null);
+        } catch (RuntimeException e) {
+            System.err.println("lockchaos: warning: no probe client for " + key + " (" + e.getMessage() + ")");
+            return;
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("timeout_ms", spec.acquireTimeoutMillis());
+        if (spec.recipe().endsWith("rw")) {
+            params.put("mode", "write");
+        }
+        if (spec.recipe().equals("multi")) {
+            params.put("keys", keys);
+        }
+        Op acq = rec.invoke(p, Fn.ACQUIRE, key, params);
+        Grant g;
+        try {
+            g = probe.acquire(Duration.ofMillis(spec.acquireTimeoutMillis()));
+        } catch (Exception e) {
+            rec.complete(acq, OpType.INFO, null, String.valueOf(e));
+            return;
+        }
+        rec.complete(acq, g == null ? OpType.FAIL : OpType.OK, g == null ? null : g.toValue(),
+                g == null ? "timeout" : null);
+        if (g != null) {
+            Op rel = rec.invoke(p, Fn.RELEASE, key, params.containsKey("mode") ? Map.of("mode", "write") : null);
+            try {
+                boolean held = probe.release();
+                rec.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : "not-held");
+            } catch (Exception e) {
+                rec.complete(rel, OpType.INFO, null, String.valueOf(e));
+            }
+        }
+    }
+
+    private void inspect(String connect, Recorder rec) throws Exception {
+        Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        ZooKeeper admin;
+        try {
+            admin = sessions.zookeeper(connect, false);
+        } catch (Exception e) {
+            rec.complete(inv, OpType.INFO, null, "no session to inspect with: " + e.getMessage());
+            return;
+        }
+        try {
+            for (String key : keys) {
+                for (String dir : List.of(key, key + "/leases", key + "/locks")) {
+                    List<String> children;
+                    try {
+                        children = admin.getChildren(dir, false);
+                    } catch (KeeperException.NoNodeException e) {
+                        continue;
+                    }
+                    for (String c : children) {
+                        Stat s = admin.exists(dir + "/" + c, false);
+                        if (s != null && s.getEphemeralOwner() != 0) {
+                            Map<String, Object> n = new LinkedHashMap<>();
+                            n.put("key", key);
+                            n.put("node", dir + "/" + c);
+                            n.put("owner", s.getEphemeralOwner());
+                            nodes.add(n);
+                        }
+                    }
+                }
+            }
+        } catch (KeeperException e) {
+            rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
+            return;
+        } finally {
+            admin.close();
+        }
+        rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", sessions.currentIds()), null);
+    }
+}
