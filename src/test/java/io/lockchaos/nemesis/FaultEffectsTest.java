@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Each fault verified on a real local ensemble by its effect. */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class FaultEffectsTest {
     private static final int SESSION_MS = 2000;
 
@@ -67,6 +67,14 @@ class FaultEffectsTest {
     private static Optional<ZkNode> leaderAmong(List<ZkNode> nodes) {
         return nodes.stream().filter(n -> FourLetterWords.mode(n, 300).filter("leader"::equals).isPresent())
                 .findFirst();
+    }
+
+    private static String modes(LocalEnsemble zk) {
+        StringBuilder s = new StringBuilder();
+        for (ZkNode n : zk.nodes()) {
+            s.append(n.id()).append('=').append(FourLetterWords.mode(n, 1000).orElse("not serving")).append(' ');
+        }
+        return s.toString().trim();
     }
 
     private static NemesisContext context(LocalEnsemble zk, ClientRegistry clients, ProxyNetwork net) {
@@ -171,7 +179,9 @@ class FaultEffectsTest {
                             ctx);
                     assertEquals(old.id(), lead.value().get("node"));
                     List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
-                    assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 30_000) >= 0, "a leader among " + rest);
+                    // under load (the whole suite on 2 cores) the first rounds can still follow the cut-off leader
+                    assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 60_000) >= 0, "a leader among "
+                            + rest + "; modes now " + modes(zk));
                     lead.stopper().stop();
                     zk.awaitHealthy(Duration.ofSeconds(30));
 
@@ -183,8 +193,9 @@ class FaultEffectsTest {
                     ZkNode minority = zk.nodes().get(order.get(0) - 1);
                     List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
                     assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
-                            && FourLetterWords.mode(minority, 300).isEmpty(), 30_000) >= 0,
-                            "majority " + majority + " leads, minority " + minority + " does not serve");
+                            && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
+                            "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
+                            + modes(zk));
                     Optional<ZkNode> leader = leaderAmong(majority);
                     assertNotNull(leader.orElse(null));
                     assertNotEquals(minority.id(), leader.get().id());
