@@ -112,19 +112,13 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
         /** 1, 3 or 5 servers (default 3). */
         public Builder size(int n) {
-            if (n != 1 && n != 3 && n != 5) {
-                throw new IllegalArgumentException("nodes: expected 1, 3 or 5, got " + n);
-            }
-            size = n;
+            size = ZooCfg.checkSize(n);
             return this;
         }
 
         /** ZooKeeper's tickTime in ms (default 200: sessions of 0.4 to 4 s). */
         public Builder tickTime(int ms) {
-            if (ms < 10) {
-                throw new IllegalArgumentException("tickTime: must be at least 10 ms, got " + ms);
-            }
-            tickTime = ms;
+            tickTime = ZooCfg.checkTickTime(ms);
             return this;
         }
 
@@ -248,32 +242,11 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
     /** Writes zoo.cfg (and a copy under node-N/) and returns its text. */
     private String config(ZkNode n) throws IOException {
-        Map<String, String> cfg = new LinkedHashMap<>();
-        cfg.put("tickTime", Integer.toString(tickTime));
-        cfg.put("initLimit", "10");
-        cfg.put("syncLimit", "5");
-        cfg.put("dataDir", "/data");
-        cfg.put("clientPort", Integer.toString(CLIENT_PORT));
-        cfg.put("clientPortAddress", "0.0.0.0");
-        cfg.put("admin.enableServer", "false");
-        cfg.put("4lw.commands.whitelist", "srvr,mntr,dump,cons,ruok");
-        cfg.put("maxClientCnxns", "0");
-        if (nodes.size() > 1) {
-            for (ZkNode peer : nodes) {
-                InetSocketAddress q = peer.id() == n.id() ? direct(peer, QUORUM_PORT) : quorum(n, peer);
-                InetSocketAddress e = peer.id() == n.id() ? direct(peer, ELECTION_PORT) : election(n, peer);
-                if (!q.getHostString().equals(e.getHostString())) {
-                    throw new IllegalArgumentException("routing: quorum and election hosts of server " + peer.id()
-                            + " differ");
-                }
-                cfg.put("server." + peer.id(), q.getHostString() + ":" + q.getPort() + ":" + e.getPort());
-            }
-        }
-        cfg.putAll(extraConfig);
-        StringBuilder text = new StringBuilder();
-        cfg.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        String text = ZooCfg.text(n, nodes, tickTime, "/data", CLIENT_PORT, "0.0.0.0",
+                (from, to) -> from.id() == to.id() ? direct(to, QUORUM_PORT) : quorum(from, to),
+                (from, to) -> from.id() == to.id() ? direct(to, ELECTION_PORT) : election(from, to), extraConfig);
         Files.writeString(baseDir.resolve("node-" + n.id()).resolve("zoo.cfg"), text, StandardCharsets.UTF_8);
-        return text.toString();
+        return text;
     }
 
     private static InetSocketAddress direct(ZkNode n, int port) {
@@ -298,22 +271,13 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     }
 
     private GenericContainer<?> container(ZkNode n, String zooCfg) {
-        List<String> cmd = new ArrayList<>(List.of("java",
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
-                "-Djava.net.preferIPv4Stack=true",
-                "-Dzookeeper.admin.enableServer=false",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
-        if (routing != PeerRouting.DIRECT && nodes.size() > 1) {
-            // as LocalEnsemble.launch: tell each peer to dial back through its own proxy (see RoutedQuorumPeerMain)
-            Map<Long, InetSocketAddress> advertise = new LinkedHashMap<>();
-            for (ZkNode peer : nodes) {
-                if (peer.id() != n.id()) {
-                    advertise.put((long) peer.id(), election(peer, n));
-                }
-            }
-            cmd.add("-D" + ChildServer.ADVERTISE + "=" + RoutedQuorumPeerMain.format(advertise));
+        List<String> cmd = new ArrayList<>();
+        cmd.add("java");
+        cmd.addAll(ZooCfg.jvmFlags());
+        // as LocalEnsemble: each peer dials back through its own proxy (see RoutedQuorumPeerMain)
+        String advertise = ZooCfg.advertiseFlag(n, nodes, routing != PeerRouting.DIRECT, this::election);
+        if (advertise != null) {
+            cmd.add(advertise);
         }
         GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(image));
         List<String> cp = new ArrayList<>();

@@ -58,10 +58,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
 
         /** 1, 3 or 5 servers (default 3). */
         public Builder size(int n) {
-            if (n != 1 && n != 3 && n != 5) {
-                throw new IllegalArgumentException("nodes: expected 1, 3 or 5, got " + n);
-            }
-            size = n;
+            size = ZooCfg.checkSize(n);
             return this;
         }
 
@@ -70,10 +67,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
          * timeouts to 2..20 ticks).
          */
         public Builder tickTime(int ms) {
-            if (ms < 10) {
-                throw new IllegalArgumentException("tickTime: must be at least 10 ms, got " + ms);
-            }
-            tickTime = ms;
+            tickTime = ZooCfg.checkTickTime(ms);
             return this;
         }
 
@@ -139,60 +133,37 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
     }
 
     private Path writeConfig(ZkNode n) throws IOException {
-        Map<String, String> cfg = new LinkedHashMap<>();
-        cfg.put("tickTime", Integer.toString(tickTime));
-        cfg.put("initLimit", "10");
-        cfg.put("syncLimit", "5");
-        cfg.put("dataDir", n.dataDir().toAbsolutePath().toString());
-        cfg.put("clientPort", Integer.toString(n.clientPort()));
-        cfg.put("clientPortAddress", n.host());
-        cfg.put("admin.enableServer", "false");
-        cfg.put("4lw.commands.whitelist", "srvr,mntr,dump,cons,ruok");
-        cfg.put("maxClientCnxns", "0");
+        String text = ZooCfg.text(n, nodes, tickTime, n.dataDir().toAbsolutePath().toString(), n.clientPort(), n.host(),
+                this::quorum, this::election, extraConfig);
         if (nodes.size() > 1) {
-            for (ZkNode peer : nodes) {
-                InetSocketAddress q = peer.id() == n.id() ? new InetSocketAddress(peer.host(), peer.quorumPort())
-                        : routing.quorum(n, peer);
-                InetSocketAddress e = peer.id() == n.id() ? new InetSocketAddress(peer.host(), peer.electionPort())
-                        : routing.election(n, peer);
-                if (!q.getHostString().equals(e.getHostString())) {
-                    throw new IllegalArgumentException("routing: quorum and election hosts of server " + peer.id()
-                            + " differ");
-                }
-                cfg.put("server." + peer.id(), q.getHostString() + ":" + q.getPort() + ":" + e.getPort());
-            }
             Files.writeString(n.dataDir().resolve("myid"), Integer.toString(n.id()), StandardCharsets.US_ASCII);
         }
-        cfg.putAll(extraConfig);
-        StringBuilder text = new StringBuilder();
-        cfg.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Path file = n.dataDir().getParent().resolve("zoo.cfg");
         Files.writeString(file, text, StandardCharsets.UTF_8);
         return file;
     }
 
+    /** Where {@code from} reaches {@code to}'s quorum port: its own port for itself, else through the routing. */
+    private InetSocketAddress quorum(ZkNode from, ZkNode to) {
+        return from.id() == to.id() ? new InetSocketAddress(to.host(), to.quorumPort()) : routing.quorum(from, to);
+    }
+
+    private InetSocketAddress election(ZkNode from, ZkNode to) {
+        return from.id() == to.id() ? new InetSocketAddress(to.host(), to.electionPort())
+                : routing.election(from, to);
+    }
+
     private Process launch(ZkNode n) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java,
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
-                "-Djava.net.preferIPv4Stack=true",
-                "-Dzookeeper.admin.enableServer=false",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
-                "-cp", System.getProperty("java.class.path"),
-                ChildServer.class.getName(),
-                Long.toString(ProcessHandle.current().pid()),
-                configs.get(n.id()).toAbsolutePath().toString()));
-        if (routing != PeerRouting.DIRECT && nodes.size() > 1) {
-            Map<Long, InetSocketAddress> advertise = new LinkedHashMap<>();
-            for (ZkNode peer : nodes) {
-                if (peer.id() != n.id()) {
-                    advertise.put((long) peer.id(), routing.election(peer, n));
-                }
-            }
-            cmd.add(cmd.indexOf("-cp"), "-D" + ChildServer.ADVERTISE + "=" + RoutedQuorumPeerMain.format(advertise));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(ZooCfg.jvmFlags());
+        String advertise = ZooCfg.advertiseFlag(n, nodes, routing != PeerRouting.DIRECT, this::election);
+        if (advertise != null) {
+            cmd.add(advertise);
         }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildServer.class.getName(),
+                Long.toString(ProcessHandle.current().pid()), configs.get(n.id()).toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
