@@ -124,7 +124,7 @@ public final class FaultPeriods {
         Fn f = inv.f();
         switch (f) {
             case START: return new Kind(Role.OPEN, "stop", fault == null ? "fault" : fault, target);
-            case PARTITION: return new Kind(Role.OPEN, "stop", "partition", target);
+            case PARTITION: return new Kind(Role.OPEN, "stop", fault == null ? "partition" : fault, target);
             case STOP: return new Kind(Role.CLOSE, "stop", fault, target);
             case KILL: return new Kind(Role.OPEN, "restart", "kill", target);
             case RESTART: return new Kind(Role.CLOSE, "restart", "kill", target);

@@ -12,6 +12,21 @@ import org.junit.jupiter.api.Test;
 
 class FaultPeriodsTest {
     @Test
+    void lockchaosNetworkFaultsPairTheirPartitionWithItsStopByFaultName() {
+        Map<String, Object> v = Map.of("fault", "isolate-client", "target", "holder", "session", 7L);
+        List<FaultPeriods.Period> p = FaultPeriods.of(new Ops()
+                .op(OpType.INVOKE, 10, io.lockchaos.history.Op.NEMESIS, Fn.PARTITION, null,
+                        Map.of("fault", "isolate-client", "target", "holder"))
+                .op(OpType.OK, 11, io.lockchaos.history.Op.NEMESIS, Fn.PARTITION, null, v)
+                .op(OpType.INVOKE, 50, io.lockchaos.history.Op.NEMESIS, Fn.STOP, null, v)
+                .op(OpType.OK, 51, io.lockchaos.history.Op.NEMESIS, Fn.STOP, null, v)
+                .op(OpType.INVOKE, 90, io.lockchaos.history.Op.NEMESIS, Fn.HEAL, null, null)
+                .op(OpType.OK, 91, io.lockchaos.history.Op.NEMESIS, Fn.HEAL, null, null)
+                .build());
+        assertEquals(List.of(new FaultPeriods.Period("isolate-client holder", 10, 51, true, 0, 3)), p);
+    }
+
+    @Test
     void startPairsWithStopOfTheSameFaultFromInvocationToCompletion() {
         List<FaultPeriods.Period> p = FaultPeriods.of(new Ops()
                 .nemesis(10, Fn.START, Map.of("fault", "partition", "nodes", List.of("n1")))
