@@ -274,6 +274,8 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         List<String> cmd = new ArrayList<>();
         cmd.add("java");
         cmd.addAll(ZooCfg.jvmFlags());
+        // log in this JVM's zone: ServerLogs places the servers' log times on the history's clock
+        cmd.add("-Duser.timezone=" + java.time.ZoneId.systemDefault().getId());
         // as LocalEnsemble: each peer dials back through its own proxy (see RoutedQuorumPeerMain)
         String advertise = ZooCfg.advertiseFlag(n, nodes, routing != PeerRouting.DIRECT, this::election);
         if (advertise != null) {
