@@ -182,6 +182,20 @@ class RunTest {
     }
 
     @Test
+    void networkFaultsGoThroughAToxiproxyTheUserRunsAndItsProxiesAreRemovedAfter() throws Exception {
+        try (io.lockchaos.proxy.ProxyServer toxiproxy = io.lockchaos.proxy.ProxyServer.start(0)) {
+            assertEquals(0, Main.run("run", "--nodes", "1", "--clients", "2", "--time", "3s", "--seed", "2",
+                    "--proxy", toxiproxy.url(), "--nemesis", "at 1s isolate random for 1s", "--store", dir.toString()));
+            var h = io.lockchaos.history.JsonlHistoryReader.read(dir.resolve("default/latest/history.jsonl"));
+            assertTrue(h.ops().stream().anyMatch(o -> o.f() == io.lockchaos.history.Fn.PARTITION
+                    && o.type() == io.lockchaos.history.OpType.OK), "the isolation was applied");
+            var client = new eu.rekawek.toxiproxy.ToxiproxyClient(toxiproxy.host(), toxiproxy.port());
+            assertTrue(client.getProxies().isEmpty(), "the run's proxies are deleted: " + client.getProxies());
+        }
+        assertEquals(2, Main.run("run", "--proxy", "ftp://nowhere", "--store", dir.toString()));
+    }
+
+    @Test
     void everyWorkloadFileLoads() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("workloads"))) {
             for (Path f : files.toList()) {
