@@ -148,9 +148,6 @@ public final class Runner {
         return !spec.recipe().startsWith("semaphore:");
     }
 
-    private boolean naive() {
-        return spec.recipe().startsWith("naive-");
-    }
 
     private String key(int i) {
         return "/lockchaos/lock-" + i;
@@ -285,7 +282,7 @@ public final class Runner {
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */
     private void prepare(String connect) throws Exception {
-        if (!naive()) {
+        if (!spec.naive()) {
             return;
         }
         ZooKeeper admin = sessions.zookeeper(connect, false);

@@ -46,9 +46,6 @@ final class Sessions {
         this.recorder = recorder;
     }
 
-    private boolean naive() {
-        return spec.recipe().startsWith("naive-");
-    }
 
     /**
      * A client on a new session to {@code connect}; for Curator recipes connection states are recorded for the
@@ -60,7 +57,7 @@ final class Sessions {
     LockClient client(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
                       Consumer<String> onState, ClientHandle handle) {
         try {
-            if (naive()) {
+            if (spec.naive()) {
                 ZooKeeper zk = zookeeper(connect, true);
                 if (handle != null) {
                     handle.zookeeper(() -> zk);

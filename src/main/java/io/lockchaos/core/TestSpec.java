@@ -41,6 +41,11 @@ public record TestSpec(String name, String recipe, int nodes, int clients, int k
     public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
             200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded", "", "local");
 
+    /** Whether the recipe is one of the seed's hand-written locks (raw ZooKeeper, persistent lock parents). */
+    public boolean naive() {
+        return recipe.startsWith("naive-");
+    }
+
     /** The fault schedule, with random mixes expanded from the seed. */
     public io.lockchaos.nemesis.Schedule schedule() {
         return io.lockchaos.nemesis.Schedule.parse(nemesis, seed, timeSeconds * 1000);

@@ -174,8 +174,9 @@ public final class TestSpecs {
         if (s.readPct() < 0 || s.readPct() > 100) {
             throw new SpecException(source + ": read_pct: expected 0 to 100, got " + s.readPct());
         }
-        if (s.rate() < 0 || s.rate() > 10_000) {
-            throw new SpecException(source + ": rate: expected 0 (unlimited) to 10000 cycles/s per client, got "
+        // pauses are whole milliseconds: above 500/s the mean pause of a stagger would be off by more than 25%
+        if (s.rate() < 0 || s.rate() > 500) {
+            throw new SpecException(source + ": rate: expected 0 (unlimited) to 500 cycles/s per client, got "
                     + s.rate());
         }
         if (s.quiesceMillis() < -1 || s.quiesceMillis() > 600_000) {
