@@ -147,6 +147,53 @@ class FaultEffectsTest {
     }
 
     @Test
+    void trafficFaultsAndPartialIsolationPutTheRightToxicsOnTheRightProxiesAndTakeThemOff() throws Exception {
+        try (ToxiproxyBackend proxies = ToxiproxyBackends.embedded();
+             LocalEnsemble zk = LocalEnsemble.builder(dir).size(1).build()) {
+            ProxyNetwork net = new ProxyNetwork(proxies.client(), "127.0.0.1");
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            ClientRegistry clients = new ClientRegistry(2);
+            NemesisContext ctx = context(zk, clients, net);
+            ZooKeeper a = ZooKeepers.connect(net.clientConnectString(0, zk.nodes()), 4000, Duration.ofSeconds(10));
+            ZooKeeper b = ZooKeepers.connect(net.clientConnectString(1, zk.nodes()), 4000, Duration.ofSeconds(10));
+            try {
+                NetworkNemesis network = new NetworkNemesis();
+                for (FaultKind kind : List.of(FaultKind.LATENCY, FaultKind.BANDWIDTH, FaultKind.RESET)) {
+                    Nemesis.Started f = network.start(new Fault(kind, "clients", Map.of()), 1000, ctx);
+                    assertEquals(2, f.value().get("proxies"), kind + " reaches both clients' proxies");
+                    for (int w = 0; w < 2; w++) {
+                        List<String> types = proxies.client().getProxy("client-" + w + "-n1").toxics().getAll()
+                                .stream().map(t -> t.getClass().getSimpleName()).toList();
+                        assertTrue(!types.isEmpty(), kind + " on client " + w + ": " + types);
+                    }
+                    f.stopper().stop();
+                    assertTrue(proxies.client().getProxy("client-0-n1").toxics().getAll().isEmpty(),
+                            kind + " is taken off");
+                }
+                // latency really slows the client down: a round trip takes at least the added 300 ms
+                Nemesis.Started slow = network.start(new Fault(FaultKind.LATENCY, "clients",
+                        Map.of("latency_ms", 300L)), 1000, ctx);
+                long t0 = System.nanoTime();
+                a.exists("/", false);
+                assertTrue(System.nanoTime() - t0 >= 290_000_000L, "a round trip under 300 ms latency");
+                slow.stopper().stop();
+                Nemesis.Started one = network.start(new Fault(FaultKind.ISOLATE_CLIENT, "process:1",
+                        Map.of("servers", 1L)), 1000, ctx);
+                assertEquals(List.of(1), one.value().get("servers"));
+                assertEquals(2, proxies.client().getProxy("client-1-n1").toxics().getAll().size(),
+                        "both directions of client 1's proxy are cut");
+                assertTrue(proxies.client().getProxy("client-0-n1").toxics().getAll().isEmpty(), "client 0 is not");
+                network.heal(ctx);
+                assertTrue(proxies.client().getProxy("client-1-n1").toxics().getAll().isEmpty(), "heal ends it");
+            } finally {
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    @Test
     void networkFaultsThroughTheEmbeddedProxy() throws Exception {
         try (ToxiproxyBackend proxies = ToxiproxyBackends.embedded()) {
             ProxyNetwork net = new ProxyNetwork(proxies.client(), "127.0.0.1");
