@@ -32,6 +32,17 @@ public record CheckResult(String checker, Verdict verdict, List<Anomaly> anomali
         return new CheckResult(checker, Verdict.UNKNOWN, List.of(), stats, reason, List.of());
     }
 
+    /** The kinds of the anomalies, of this result and its children, that make it invalid. */
+    public java.util.Set<AnomalyKind> violationKinds() {
+        java.util.Set<AnomalyKind> kinds = java.util.EnumSet.noneOf(AnomalyKind.class);
+        for (Anomaly a : allAnomalies()) {
+            if (a.severity() == Severity.VIOLATION) {
+                kinds.add(a.kind());
+            }
+        }
+        return kinds;
+    }
+
     /** Anomalies of this result and all its children, depth first. */
     public List<Anomaly> allAnomalies() {
         if (children.isEmpty()) {

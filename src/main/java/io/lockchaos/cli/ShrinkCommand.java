@@ -15,7 +15,6 @@ import io.lockchaos.scenario.ScheduleShrinker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -62,9 +61,7 @@ final class ShrinkCommand implements Callable<Integer> {
         }
         History h = HistoryFiles.read(runDir.resolve("history.jsonl"), HistoryFiles.Format.JSONL);
         CheckResult result = Checkers.safe(Checkers.forRecipe(Runner.checkerRecipe(original.recipe()))).check(h);
-        Set<AnomalyKind> target = EnumSet.noneOf(AnomalyKind.class);
-        result.allAnomalies().stream().filter(a -> a.severity() == io.lockchaos.checker.Severity.VIOLATION)
-                .forEach(a -> target.add(a.kind()));
+        Set<AnomalyKind> target = result.violationKinds();
         if (target.isEmpty()) {
             throw new UserError(runDir + ": the run is " + result.verdict().name().toLowerCase(Locale.ROOT)
                     + ", with no violation to keep while shrinking");

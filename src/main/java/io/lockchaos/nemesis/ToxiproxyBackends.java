@@ -15,7 +15,11 @@ public final class ToxiproxyBackends {
     /** An embedded Toxiproxy-compatible server on 127.0.0.1 and a free port, stopped on close. */
     public static ToxiproxyBackend embedded() throws IOException {
         ProxyServer server = ProxyServer.start(0);
-        ToxiproxyClient client = new ToxiproxyClient(server.host(), server.port());
+        return backend(new ToxiproxyClient(server.host(), server.port()), "embedded " + server.url(), server::close);
+    }
+
+    /** A loopback backend: {@code client}, described as {@code what}, ended by {@code close}. */
+    private static ToxiproxyBackend backend(ToxiproxyClient client, String what, Runnable close) {
         return new ToxiproxyBackend() {
             @Override
             public ToxiproxyClient client() {
@@ -24,12 +28,12 @@ public final class ToxiproxyBackends {
 
             @Override
             public String describe() {
-                return "embedded " + server.url();
+                return what;
             }
 
             @Override
             public void close() {
-                server.close();
+                close.run();
             }
         };
     }
@@ -77,31 +81,18 @@ public final class ToxiproxyBackends {
         } catch (IOException e) {
             throw new IllegalArgumentException("no Toxiproxy answers at " + url + " (" + e.getMessage() + ")");
         }
-        return new ToxiproxyBackend() {
-            @Override
-            public ToxiproxyClient client() {
-                return client;
-            }
-
-            @Override
-            public String describe() {
-                return "external " + url;
-            }
-
-            @Override
-            public void close() {
-                try {
-                    for (Proxy p : client.getProxies()) {
-                        if (p.getName().startsWith("client-") || p.getName().startsWith("peer-")) {
-                            p.delete();
-                        }
+        return backend(client, "external " + url, () -> {
+            try {
+                for (Proxy p : client.getProxies()) {
+                    if (p.getName().startsWith("client-") || p.getName().startsWith("peer-")) {
+                        p.delete();
                     }
-                } catch (IOException e) {
-                    // cleaning up is best effort: a failure here must not cost the run its verdict
-                    System.err.println("lockchaos: warning: could not delete this run's proxies at " + url + " ("
-                            + e.getMessage() + ")");
                 }
+            } catch (IOException e) {
+                // cleaning up is best effort: a failure here must not cost the run its verdict
+                System.err.println("lockchaos: warning: could not delete this run's proxies at " + url + " ("
+                        + e.getMessage() + ")");
             }
-        };
+        });
     }
 }

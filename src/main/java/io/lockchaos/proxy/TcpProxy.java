@@ -67,13 +67,24 @@ final class TcpProxy {
             return;
         }
         ServerSocket s = null;
-        try {
-            s = new ServerSocket();
-            s.setReuseAddress(true); // re-enabling must not wait for the old connections' TIME_WAIT
-            s.bind(new InetSocketAddress(InetAddress.getByName(HostPort.LOOPBACK), listen.port()));
-        } catch (IOException e) {
-            closeQuietly(s);
-            throw new ApiException(500, "listen tcp " + listen + ": " + e.getMessage());
+        // a listener just closed under a thread blocked in accept() releases its port only when that thread wakes:
+        // rebinding the same port right after a restart may need a few tries
+        for (int attempt = 1; ; attempt++) {
+            try {
+                s = new ServerSocket();
+                s.setReuseAddress(true); // re-enabling must not wait for the old connections' TIME_WAIT
+                s.bind(new InetSocketAddress(InetAddress.getByName(HostPort.LOOPBACK), listen.port()));
+                break;
+            } catch (java.net.BindException e) {
+                closeQuietly(s);
+                if (listen.port() == 0 || attempt == REBIND_TRIES) {
+                    throw new ApiException(500, "listen tcp " + listen + ": " + e.getMessage());
+                }
+                sleepQuietly(REBIND_PAUSE_MILLIS);
+            } catch (IOException e) {
+                closeQuietly(s);
+                throw new ApiException(500, "listen tcp " + listen + ": " + e.getMessage());
+            }
         }
         server = s;
         listen = new HostPort(HostPort.LOOPBACK, s.getLocalPort());
@@ -187,13 +198,21 @@ final class TcpProxy {
         }
     }
 
+    /** Tries at binding a port again after a restart, {@link #REBIND_PAUSE_MILLIS} apart (1 s in all). */
+    private static final int REBIND_TRIES = 50;
+    private static final long REBIND_PAUSE_MILLIS = 20;
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static void backOff(ServerSocket s) {
         if (!s.isClosed()) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            sleepQuietly(10);
         }
     }
 

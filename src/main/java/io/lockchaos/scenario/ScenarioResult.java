@@ -8,7 +8,6 @@ import io.lockchaos.core.Runner;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.report.OverlapStory;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -42,12 +41,6 @@ public record ScenarioResult(TestSpec spec, Path dir, CheckResult result, List<O
 
     /** The kinds of the anomalies that made the result invalid. */
     public Set<AnomalyKind> violations() {
-        Set<AnomalyKind> kinds = EnumSet.noneOf(AnomalyKind.class);
-        for (Anomaly a : anomalies()) {
-            if (a.severity() == io.lockchaos.checker.Severity.VIOLATION) {
-                kinds.add(a.kind());
-            }
-        }
-        return kinds;
+        return result.violationKinds();
     }
 }
