@@ -26,17 +26,8 @@ public record Anomaly(AnomalyKind kind, Severity severity, String key, List<Long
         details = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(details));
     }
 
-    /** Checkers list at most this many anomalies each; the rest are only counted in their stats. */
+    /** Checkers list at most this many anomalies of each severity; the rest are counted (see {@link Anomalies}). */
     public static final int MAX_LISTED = 100;
-
-    /** Adds {@code a} unless {@code list} already holds {@link #MAX_LISTED}; returns whether it was added. */
-    public static boolean addCapped(List<Anomaly> list, Anomaly a) {
-        if (list.size() >= MAX_LISTED) {
-            return false;
-        }
-        list.add(a);
-        return true;
-    }
 
     /** An anomaly with its kind's default severity. */
     public static Anomaly of(AnomalyKind kind, String key, List<Long> ops, long start, long end, String explanation,

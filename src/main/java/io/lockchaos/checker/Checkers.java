@@ -19,8 +19,9 @@ public final class Checkers {
     }
 
     /**
-     * Runs every checker (each made {@link #safe}) and returns a result whose verdict is the worst of theirs, whose
-     * children are their results and whose stats are theirs by name.
+     * Runs every checker (each made {@link #safe}) and returns a result whose verdict is the worst of those that
+     * found something to check (a part that checked nothing neither helps nor hurts), whose children are their results
+     * and whose stats are theirs by name. When no part checked anything, the composition checked nothing either.
      */
     public static Checker compose(String name, List<Checker> checkers) {
         List<Checker> parts = List.copyOf(checkers);
@@ -34,14 +35,26 @@ public final class Checkers {
             public CheckResult check(History h) {
                 List<CheckResult> children = new ArrayList<>();
                 Verdict v = Verdict.VALID;
+                boolean checked = false;
+                List<String> missing = new ArrayList<>();
                 Map<String, Object> stats = new LinkedHashMap<>();
                 for (Checker c : parts) {
                     CheckResult r = safe(c).check(h);
                     children.add(r);
-                    v = v.and(r.verdict());
-                    stats.put(r.checker(), r.verdict().wireName());
+                    if (r.checked()) {
+                        checked = true;
+                        v = v.and(r.verdict());
+                        stats.put(r.checker(), r.verdict().wireName());
+                    } else {
+                        stats.put(r.checker(), "nothing to check");
+                        missing.add(r.error());
+                    }
                 }
-                return new CheckResult(name, v, List.of(), stats, null, children);
+                if (!checked) {
+                    return new CheckResult(name, Verdict.UNKNOWN, List.of(), stats,
+                            missing.isEmpty() ? "no checkers" : missing.get(0), children, false);
+                }
+                return new CheckResult(name, v, List.of(), stats, null, children, true);
             }
         };
     }

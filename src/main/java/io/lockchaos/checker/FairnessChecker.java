@@ -14,7 +14,8 @@ import java.util.Map;
  * read from the ok completions, which is exact for exclusive holds because two of them cannot be granted at once
  * without a mutual exclusion violation. Read/write locks follow their own rule: a reader may pass a reader, nothing
  * may pass a queued writer. A waiter that gave up or lost its session is not overtaken: its new node has a new
- * position. For recipes that promise no order the checker only reports waits.
+ * position. Only queued grants take part: a nested re-acquire, or a read taken by the write holder (a downgrade), never
+ * waits in the queue. For recipes that promise no order the checker only reports waits, and has checked nothing.
  */
 public final class FairnessChecker implements Checker {
     private final Recipe recipe;
@@ -31,23 +32,25 @@ public final class FairnessChecker implements Checker {
     @Override
     public CheckResult check(History h) {
         LockHolds holds = LockHolds.of(h, recipe);
-        List<Anomaly> anomalies = new ArrayList<>();
+        Anomalies anomalies = new Anomalies();
         Map<String, Object> perKey = new LinkedHashMap<>();
         long overtakes = 0;
         long maxWait = 0;
         long unpositioned = 0;
+        long positioned = 0;
         for (Map.Entry<String, List<Hold>> e : holds.byKey().entrySet()) {
             List<Hold> grants = new ArrayList<>();
             long keyMaxWait = 0;
             long waitSum = 0;
             for (Hold x : e.getValue()) {
-                if (!x.isCertain() || x.depth() > 0) {
+                if (!x.isCertain() || !x.queued()) {
                     continue;
                 }
-                long wait = x.certainStart() - x.possibleStart();
+                long wait = Math.max(0, x.certainStart() - x.possibleStart());
                 keyMaxWait = Math.max(keyMaxWait, wait);
                 waitSum += wait;
                 if (x.grant().queuePosition() >= 0) {
+                    positioned++;
                     grants.add(x);
                 } else {
                     unpositioned++;
@@ -58,7 +61,7 @@ public final class FairnessChecker implements Checker {
             maxWait = Math.max(maxWait, keyMaxWait);
             int granted = 0;
             for (Hold x : e.getValue()) {
-                if (x.isCertain() && x.depth() == 0) {
+                if (x.isCertain() && x.queued()) {
                     granted++;
                 }
             }
@@ -75,6 +78,12 @@ public final class FairnessChecker implements Checker {
         stats.put("max_wait_ns", maxWait);
         stats.put("grants_without_position", unpositioned);
         stats.put("per_key", perKey.size() <= 100 ? perKey : Map.of("keys", perKey.size()));
+        if (!recipe.fifo()) {
+            return CheckResult.nothingToCheck(name(), recipe.name() + " promises no order of grants", stats);
+        }
+        if (positioned == 0) {
+            return CheckResult.nothingToCheck(name(), "no grants with a queue position (token or seq)", stats);
+        }
         return CheckResult.of(name(), anomalies, stats);
     }
 
@@ -82,8 +91,8 @@ public final class FairnessChecker implements Checker {
      * Walks grants in grant order keeping the latest-queued grant so far (all modes, and writers only); a grant whose
      * position is below it was overtaken.
      */
-    private long overtakes(String key, List<Hold> grants, List<Anomaly> anomalies) {
-        grants.sort(Comparator.comparingLong(Hold::certainStart));
+    private long overtakes(String key, List<Hold> grants, Anomalies anomalies) {
+        grants.sort(Comparator.comparingLong(x -> x.certain().from()));
         Hold maxAny = null;
         Hold maxWriter = null;
         long count = 0;
@@ -91,11 +100,11 @@ public final class FairnessChecker implements Checker {
             long pos = a.grant().queuePosition();
             // Readers may pass readers: a reader is overtaken only by a later-queued writer.
             Hold by = recipe.readWrite() && a.mode() == Hold.Mode.READ ? maxWriter : maxAny;
-            if (by != null && by.grant().queuePosition() > pos && by.certainStart() < a.certainStart()) {
+            if (by != null && by.grant().queuePosition() > pos && by.certain().from() < a.certain().from()) {
                 count++;
-                Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.FIFO_OVERTAKE, key,
+                anomalies.add(Anomaly.of(AnomalyKind.FIFO_OVERTAKE, key,
                         List.of(a.grantIndex(), by.grantIndex()), by.certainStart(), a.certainStart(),
-                        "process " + a.process() + " queued for " + key + " at position " + pos
+                        "process " + a.process() + " queued for " + LockHolds.describe(key) + " at position " + pos
                                 + " but was granted at " + Times.at(a.certainStart()) + ", after process "
                                 + by.process() + " which queued later (position " + by.grant().queuePosition()
                                 + ") and was granted at " + Times.at(by.certainStart()),

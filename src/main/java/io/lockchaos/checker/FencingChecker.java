@@ -24,7 +24,9 @@ public final class FencingChecker implements Checker {
         return "fencing";
     }
 
-    private record Write(long invokeTime, long doneTime, long token, long index, int process) {
+    /** An accepted write: positions of its invocation and completion, their times, and its token. */
+    private record Write(long invokeAt, long doneAt, long invokeTime, long doneTime, long token, long index,
+                         int process) {
     }
 
     @Override
@@ -57,26 +59,31 @@ public final class FencingChecker implements Checker {
             String key = String.valueOf(op.key());
             if (done.boolField("accepted", true)) {
                 accepted.computeIfAbsent(key, k -> new ArrayList<>())
-                        .add(new Write(op.time(), done.time(), token, done.index(), op.process()));
+                        .add(new Write(i, h.completionOf(i), op.time(), done.time(), token, done.index(),
+                                op.process()));
                 maxAccepted.merge(key, token, Math::max);
             } else {
                 rejected++;
                 rejectedTokens.computeIfAbsent(key, k -> new ArrayList<>()).add(token);
             }
         }
-        List<Anomaly> anomalies = new ArrayList<>();
+        if (accepted.isEmpty() && rejected == 0) {
+            return CheckResult.nothingToCheck(name(), "no fenced writes (write ok with a token)",
+                    Map.of("indeterminate", indeterminate));
+        }
+        Anomalies anomalies = new Anomalies();
         long stale = 0;
         long acceptedCount = 0;
         for (Map.Entry<String, List<Write>> e : accepted.entrySet()) {
             List<Write> byInvoke = new ArrayList<>(e.getValue());
-            byInvoke.sort(Comparator.comparingLong(Write::invokeTime));
+            byInvoke.sort(Comparator.comparingLong(Write::invokeAt));
             List<Write> byDone = new ArrayList<>(e.getValue());
-            byDone.sort(Comparator.comparingLong(Write::doneTime));
+            byDone.sort(Comparator.comparingLong(Write::doneAt));
             acceptedCount += byInvoke.size();
             int d = 0;
             Write best = null;
             for (Write w : byInvoke) {
-                while (d < byDone.size() && byDone.get(d).doneTime() < w.invokeTime()) {
+                while (d < byDone.size() && byDone.get(d).doneAt() < w.invokeAt()) {
                     Write c = byDone.get(d++);
                     if (best == null || c.token() > best.token()) {
                         best = c;
@@ -84,7 +91,7 @@ public final class FencingChecker implements Checker {
                 }
                 if (best != null && w.token() < best.token()) {
                     stale++;
-                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, e.getKey(),
+                    anomalies.add(Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, e.getKey(),
                             List.of(w.index(), best.index()), w.invokeTime(), w.doneTime(),
                             "the resource " + e.getKey() + " accepted process " + w.process() + "'s write with token "
                                     + w.token() + " at " + Times.at(w.doneTime()) + " after it had accepted token "

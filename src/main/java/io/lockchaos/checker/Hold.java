@@ -1,38 +1,102 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.history.Op;
+
 /**
- * One grant of one lock key to one process, with the windows in which it certainly and possibly held it. Times are
- * nanoseconds; {@link #OPEN} marks a window that lasts to the end of the history.
+ * One grant of one lock key to one process, with the windows in which it certainly and possibly held it.
  *
- * <p>A process certainly holds from its acquire's ok completion to its release's invocation and possibly holds from
- * the acquire's invocation to the release's completion. An indeterminate acquire has no certain window and a possible
- * one that never ends.
+ * <p>Windows are judged by position in the history (Jepsen's real-time order: the history is appended at one
+ * serialization point, so an earlier line happened earlier), never by {@code time}, which is only for durations and
+ * reports: real histories have equal times, and Jepsen's per-thread clocks can step backwards between lines. A window
+ * {@code [from, until)} covers the ops at positions {@code from <= p < until}; {@link #OPEN} marks one that lasts to the
+ * end of the history. Positions are distinct, so two windows either overlap or do not: there are no ties.
+ *
+ * <p>A process certainly holds from its acquire's ok completion to the invocation of the release that gives the hold
+ * back, or to its retirement (an info completion of any of its ops: a crashed client's locks may outlive it or not),
+ * and possibly holds from the acquire's invocation to the release's completion. An indeterminate acquire has no
+ * certain window and a possible one that never ends.
  *
  * @param process who held
  * @param key the lock key held (each key of a multi-lock gets its own hold)
  * @param mode exclusive, read or write
- * @param acquireIndex op index of the acquire invocation
+ * @param acquireIndex op index of the acquire invocation; also the hold's identity in implied releases
  * @param grantIndex op index of the acquire's ok completion, or -1
- * @param releaseIndex op index of the release invocation that ended the certain window, or -1
- * @param certainStart start of the certain window, or {@link #OPEN} when there is none
- * @param certainEnd end (exclusive) of the certain window
- * @param possibleStart start of the possible window
- * @param possibleEnd end of the possible window
+ * @param releaseIndex op index of the op that ended the certain window (a release invocation or a retiring info), or -1
+ * @param certain the certain window, or null when there is none
+ * @param possible the possible window
  * @param grant what the acquire's ok completion said about the lock node, or {@link Grant#NONE}
  * @param release how the hold ended
- * @param depth 0 for an outer hold; n for the n-th nested re-acquire of a reentrant lock
+ * @param depth 0 for an outer hold; n for the n-th nested re-acquire of the same mode of a reentrant lock
+ * @param queued whether the acquire went through the lock's queue: the process held nothing on the key when it invoked
+ *     it (a nested re-acquire or a read taken by the write holder does not queue)
  */
 public record Hold(int process, String key, Mode mode, long acquireIndex, long grantIndex, long releaseIndex,
-                   long certainStart, long certainEnd, long possibleStart, long possibleEnd, Grant grant,
-                   ReleaseOutcome release, int depth) {
+                   Window certain, Window possible, Grant grant, ReleaseOutcome release, int depth, boolean queued) {
+    /** The end of a window that lasts to the end of the history (as a position or as a time). */
     public static final long OPEN = Long.MAX_VALUE;
 
     public boolean isCertain() {
-        return certainStart != OPEN;
+        return certain != null;
+    }
+
+    /** Time of the certain window's start (for reports); {@link #OPEN} when there is none. */
+    public long certainStart() {
+        return certain == null ? OPEN : certain.fromTime();
+    }
+
+    /** Time of the certain window's end (for reports); {@link #OPEN} when it lasts to the end. */
+    public long certainEnd() {
+        return certain == null ? OPEN : certain.untilTime();
+    }
+
+    public long possibleStart() {
+        return possible.fromTime();
+    }
+
+    public long possibleEnd() {
+        return possible.untilTime();
+    }
+
+    /**
+     * A window of positions {@code [from, until)} with the times of its ends.
+     *
+     * @param from first position inside
+     * @param until first position after, or {@link #OPEN}
+     * @param fromTime the time of the op at {@code from}
+     * @param untilTime the time of the op at {@code until}, or {@link #OPEN}
+     */
+    public record Window(long from, long until, long fromTime, long untilTime) {
+        public boolean contains(long position) {
+            return from <= position && position < until;
+        }
+
+        public boolean overlaps(long otherFrom, long otherUntil) {
+            return from < otherUntil && otherFrom < until;
+        }
+
+        public boolean isOpen() {
+            return until == OPEN;
+        }
     }
 
     /** How a lock is held. */
-    public enum Mode { EXCLUSIVE, READ, WRITE }
+    public enum Mode {
+        EXCLUSIVE, READ, WRITE;
+
+        /** The mode an acquire or release names in its value ({@code mode: read|write}); exclusive otherwise. */
+        public static Mode of(Object value) {
+            Object m = value instanceof java.util.Map<?, ?> map ? map.get("mode") : null;
+            if ("read".equals(m)) {
+                return READ;
+            }
+            return "write".equals(m) ? WRITE : EXCLUSIVE;
+        }
+
+        /** Whether the op names a mode at all. */
+        public static boolean named(Op op) {
+            return op.field("mode") != null;
+        }
+    }
 
     /** How a hold ended. */
     public enum ReleaseOutcome {
@@ -42,6 +106,8 @@ public record Hold(int process, String key, Mode mode, long acquireIndex, long g
         LOST,
         /** The release's outcome is unknown (info, or the history ended during it). */
         INDETERMINATE,
+        /** The process was retired (an info completion) while it held: it may or may not still hold. */
+        RETIRED,
         /** The history ended with the lock still held. */
         NONE
     }

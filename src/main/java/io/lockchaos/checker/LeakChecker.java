@@ -17,10 +17,11 @@ import java.util.Set;
  * Leaked locks and orphan lock nodes, judged after the history's last {@code heal} or {@code quiesce} marker, when
  * every fault is over. An acquire invoked after the marker that failed (timed out) although no process certainly held
  * the key during its wait is a leaked lock; if an indeterminate acquirer might have held it the leak is only suspect.
+ * A re-acquire by a process that already held the key is no probe: its refusal is the recipe's business.
  * The final {@code inspect} op lists the lock nodes still present ({@code nodes: [{key, node, owner}]}) and the
  * sessions still open ({@code sessions}); a node whose owner session is closed, or whose owner holds nothing on that
- * key at the inspection, is an orphan. Without a marker there is nothing to judge and the answer is valid with a note
- * in the stats.
+ * key at the inspection, is an orphan. With neither an acquire after a marker nor an inspection there is nothing to
+ * judge, and the result says so (unknown on its own).
  */
 public final class LeakChecker implements Checker {
     private final Recipe recipe;
@@ -37,43 +38,58 @@ public final class LeakChecker implements Checker {
     @Override
     public CheckResult check(History h) {
         List<Op> ops = h.ops();
-        long marker = -1;
-        for (Op op : ops) {
+        int marker = -1;
+        for (int i = 0; i < ops.size(); i++) {
+            Op op = ops.get(i);
             if (op.isNemesis() && (op.f() == Fn.HEAL || op.f() == Fn.QUIESCE) && op.type() != OpType.INVOKE) {
-                marker = op.time();
+                marker = i;
             }
         }
         Map<String, Object> stats = new LinkedHashMap<>();
-        if (marker < 0) {
-            stats.put("note", "no heal or quiesce marker: leaks not judged");
-            return CheckResult.of(name(), List.of(), stats);
-        }
         LockHolds holds = LockHolds.of(h, recipe);
-        List<Anomaly> anomalies = new ArrayList<>();
+        Anomalies anomalies = new Anomalies();
+        long orphans = inspect(h, holds, anomalies);
+        boolean inspected = inspectionAt(h) >= 0;
+        stats.put("inspected", inspected);
+        if (marker < 0) {
+            stats.put("orphan_nodes", orphans);
+            if (!inspected) {
+                return CheckResult.nothingToCheck(name(), "no heal or quiesce marker and no final inspection", stats);
+            }
+            stats.put("note", "no heal or quiesce marker: only the final inspection was judged");
+            return CheckResult.of(name(), anomalies, stats);
+        }
+        long markerTime = ops.get(marker).time();
         long probes = 0;
         long leaks = 0;
-        for (int i = 0; i < ops.size(); i++) {
+        long reentries = 0;
+        for (int i = marker + 1; i < ops.size(); i++) {
             Op op = ops.get(i);
-            if (op.f() != Fn.ACQUIRE || op.type() != OpType.INVOKE || op.time() < marker || op.isNemesis()) {
+            if (op.f() != Fn.ACQUIRE || op.type() != OpType.INVOKE || op.isNemesis()) {
                 continue;
             }
-            probes++;
-            if (h.outcome(i) != OpType.FAIL) {
-                continue;
-            }
-            Op done = ops.get(h.completionOf(i));
+            boolean failed = h.outcome(i) == OpType.FAIL;
+            int c = h.completionOf(i);
             for (String key : LockHolds.keysOf(op)) {
+                if (heldBy(holds, key, op.process(), i)) {
+                    reentries++; // a re-acquire: its refusal is the reentrancy checker's business, not a leak
+                    continue;
+                }
+                probes++;
+                if (!failed) {
+                    continue;
+                }
                 boolean certainlyHeld = false;
                 boolean possiblyHeld = false;
                 for (Hold x : holds.holds(key)) {
                     if (x.process() == op.process()) {
                         continue;
                     }
-                    if (x.isCertain() && x.certainStart() < done.time() && x.certainEnd() > op.time()) {
+                    if (x.isCertain() && x.certain().overlaps(i, c + 1L)) {
                         certainlyHeld = true;
                         break;
                     }
-                    if (x.possibleStart() < done.time() && x.possibleEnd() > op.time()) {
+                    if (x.possible().overlaps(i, c + 1L)) {
                         possiblyHeld = true;
                     }
                 }
@@ -81,34 +97,57 @@ public final class LeakChecker implements Checker {
                     continue;
                 }
                 leaks++;
+                Op done = ops.get(c);
+                long wait = Math.max(0, done.time() - op.time());
                 AnomalyKind kind = AnomalyKind.LEAKED_LOCK;
                 Severity sev = possiblyHeld ? Severity.SUSPECT : kind.defaultSeverity();
-                Anomaly.addCapped(anomalies, new Anomaly(kind, sev, key, List.of(done.index(), op.index()),
-                        op.time(), done.time(), "after the final heal at " + Times.at(marker) + ", process "
-                                + op.process() + " could not acquire " + key + " within "
-                                + Times.span(done.time() - op.time()) + " although no process "
+                anomalies.add(new Anomaly(kind, sev, key, List.of(done.index(), op.index()),
+                        op.time(), done.time(), "after the final heal at " + Times.at(markerTime) + ", process "
+                                + op.process() + " could not acquire " + LockHolds.describe(key) + " within "
+                                + Times.span(wait) + " although no process "
                                 + (possiblyHeld ? "certainly held it (an indeterminate acquire might have)"
-                                : "held it"), Map.of("wait_ns", done.time() - op.time())));
+                                : "held it"), Map.of("wait_ns", wait)));
             }
         }
-        long orphans = inspect(h, holds, anomalies);
-        stats.put("marker_time_ns", marker);
+        stats.put("marker_time_ns", markerTime);
         stats.put("acquires_after_marker", probes);
+        stats.put("reacquires_after_marker", reentries);
         stats.put("leaked", leaks);
         stats.put("orphan_nodes", orphans);
+        if (probes == 0 && !inspected) {
+            return CheckResult.nothingToCheck(name(), "no acquire after the final heal and no final inspection", stats);
+        }
         return CheckResult.of(name(), anomalies, stats);
     }
 
-    private static long inspect(History h, LockHolds holds, List<Anomaly> anomalies) {
-        Op inspection = null;
-        for (Op op : h.ops()) {
-            if (op.f() == Fn.INSPECT && op.type() == OpType.OK) {
-                inspection = op;
+    /** Whether {@code process} certainly held {@code key} at position {@code p}. */
+    private static boolean heldBy(LockHolds holds, String key, int process, long p) {
+        for (Hold x : holds.holds(key)) {
+            if (x.process() == process && x.isCertain() && x.certain().contains(p)) {
+                return true;
             }
         }
-        if (inspection == null) {
+        return false;
+    }
+
+    /** Position of the last ok inspection, or -1. */
+    private static int inspectionAt(History h) {
+        int at = -1;
+        for (int i = 0; i < h.size(); i++) {
+            Op op = h.get(i);
+            if (op.f() == Fn.INSPECT && op.type() == OpType.OK) {
+                at = i;
+            }
+        }
+        return at;
+    }
+
+    private static long inspect(History h, LockHolds holds, Anomalies anomalies) {
+        int p = inspectionAt(h);
+        if (p < 0) {
             return 0;
         }
+        Op inspection = h.get(p);
         Set<Long> open = new HashSet<>();
         for (Object s : inspection.listField("sessions")) {
             if (s instanceof Number n) {
@@ -120,7 +159,7 @@ public final class LeakChecker implements Checker {
         Map<String, Set<Long>> holding = new HashMap<>();
         for (Map.Entry<String, List<Hold>> e : holds.byKey().entrySet()) {
             for (Hold x : e.getValue()) {
-                if (x.grant().session() != 0 && x.possibleStart() <= at && x.possibleEnd() > at) {
+                if (x.grant().session() != 0 && x.possible().contains(p)) {
                     holding.computeIfAbsent(e.getKey(), k -> new HashSet<>()).add(x.grant().session());
                 }
             }
@@ -137,12 +176,12 @@ public final class LeakChecker implements Checker {
             if (inspection.field("sessions") != null && !open.contains(owner)) {
                 why = "its owner session " + MutualExclusionChecker.hex(owner) + " is closed";
             } else if (!holding.getOrDefault(key, Set.of()).contains(owner)) {
-                why = "its owner session " + MutualExclusionChecker.hex(owner) + " does not hold " + key;
+                why = "its owner session " + MutualExclusionChecker.hex(owner) + " does not hold " + LockHolds.describe(key);
             } else {
                 continue;
             }
             orphans++;
-            Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.ORPHAN_NODE, key, List.of(inspection.index()),
+            anomalies.add(Anomaly.of(AnomalyKind.ORPHAN_NODE, key, List.of(inspection.index()),
                     at, at, "lock node " + path + " was still present at the final inspection but " + why,
                     Map.of("node", path, "owner", owner)));
         }

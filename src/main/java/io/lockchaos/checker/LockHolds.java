@@ -6,64 +6,106 @@ import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Who held which lock when: the one analysis of acquire and release ops that the lock checkers share. Computed once
- * per history and recipe ({@link #of}).
+ * Who held which lock when: the one analysis of holds that the dedicated checkers, the linearizability checker and
+ * the reports share. Computed once per history and recipe ({@link #of}) in one pass over the history in position
+ * order, each fact registered at the position where it happened: a grant at its ok completion, a release at its
+ * invocation, a retirement at the info completion, a session loss at its {@code state} event or nemesis completion.
  *
- * <p>Conventions it reads: an acquire invocation may carry {@code mode} ({@code read} or {@code write}) and {@code
- * keys} (a multi-lock: the hold applies to each key); an acquire ok carries the grant ({@code node token session owner
- * seq}); a release fails with error {@code not-held} when the lock was no longer held; a release may name the lease
- * {@code node} it gives back. {@code state} ops carry {@code state} and {@code session}; a nemesis {@code expire}
- * names the {@code session} it ended.
+ * <p>The semantics, in Jepsen's terms (see {@link Hold} for the windows):
+ * <ul>
+ *   <li>An op without {@code key} acts on one unnamed lock ({@link #DEFAULT_KEY}): Jepsen's and Knossos' lock histories
+ *       have no key. An acquire or release whose value names {@code keys} (a multi-lock) acts on each of them.
+ *   <li>ok: it happened; fail: it did not; info (or no completion before the history ends): it may have happened, at
+ *       any time after its invocation, and its process is retired.
+ *   <li>A release gives back the releasing process's hold (the lease it names, else the innermost of its mode); where
+ *       the recipe lets anyone release, a release by a non-holder gives back the oldest hold granted so far. A release
+ *       that fails with {@code not-held} ends the hold as lost; any other failed release changes nothing.
+ *   <li>A process's info completion retires it: each hold it still had stops being certain there and stays possible.
+ * </ul>
+ *
+ * <p>It also derives the releases the lock service must or may have made by itself ({@link #impliedReleases}): an
+ * expiry of session S only ever releases holds granted on S before the expiry was seen, never another session's.
  */
 public final class LockHolds {
     /** The error a release completes with when the lock it releases was no longer held. */
     public static final String NOT_HELD = "not-held";
+    /** The key of ops that name none: a history without keys is one lock. */
+    public static final String DEFAULT_KEY = "";
 
-    /** Holds by key, in order of acquire invocation. */
     private final Map<String, List<Hold>> byKey;
-    /** Re-acquires by a process that certainly held the key when it invoked them. */
     private final List<Reacquire> reacquires;
-    /** Releases by a process that held nothing on the key. */
     private final List<StrayRelease> strayReleases;
-    /** State events by process. */
     private final Map<Integer, List<StateEvent>> states;
-    /** Earliest time the history shows each session to have ended. */
     private final Map<Long, Long> sessionEnded;
+    private final List<ImpliedRelease> implied;
     private final int indeterminateAcquires;
+    private final int lockOps;
+    private final int upgrades;
+    private final Map<Integer, List<String>> resolvedKeys;
 
-    /** A re-acquire attempt and how it ended. */
-    public record Reacquire(int process, String key, long invokeIndex, long time, OpType outcome, long completionIndex) {
+    /** A re-acquire by a process that certainly held the key (in a mode that makes it a re-entry) when it invoked it. */
+    public record Reacquire(int process, String key, long invokeIndex, long position, long time, OpType outcome,
+                            long completionIndex) {
     }
 
-    /** A release by a process that held nothing on the key at the time. */
-    public record StrayRelease(int process, String key, long invokeIndex, long time, OpType outcome) {
+    /** A release by a process that held nothing on the key it could give back. */
+    public record StrayRelease(int process, String key, long invokeIndex, long position, long time, OpType outcome) {
     }
 
-    /** A connection-state event seen by a process. */
-    public record StateEvent(long index, long time, String state, long session) {
+    /** A connection-state event seen by a process, at a position. */
+    public record StateEvent(long index, long position, long time, String state, long session) {
     }
 
-    private LockHolds(Map<String, List<Hold>> byKey, List<Reacquire> reacquires, List<StrayRelease> strayReleases,
-                      Map<Integer, List<StateEvent>> states, Map<Long, Long> sessionEnded, int indeterminateAcquires) {
-        this.byKey = byKey;
-        this.reacquires = reacquires;
-        this.strayReleases = strayReleases;
-        this.states = states;
-        this.sessionEnded = sessionEnded;
-        this.indeterminateAcquires = indeterminateAcquires;
+    /** Why the lock service released a hold by itself. */
+    public enum Cause {
+        /** A release failed with not-held: the hold was gone before that release completed (required). */
+        NOT_HELD,
+        /** A nemesis expired the hold's session (required when the expiry completed ok, else optional). */
+        SESSION_EXPIRED,
+        /** The holder was told LOST: the server may have ended the session then or later, or not at all (optional). */
+        LOST,
+        /** The holder was retired: its client and session may have been closed (optional). */
+        RETIRED
+    }
+
+    /**
+     * A release by the lock service itself of one hold (an outer hold, with everything nested in it), which a
+     * linearization must place in {@code [from, until)} when {@code required}, and may place there or leave out when
+     * not. Positions as in {@link Hold.Window}; {@code until} is {@link Hold#OPEN} for none.
+     */
+    public record ImpliedRelease(String key, int process, long holdIndex, long from, long until, boolean required,
+                                 Cause cause) {
+    }
+
+    private LockHolds(Builder b) {
+        for (List<Hold> l : b.byKey.values()) {
+            l.sort(Comparator.comparingLong(Hold::acquireIndex));
+        }
+        this.byKey = b.byKey;
+        this.reacquires = List.copyOf(b.reacquires);
+        this.strayReleases = List.copyOf(b.strays);
+        this.states = b.states;
+        this.sessionEnded = b.sessionEnded;
+        this.implied = List.copyOf(b.implied);
+        this.indeterminateAcquires = b.indeterminate;
+        this.lockOps = b.lockOps;
+        this.upgrades = b.upgrades;
+        this.resolvedKeys = b.resolvedKeys;
     }
 
     /** Returns the analysis of {@code h} under {@code recipe}, computing it at most once. */
     public static LockHolds of(History h, Recipe recipe) {
-        return h.derived(List.of(LockHolds.class, recipe), x -> compute(x, recipe));
+        return h.derived(List.of(LockHolds.class, recipe), x -> new LockHolds(new Builder(x, recipe).run()));
     }
 
     public Map<String, List<Hold>> byKey() {
@@ -86,136 +128,364 @@ public final class LockHolds {
         return states.getOrDefault(process, List.of());
     }
 
+    public List<ImpliedRelease> impliedReleases() {
+        return implied;
+    }
+
     public int indeterminateAcquires() {
         return indeterminateAcquires;
     }
 
-    /** Returns the earliest time the history shows the session ended, or {@link Hold#OPEN} if it never does. */
+    /** Client acquire and release invocations seen: 0 means there was nothing to check. */
+    public int lockOps() {
+        return lockOps;
+    }
+
+    /**
+     * The lock keys the op at {@code position} acts on, as this analysis resolved them: a release that names a
+     * multi-lock by its own key gives back the member keys its acquire took.
+     */
+    public List<String> keysAt(int position, Op op) {
+        List<String> r = resolvedKeys.get(position);
+        return r != null ? r : keysOf(op);
+    }
+
+    /** Write acquires by a process that held only the read lock (Curator never grants these; they are no re-entry). */
+    public int upgrades() {
+        return upgrades;
+    }
+
+    /** Returns the earliest position at which the history shows the session ended, or {@link Hold#OPEN}. */
     public long sessionEndedAt(long session) {
         return sessionEnded.getOrDefault(session, Hold.OPEN);
     }
 
-    /** A hold while the analysis is still running; becomes a {@link Hold}. */
+    /** The lock key of an op: its key, or {@link #DEFAULT_KEY} when it names none. */
+    public static String keyOf(Op op) {
+        return op.key() == null ? DEFAULT_KEY : op.key();
+    }
+
+    /** The lock keys an acquire or release acts on: its {@code keys} (a multi-lock), else its key. */
+    public static List<String> keysOf(Op op) {
+        List<?> keys = op.listField("keys");
+        if (keys.isEmpty()) {
+            return List.of(keyOf(op));
+        }
+        List<String> out = new ArrayList<>(keys.size());
+        for (Object k : keys) {
+            String s = String.valueOf(k);
+            if (!out.contains(s)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** How a key is named to people: the unnamed lock of a keyless history is "the lock". */
+    public static String describe(String key) {
+        return key == null || key.isEmpty() ? "the lock" : key;
+    }
+
+    static Hold.Grant grantOf(Op ok) {
+        if (!(ok.value() instanceof Map)) {
+            return Hold.Grant.NONE;
+        }
+        return new Hold.Grant(ok.stringField("node"), ok.longField("token", -1), ok.longField("session", 0),
+                ok.longField("owner", 0), ok.longField("seq", -1));
+    }
+
+    /** A hold while the pass is still running; becomes a {@link Hold}. */
     private static final class Open {
         final int process;
+        final String key;
+        /** The key the acquire itself named: a multi-lock's own name, released by a release naming it. */
         final String lockKey;
-        final List<String> keys;
         final Hold.Mode mode;
         final long acquireIndex;
-        final long possibleStart;
+        final long acquirePosition;
         final int depth;
+        final boolean queued;
         long grantIndex = -1;
-        long certainStart = Hold.OPEN;
+        long grantPosition = -1;
         Hold.Grant grant = Hold.Grant.NONE;
 
-        Open(int process, String lockKey, List<String> keys, Hold.Mode mode, long acquireIndex, long possibleStart,
-             int depth) {
+        Open(int process, String key, String lockKey, Hold.Mode mode, long acquireIndex, long acquirePosition,
+             int depth, boolean queued) {
             this.process = process;
+            this.key = key;
             this.lockKey = lockKey;
-            this.keys = keys;
             this.mode = mode;
             this.acquireIndex = acquireIndex;
-            this.possibleStart = possibleStart;
+            this.acquirePosition = acquirePosition;
             this.depth = depth;
+            this.queued = queued;
         }
     }
 
-    private static LockHolds compute(History h, Recipe recipe) {
-        Map<String, List<Hold>> byKey = new TreeMap<>();
-        List<Reacquire> reacquires = new ArrayList<>();
-        List<StrayRelease> strays = new ArrayList<>();
-        Map<Integer, List<StateEvent>> states = new HashMap<>();
-        Map<Long, Long> sessionEnded = new HashMap<>();
-        // Holds currently granted, by lock key then process, innermost last.
-        Map<String, Map<Integer, Deque<Open>>> held = new HashMap<>();
-        int indeterminate = 0;
-        List<Op> ops = h.ops();
-        for (int i = 0; i < ops.size(); i++) {
-            Op op = ops.get(i);
-            if (op.f() == Fn.STATE) {
-                long session = op.longField("session", 0);
-                String state = op.stringField("state");
-                states.computeIfAbsent(op.process(), p -> new ArrayList<>())
-                        .add(new StateEvent(op.index(), op.time(), state, session));
-                if ("LOST".equals(state) && session != 0) {
-                    sessionEnded.merge(session, op.time(), Math::min);
-                }
-                continue;
-            }
-            if (op.isNemesis()) {
-                if (op.f() == Fn.EXPIRE && op.type() != OpType.INVOKE && op.longField("session", 0) != 0) {
-                    sessionEnded.merge(op.longField("session", 0), op.time(), Math::min);
-                }
-                continue;
-            }
-            if (op.type() != OpType.INVOKE || op.key() == null) {
-                continue;
-            }
-            int c = h.completionOf(i);
-            Op done = c < 0 ? null : ops.get(c);
-            OpType outcome = h.outcome(i);
-            if (op.f() == Fn.ACQUIRE) {
-                Map<Integer, Deque<Open>> perProcess = held.computeIfAbsent(op.key(), k -> new HashMap<>());
-                Deque<Open> mine = perProcess.computeIfAbsent(op.process(), p -> new ArrayDeque<>());
-                if (!mine.isEmpty()) {
-                    reacquires.add(new Reacquire(op.process(), op.key(), op.index(), op.time(), outcome,
-                            done == null ? -1 : done.index()));
-                }
-                if (outcome == OpType.FAIL) {
-                    continue;
-                }
-                Hold.Mode mode = modeOf(op);
-                // Read and write locks are separate reentrant locks (Curator's __READ__ and __WRIT__ nodes).
-                int depth = recipe.reentrant() ? (int) mine.stream().filter(x -> x.mode == mode).count() : 0;
-                Open o = new Open(op.process(), op.key(), keysOf(op), mode, op.index(), op.time(), depth);
-                if (outcome == OpType.OK) {
-                    o.grantIndex = done.index();
-                    o.certainStart = done.time();
-                    o.grant = grantOf(done);
-                    mine.addLast(o);
-                } else {
-                    indeterminate++;
-                    emit(byKey, o, -1, Hold.OPEN, Hold.OPEN, Hold.ReleaseOutcome.NONE);
-                }
-            } else if (op.f() == Fn.RELEASE) {
-                Map<Integer, Deque<Open>> perProcess = held.computeIfAbsent(op.key(), k -> new HashMap<>());
-                Deque<Open> mine = perProcess.get(op.process());
-                Open target = null;
-                if (mine != null && !mine.isEmpty()) {
-                    target = pickOwn(mine, op.stringField("node"), op.field("mode") == null ? null : modeOf(op));
-                } else if (!recipe.ownerRelease()) {
-                    target = pickAny(perProcess, op.stringField("node"));
-                }
-                if (target == null) {
-                    strays.add(new StrayRelease(op.process(), op.key(), op.index(), op.time(), outcome));
-                    continue;
-                }
-                Hold.ReleaseOutcome how;
-                if (outcome == OpType.OK) {
-                    how = Hold.ReleaseOutcome.RELEASED;
-                } else if (outcome == OpType.INFO) {
-                    how = Hold.ReleaseOutcome.INDETERMINATE;
-                } else if (NOT_HELD.equals(done.error())) {
-                    how = Hold.ReleaseOutcome.LOST;
-                } else {
-                    continue; // a failed release did not happen: still held
-                }
-                perProcess.get(target.process).remove(target);
-                long possibleEnd = how == Hold.ReleaseOutcome.INDETERMINATE ? Hold.OPEN : done.time();
-                emit(byKey, target, op.index(), op.time(), possibleEnd, how);
-            }
+    /** The single pass. */
+    private static final class Builder {
+        final History h;
+        final List<Op> ops;
+        final Recipe recipe;
+        final Map<String, List<Hold>> byKey = new TreeMap<>();
+        final List<Reacquire> reacquires = new ArrayList<>();
+        final List<StrayRelease> strays = new ArrayList<>();
+        final Map<Integer, List<StateEvent>> states = new HashMap<>();
+        final Map<Long, Long> sessionEnded = new HashMap<>();
+        final List<ImpliedRelease> implied = new ArrayList<>();
+        /** Granted holds by key, then process, innermost last. */
+        final Map<String, Map<Integer, Deque<Open>>> held = new LinkedHashMap<>();
+        /** Grants waiting for the position of their ok completion. */
+        final Map<Integer, List<Open>> grantsAt = new HashMap<>();
+        /** Indeterminate acquires by process, for the release implied by the retirement they cause. */
+        final Map<Integer, List<Open>> indeterminateBy = new HashMap<>();
+        /** Releases that name a multi-lock by its own key: the member keys they give back. */
+        final Map<Integer, List<String>> resolvedKeys = new HashMap<>();
+        int indeterminate;
+        int lockOps;
+        int upgrades;
+
+        Builder(History h, Recipe recipe) {
+            this.h = h;
+            this.ops = h.ops();
+            this.recipe = recipe;
         }
-        for (Map<Integer, Deque<Open>> perProcess : held.values()) {
-            for (Deque<Open> d : perProcess.values()) {
+
+        Builder run() {
+            for (int i = 0; i < ops.size(); i++) {
+                Op op = ops.get(i);
+                List<Open> granted = grantsAt.remove(i);
+                if (granted != null) {
+                    for (Open o : granted) {
+                        o.grantIndex = op.index();
+                        o.grantPosition = i;
+                        o.grant = grantOf(op);
+                        mine(o.key, o.process).addLast(o);
+                    }
+                }
+                if (op.f() == Fn.STATE) {
+                    state(i, op);
+                } else if (op.isNemesis()) {
+                    nemesis(i, op);
+                } else if (op.type() == OpType.INVOKE && op.f() == Fn.ACQUIRE) {
+                    lockOps++;
+                    for (String k : keysOf(op)) {
+                        acquire(i, op, k);
+                    }
+                } else if (op.type() == OpType.INVOKE && op.f() == Fn.RELEASE) {
+                    lockOps++;
+                    List<String> keys = releaseKeys(op);
+                    if (!keys.equals(keysOf(op))) {
+                        resolvedKeys.put(i, keys);
+                    }
+                    for (String k : keys) {
+                        release(i, op, k);
+                    }
+                } else if (op.type() == OpType.INFO) {
+                    retire(i, op.process());
+                }
+            }
+            for (Map<Integer, Deque<Open>> perProcess : held.values()) {
+                for (Deque<Open> d : perProcess.values()) {
+                    for (Open o : d) {
+                        emit(o, Hold.OPEN, Hold.OPEN, -1, Hold.ReleaseOutcome.NONE);
+                    }
+                }
+            }
+            return this;
+        }
+
+        /**
+         * The keys a release gives back: those it names in {@code keys}; else, when its key is the name of a
+         * multi-lock the process holds (the acquire named {@code keys} under that key), that lock's member keys; else
+         * its key.
+         */
+        List<String> releaseKeys(Op op) {
+            if (!op.listField("keys").isEmpty()) {
+                return keysOf(op);
+            }
+            String name = keyOf(op);
+            List<String> members = new ArrayList<>();
+            for (Map<Integer, Deque<Open>> perProcess : held.values()) {
+                for (Open o : perProcess.getOrDefault(op.process(), new ArrayDeque<>())) {
+                    if (name.equals(o.lockKey) && !name.equals(o.key) && !members.contains(o.key)) {
+                        members.add(o.key);
+                    }
+                }
+            }
+            return members.isEmpty() ? List.of(name) : members;
+        }
+
+        Deque<Open> mine(String key, int process) {
+            return held.computeIfAbsent(key, k -> new LinkedHashMap<>())
+                    .computeIfAbsent(process, p -> new ArrayDeque<>());
+        }
+
+        void state(int i, Op op) {
+            long session = op.longField("session", 0);
+            String state = op.stringField("state");
+            states.computeIfAbsent(op.process(), p -> new ArrayList<>())
+                    .add(new StateEvent(op.index(), i, op.time(), state, session));
+            if (!"LOST".equals(state)) {
+                return;
+            }
+            if (session != 0) {
+                sessionEnded.merge(session, (long) i, Math::min);
+            }
+            for (Deque<Open> d : heldBy(op.process())) {
                 for (Open o : d) {
-                    emit(byKey, o, -1, Hold.OPEN, Hold.OPEN, Hold.ReleaseOutcome.NONE);
+                    if (o.depth == 0 && (session == 0 || o.grant.session() == 0 || o.grant.session() == session)) {
+                        implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, o.grantPosition, Hold.OPEN,
+                                false, Cause.LOST));
+                    }
                 }
             }
         }
-        for (List<Hold> l : byKey.values()) {
-            l.sort(java.util.Comparator.comparingLong(Hold::acquireIndex));
+
+        void nemesis(int i, Op op) {
+            long session = op.longField("session", 0);
+            if (op.f() != Fn.EXPIRE || session == 0 || (op.type() != OpType.OK && op.type() != OpType.INFO)) {
+                return;
+            }
+            boolean ok = op.type() == OpType.OK;
+            int inv = h.invocationOf(i);
+            if (ok) {
+                sessionEnded.merge(session, (long) i, Math::min);
+            }
+            for (Map<Integer, Deque<Open>> perProcess : held.values()) {
+                for (Deque<Open> d : perProcess.values()) {
+                    for (Open o : d) {
+                        if (o.depth == 0 && o.grant.session() == session) {
+                            implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex,
+                                    Math.max(o.grantPosition, inv), ok ? i : Hold.OPEN, ok, Cause.SESSION_EXPIRED));
+                        }
+                    }
+                }
+            }
         }
-        return new LockHolds(byKey, reacquires, strays, states, sessionEnded, indeterminate);
+
+        List<Deque<Open>> heldBy(int process) {
+            List<Deque<Open>> out = new ArrayList<>();
+            for (Map<Integer, Deque<Open>> perProcess : held.values()) {
+                Deque<Open> d = perProcess.get(process);
+                if (d != null && !d.isEmpty()) {
+                    out.add(d);
+                }
+            }
+            return out;
+        }
+
+        void acquire(int i, Op op, String key) {
+            int c = h.completionOf(i);
+            OpType outcome = h.outcome(i);
+            Hold.Mode mode = Hold.Mode.of(op.value());
+            Deque<Open> mine = mine(key, op.process());
+            boolean holdsMode = mine.stream().anyMatch(o -> o.mode == mode);
+            boolean upgrade = recipe.readWrite() && mode == Hold.Mode.WRITE && !mine.isEmpty() && !holdsMode;
+            if (upgrade) {
+                upgrades++;
+            } else if (!mine.isEmpty()) {
+                reacquires.add(new Reacquire(op.process(), key, op.index(), i, op.time(), outcome,
+                        c < 0 ? -1 : ops.get(c).index()));
+            }
+            if (outcome == OpType.FAIL) {
+                return;
+            }
+            // Read and write locks are separate reentrant locks (Curator's __READ__ and __WRIT__ nodes).
+            int depth = recipe.reentrant() ? (int) mine.stream().filter(x -> x.mode == mode).count() : 0;
+            Open o = new Open(op.process(), key, keyOf(op), mode, op.index(), i, depth, mine.isEmpty());
+            if (outcome == OpType.OK) {
+                grantsAt.computeIfAbsent(c, x -> new ArrayList<>()).add(o);
+            } else {
+                indeterminate++;
+                emit(o, Hold.OPEN, Hold.OPEN, -1, Hold.ReleaseOutcome.NONE);
+                if (c >= 0) {
+                    indeterminateBy.computeIfAbsent(op.process(), p -> new ArrayList<>()).add(o);
+                }
+            }
+        }
+
+        void release(int r, Op op, String key) {
+            int d = h.completionOf(r);
+            OpType outcome = h.outcome(r);
+            Op done = d < 0 ? null : ops.get(d);
+            Map<Integer, Deque<Open>> perProcess = held.computeIfAbsent(key, k -> new LinkedHashMap<>());
+            Deque<Open> mine = perProcess.get(op.process());
+            Open target = null;
+            if (mine != null && !mine.isEmpty()) {
+                target = pickOwn(mine, op.stringField("node"), Hold.Mode.named(op) ? Hold.Mode.of(op.value()) : null);
+            } else if (!recipe.ownerRelease()) {
+                target = pickAny(perProcess, op.stringField("node"));
+            }
+            if (target == null) {
+                strays.add(new StrayRelease(op.process(), key, op.index(), r, op.time(), outcome));
+                return;
+            }
+            Hold.ReleaseOutcome how;
+            if (outcome == OpType.OK) {
+                how = Hold.ReleaseOutcome.RELEASED;
+            } else if (outcome == OpType.INFO) {
+                how = Hold.ReleaseOutcome.INDETERMINATE;
+            } else if (NOT_HELD.equals(done.error())) {
+                how = Hold.ReleaseOutcome.LOST;
+            } else {
+                return; // a failed release did not happen: still held
+            }
+            perProcess.get(target.process).remove(target);
+            if (how == Hold.ReleaseOutcome.LOST) {
+                Open outer = outerOf(perProcess.get(target.process), target);
+                implied.add(new ImpliedRelease(key, target.process, outer.acquireIndex, target.grantPosition, d, true,
+                        Cause.NOT_HELD));
+            }
+            emit(target, r, how == Hold.ReleaseOutcome.INDETERMINATE ? Hold.OPEN : d, op.index(), how);
+        }
+
+        /** The outer hold (depth 0, same mode) of the process that {@code nested} is nested in, or itself. */
+        Open outerOf(Deque<Open> rest, Open nested) {
+            if (nested.depth == 0 || rest == null) {
+                return nested;
+            }
+            for (Open o : rest) {
+                if (o.mode == nested.mode && o.depth == 0) {
+                    return o;
+                }
+            }
+            return nested;
+        }
+
+        void retire(int i, int process) {
+            for (Deque<Open> d : heldBy(process)) {
+                for (Open o : d) {
+                    emit(o, i, Hold.OPEN, ops.get(i).index(), Hold.ReleaseOutcome.RETIRED);
+                    if (o.depth == 0) {
+                        implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, i, Hold.OPEN, false,
+                                Cause.RETIRED));
+                    }
+                }
+                d.clear();
+            }
+            for (Open o : indeterminateBy.getOrDefault(process, List.of())) {
+                implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, i, Hold.OPEN, false, Cause.RETIRED));
+            }
+            indeterminateBy.remove(process);
+        }
+
+        /**
+         * Emits a hold whose certain window (if granted) ends at position {@code certainUntil} and whose possible
+         * window ends at {@code possibleUntil}; {@code endIndex} is the op index of what ended it.
+         */
+        void emit(Open o, long certainUntil, long possibleUntil, long endIndex, Hold.ReleaseOutcome how) {
+            Hold.Window certain = o.grantPosition < 0 ? null : window(o.grantPosition, certainUntil);
+            Hold.Window possible = window(o.acquirePosition, possibleUntil);
+            byKey.computeIfAbsent(o.key, x -> new ArrayList<>()).add(new Hold(o.process, o.key, o.mode,
+                    o.acquireIndex, o.grantIndex, certain == null ? -1 : endIndex, certain, possible, o.grant, how,
+                    o.depth, o.queued));
+        }
+
+        Hold.Window window(long from, long until) {
+            return new Hold.Window(from, until, ops.get((int) from).time(),
+                    until == Hold.OPEN ? Hold.OPEN : ops.get((int) until).time());
+        }
     }
 
     /** The process's own hold a release gives back: the named lease, else the innermost of the named mode. */
@@ -241,52 +511,11 @@ public final class LockHolds {
                 if (node != null && node.equals(o.grant.node())) {
                     return o;
                 }
-                if (oldest == null || o.certainStart < oldest.certainStart) {
+                if (oldest == null || o.grantPosition < oldest.grantPosition) {
                     oldest = o;
                 }
             }
         }
         return oldest;
-    }
-
-    private static void emit(Map<String, List<Hold>> byKey, Open o, long releaseIndex, long certainEnd,
-                             long possibleEnd, Hold.ReleaseOutcome how) {
-        for (String k : o.keys) {
-            byKey.computeIfAbsent(k, x -> new ArrayList<>()).add(new Hold(o.process, k, o.mode, o.acquireIndex,
-                    o.grantIndex, releaseIndex, o.certainStart, o.certainStart == Hold.OPEN ? Hold.OPEN : certainEnd,
-                    o.possibleStart, possibleEnd, o.grant, how, o.depth));
-        }
-    }
-
-    /** The lock keys an acquire or release acts on: its {@code keys} (a multi-lock), else its key. */
-    public static List<String> keysOf(Op op) {
-        List<?> keys = op.listField("keys");
-        if (keys.isEmpty()) {
-            return List.of(op.key() == null ? "" : op.key());
-        }
-        List<String> out = new ArrayList<>(keys.size());
-        for (Object k : keys) {
-            out.add(String.valueOf(k));
-        }
-        return out;
-    }
-
-    private static Hold.Mode modeOf(Op op) {
-        String m = op.stringField("mode");
-        if ("read".equals(m)) {
-            return Hold.Mode.READ;
-        }
-        if ("write".equals(m)) {
-            return Hold.Mode.WRITE;
-        }
-        return Hold.Mode.EXCLUSIVE;
-    }
-
-    static Hold.Grant grantOf(Op ok) {
-        if (!(ok.value() instanceof Map)) {
-            return Hold.Grant.NONE;
-        }
-        return new Hold.Grant(ok.stringField("node"), ok.longField("token", -1), ok.longField("session", 0),
-                ok.longField("owner", 0), ok.longField("seq", -1));
     }
 }

@@ -33,7 +33,9 @@ public final class LostUpdateChecker implements Checker {
         return "lost-updates";
     }
 
-    private record Add(Object element, long invokeTime, long doneTime, long index, int process, boolean acked) {
+    /** An add, with the positions of its invocation and completion ({@link Hold#OPEN} for none) and their times. */
+    private record Add(Object element, long invokeAt, long doneAt, long invokeTime, long doneTime, long index,
+                       int process, boolean acked) {
     }
 
     @Override
@@ -55,18 +57,21 @@ public final class LostUpdateChecker implements Checker {
                     continue;
                 }
                 int c = h.completionOf(i);
-                long done = c < 0 ? Hold.OPEN : ops.get(c).time();
-                adds.computeIfAbsent(key, k -> new ArrayList<>()).add(new Add(normal(op.value()), op.time(), done,
-                        op.index(), op.process(), outcome == OpType.OK));
+                adds.computeIfAbsent(key, k -> new ArrayList<>()).add(new Add(normal(op.value()), i,
+                        c < 0 ? Hold.OPEN : c, op.time(), c < 0 ? Hold.OPEN : ops.get(c).time(), op.index(),
+                        op.process(), outcome == OpType.OK));
             } else if (op.f() == Fn.READ && h.outcome(i) == OpType.OK) {
                 Op done = ops.get(h.completionOf(i));
                 if (done.value() instanceof List<?>) {
                     finalRead.put(key, done);
-                    finalReadInvoke.put(key, op.time());
+                    finalReadInvoke.put(key, (long) i);
                 }
             }
         }
-        List<Anomaly> anomalies = new ArrayList<>();
+        if (adds.isEmpty()) {
+            return CheckResult.nothingToCheck(name(), "no adds to a set", Map.of());
+        }
+        Anomalies anomalies = new Anomalies();
         long acked = 0;
         long lost = 0;
         long unexpected = 0;
@@ -90,14 +95,14 @@ public final class LostUpdateChecker implements Checker {
                     continue;
                 }
                 acked++;
-                if (a.doneTime() < readInvoke && !seen.contains(a.element())) {
+                if (a.doneAt() < readInvoke && !seen.contains(a.element())) {
                     lost++;
                     List<Integer> overlapping = overlappingHolders(h, a);
                     Map<String, Object> details = new LinkedHashMap<>();
                     details.put("element", a.element());
                     details.put("process", (long) a.process());
                     details.put("overlapping_holders", overlapping);
-                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.LOST_UPDATE, key,
+                    anomalies.add(Anomaly.of(AnomalyKind.LOST_UPDATE, key,
                             List.of(a.index(), read.index()), a.invokeTime(), a.doneTime(),
                             "process " + a.process() + "'s add of " + a.element() + " to " + key
                                     + " was acknowledged at " + Times.at(a.doneTime()) + " but is missing from the final"
@@ -139,8 +144,7 @@ public final class LostUpdateChecker implements Checker {
         TreeSet<Integer> out = new TreeSet<>();
         for (List<Hold> list : LockHolds.of(h, recipe).byKey().values()) {
             for (Hold x : list) {
-                if (x.isCertain() && x.process() != a.process() && x.certainStart() < a.doneTime()
-                        && x.certainEnd() > a.invokeTime()) {
+                if (x.isCertain() && x.process() != a.process() && x.certain().overlaps(a.invokeAt(), a.doneAt())) {
                     out.add(x.process());
                 }
             }

@@ -32,23 +32,26 @@ public final class MutualExclusionChecker implements Checker {
     @Override
     public CheckResult check(History h) {
         LockHolds holds = LockHolds.of(h, recipe);
-        List<Anomaly> anomalies = new ArrayList<>();
+        if (holds.lockOps() == 0) {
+            return CheckResult.nothingToCheck(name(), "no lock operations (acquire or release)", Map.of());
+        }
+        Anomalies anomalies = new Anomalies();
         Counts counts = new Counts();
         for (Map.Entry<String, List<Hold>> e : holds.byKey().entrySet()) {
             sweep(h, holds, e.getKey(), e.getValue(), anomalies, counts);
             for (Hold x : e.getValue()) {
                 if (x.grant().ownerMismatch()) {
                     counts.foreign++;
-                    add(anomalies, counts, Anomaly.of(AnomalyKind.FOREIGN_OWNER_GRANT, x.key(),
+                    anomalies.add(Anomaly.of(AnomalyKind.FOREIGN_OWNER_GRANT, x.key(),
                             List.of(x.grantIndex()), x.certainStart(), x.certainEnd(),
-                            "process " + x.process() + " was granted " + x.key() + " on node " + x.grant().node()
+                            "process " + x.process() + " was granted " + LockHolds.describe(x.key()) + " on node " + x.grant().node()
                                     + " whose ephemeral owner is session " + hex(x.grant().owner())
                                     + ", not its own session " + hex(x.grant().session()),
                             Map.of("session", x.grant().session(), "owner", x.grant().owner())));
                 }
                 if (x.release() == Hold.ReleaseOutcome.LOST) {
                     counts.lost++;
-                    add(anomalies, counts, lostLock(holds, x));
+                    anomalies.add(lostLock(holds, x));
                 }
             }
         }
@@ -62,7 +65,6 @@ public final class MutualExclusionChecker implements Checker {
         stats.put("holds_overlapping_indeterminate", counts.possibleOverlaps);
         stats.put("lost_locks", counts.lost);
         stats.put("foreign_owner_grants", counts.foreign);
-        stats.put("anomalies_not_listed", counts.unlisted);
         return CheckResult.of(name(), anomalies, stats);
     }
 
@@ -74,13 +76,6 @@ public final class MutualExclusionChecker implements Checker {
         long possibleOverlaps;
         long lost;
         long foreign;
-        long unlisted;
-    }
-
-    private static void add(List<Anomaly> anomalies, Counts counts, Anomaly a) {
-        if (!Anomaly.addCapped(anomalies, a)) {
-            counts.unlisted++;
-        }
     }
 
     /** A hold counts toward the limit unless it is nested inside its own process's outer hold. */
@@ -88,10 +83,10 @@ public final class MutualExclusionChecker implements Checker {
         return x.isCertain() && x.depth() == 0;
     }
 
-    private void sweep(History h, LockHolds holds, String key, List<Hold> list, List<Anomaly> anomalies,
+    private void sweep(History h, LockHolds holds, String key, List<Hold> list, Anomalies anomalies,
                        Counts counts) {
         List<Hold> units = new ArrayList<>();
-        // Indeterminate windows never end; keep the earliest start of two distinct processes.
+        // Indeterminate windows never end; keep the earliest start (a position) of two distinct processes.
         long firstStart = Hold.OPEN;
         int firstProcess = Integer.MIN_VALUE;
         long secondStart = Hold.OPEN;
@@ -99,8 +94,8 @@ public final class MutualExclusionChecker implements Checker {
             if (isUnit(x)) {
                 units.add(x);
             }
-            long indStart = !x.isCertain() ? x.possibleStart()
-                    : x.release() == Hold.ReleaseOutcome.INDETERMINATE ? x.certainEnd() : Hold.OPEN;
+            long indStart = !x.isCertain() ? x.possible().from()
+                    : x.possible().isOpen() ? x.certain().until() : Hold.OPEN;
             if (indStart == Hold.OPEN) {
                 continue;
             }
@@ -116,21 +111,21 @@ public final class MutualExclusionChecker implements Checker {
         }
         counts.certain += units.size();
         List<Hold> byStart = new ArrayList<>(units);
-        byStart.sort(java.util.Comparator.comparingLong(Hold::certainStart));
+        byStart.sort(java.util.Comparator.comparingLong(x -> x.certain().from()));
         List<Hold> byEnd = new ArrayList<>(units);
-        byEnd.sort(java.util.Comparator.comparingLong(Hold::certainEnd));
+        byEnd.sort(java.util.Comparator.comparingLong(x -> x.certain().until()));
         List<Hold> active = new ArrayList<>();
         Map<Integer, Integer> activeByProcess = new HashMap<>();
         int nextEnd = 0;
         for (Hold x : byStart) {
-            // ends at the same instant as a start come first: [start, end) windows that touch do not overlap
-            while (nextEnd < byEnd.size() && byEnd.get(nextEnd).certainEnd() <= x.certainStart()) {
+            // positions are distinct: a window that ended before this grant's position is over
+            while (nextEnd < byEnd.size() && byEnd.get(nextEnd).certain().until() <= x.certain().from()) {
                 Hold done = byEnd.get(nextEnd++);
                 active.remove(done);
                 activeByProcess.merge(done.process(), -1, Integer::sum);
             }
             long ownerOther = x.process() == firstProcess ? secondStart : firstStart;
-            if (ownerOther < x.certainEnd()) {
+            if (ownerOther < x.certain().until()) {
                 counts.possibleOverlaps++;
             }
             List<Hold> conflicting = conflicts(active, activeByProcess, x);
@@ -138,7 +133,7 @@ public final class MutualExclusionChecker implements Checker {
                 counts.violations++;
                 Anomaly a = violation(h, holds, key, x, conflicting);
                 counts.overlapNs += ((Number) a.details().get("overlap_ns")).longValue();
-                add(anomalies, counts, a);
+                anomalies.add(a);
             }
             active.add(x);
             activeByProcess.merge(x.process(), 1, Integer::sum);
@@ -183,17 +178,20 @@ public final class MutualExclusionChecker implements Checker {
     private Anomaly violation(History h, LockHolds holds, String key, Hold second, List<Hold> conflicting) {
         Hold first = conflicting.get(0);
         for (Hold c : conflicting) {
-            if (c.certainStart() < first.certainStart()) {
+            if (c.certain().from() < first.certain().from()) {
                 first = c;
             }
         }
-        long end = Math.min(first.certainEnd(), second.certainEnd());
-        long overlapEnd = end == Hold.OPEN ? Math.max(h.endTime(), second.certainStart()) : end;
-        long overlap = overlapEnd - second.certainStart();
+        long endPos = Math.min(first.certain().until(), second.certain().until());
+        long startTime = second.certainStart();
+        long endTime = endPos == Hold.OPEN ? h.endTime() : h.get((int) endPos).time();
+        // time only measures: real clocks may step back between lines, so an overlap is never negative
+        long overlap = Math.max(0, endTime - startTime);
+        long overlapEnd = Math.max(endTime, startTime);
         AnomalyKind kind = recipe.isSemaphore() ? AnomalyKind.OVER_CAPACITY
                 : recipe.readWrite() ? AnomalyKind.RW_CONFLICT : AnomalyKind.DOUBLE_HOLDER;
-        String told = toldBefore(holds, first, second.certainStart());
-        String session = sessionState(holds, first, second.certainStart());
+        String told = toldBefore(holds, first, second.certain().from());
+        String session = sessionState(holds, first, second.certain().from());
         List<Long> ops = new ArrayList<>();
         ops.add(second.grantIndex());
         for (Hold c : conflicting) {
@@ -209,13 +207,13 @@ public final class MutualExclusionChecker implements Checker {
         details.put("holders", (long) conflicting.size() + 1);
         StringBuilder s = new StringBuilder();
         if (kind == AnomalyKind.OVER_CAPACITY) {
-            s.append(conflicting.size() + 1).append(" holders of ").append(key).append(" (").append(recipe.capacity())
+            s.append(conflicting.size() + 1).append(" holders of ").append(LockHolds.describe(key)).append(" (").append(recipe.capacity())
                     .append(" permits) at ").append(Times.at(second.certainStart())).append(": process ")
                     .append(second.process()).append(" was granted while ").append(conflicting.size())
                     .append(" held; ");
         } else {
             s.append("processes ").append(first.process()).append(" and ").append(second.process())
-                    .append(" both held ").append(key);
+                    .append(" both held ").append(LockHolds.describe(key));
             if (kind == AnomalyKind.RW_CONFLICT) {
                 s.append(" (").append(mode(first)).append(" and ").append(mode(second)).append(")");
             }
@@ -241,15 +239,15 @@ public final class MutualExclusionChecker implements Checker {
         return x.mode() == Hold.Mode.READ ? "reader" : "writer";
     }
 
-    /** "before", "after" or "never": when the holder saw SUSPENDED or LOST during its certain window. */
-    static String toldBefore(LockHolds holds, Hold x, long t) {
+    /** "before", "after" or "never": whether the holder saw SUSPENDED or LOST in its certain window before position p. */
+    static String toldBefore(LockHolds holds, Hold x, long p) {
         String told = "never";
         for (LockHolds.StateEvent e : holds.states(x.process())) {
             boolean bad = "SUSPENDED".equals(e.state()) || "LOST".equals(e.state());
-            if (!bad || e.time() < x.certainStart() || e.time() >= x.certainEnd()) {
+            if (!bad || !x.certain().contains(e.position())) {
                 continue;
             }
-            if (e.time() <= t) {
+            if (e.position() < p) {
                 return "before";
             }
             told = "after";
@@ -257,10 +255,10 @@ public final class MutualExclusionChecker implements Checker {
         return told;
     }
 
-    /** "ended", "alive" or "unknown": what the history shows of the holder's session at time t. */
-    static String sessionState(LockHolds holds, Hold x, long t) {
+    /** "ended", "alive" or "unknown": what the history shows of the holder's session at position p. */
+    static String sessionState(LockHolds holds, Hold x, long p) {
         long s = x.grant().session();
-        if (s != 0 && holds.sessionEndedAt(s) <= t) {
+        if (s != 0 && holds.sessionEndedAt(s) < p) {
             return "ended";
         }
         if (x.release() == Hold.ReleaseOutcome.RELEASED) {
@@ -270,13 +268,13 @@ public final class MutualExclusionChecker implements Checker {
     }
 
     private static Anomaly lostLock(LockHolds holds, Hold x) {
-        String told = toldBefore(holds, x, x.certainEnd());
+        String told = toldBefore(holds, x, x.certain().until());
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("process", (long) x.process());
         details.put("session", x.grant().session());
         details.put("notified", told);
         return Anomaly.of(AnomalyKind.LOST_LOCK, x.key(), List.of(x.releaseIndex(), x.grantIndex()),
-                x.certainStart(), x.certainEnd(), "process " + x.process() + " lost " + x.key()
+                x.certainStart(), x.certainEnd(), "process " + x.process() + " lost " + LockHolds.describe(x.key())
                         + " some time between " + Times.at(x.certainStart()) + " and " + Times.at(x.certainEnd())
                         + " while it believed it held it" + ("before".equals(told)
                         ? " (it had been told SUSPENDED or LOST)" : " (it was never told SUSPENDED or LOST)"),

@@ -13,6 +13,8 @@ import java.util.Map;
  * a violation; an indeterminate one is counted), and its nested holds must be released as often as they were taken
  * (the mutual exclusion checker sees a premature free as a double holder). A non-reentrant recipe must not grant a
  * re-acquire. A release by a process that held nothing is a violation where the recipe promises owner-only release.
+ * A write acquire by a process holding only the read lock of a read/write lock is an upgrade, not a re-entry: Curator
+ * never grants it, so its refusal is no violation (it is counted).
  */
 public final class ReentrancyChecker implements Checker {
     private final Recipe recipe;
@@ -29,7 +31,10 @@ public final class ReentrancyChecker implements Checker {
     @Override
     public CheckResult check(History h) {
         LockHolds holds = LockHolds.of(h, recipe);
-        List<Anomaly> anomalies = new ArrayList<>();
+        if (holds.lockOps() == 0) {
+            return CheckResult.nothingToCheck(name(), "no lock operations (acquire or release)", Map.of());
+        }
+        Anomalies anomalies = new Anomalies();
         long granted = 0;
         long denied = 0;
         long indeterminate = 0;
@@ -37,18 +42,18 @@ public final class ReentrancyChecker implements Checker {
             if (r.outcome() == OpType.OK) {
                 granted++;
                 if (!recipe.reentrant() && !recipe.isSemaphore()) {
-                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.NON_REENTRANT_GRANTED, r.key(),
+                    anomalies.add(Anomaly.of(AnomalyKind.NON_REENTRANT_GRANTED, r.key(),
                             List.of(r.completionIndex(), r.invokeIndex()), r.time(), r.time(),
-                            "process " + r.process() + " was granted " + r.key() + " again at "
+                            "process " + r.process() + " was granted " + LockHolds.describe(r.key()) + " again at "
                                     + Times.at(r.time()) + " while it already held it, but " + recipe.name()
                                     + " is not reentrant", Map.of("process", (long) r.process())));
                 }
             } else if (r.outcome() == OpType.FAIL) {
                 denied++;
                 if (recipe.reentrant()) {
-                    Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.REENTRY_DENIED, r.key(),
+                    anomalies.add(Anomaly.of(AnomalyKind.REENTRY_DENIED, r.key(),
                             List.of(r.completionIndex(), r.invokeIndex()), r.time(), r.time(),
-                            "process " + r.process() + " held " + r.key() + " but its re-acquire at "
+                            "process " + r.process() + " held " + LockHolds.describe(r.key()) + " but its re-acquire at "
                                     + Times.at(r.time()) + " failed, although " + recipe.name() + " is reentrant",
                             Map.of("process", (long) r.process())));
                 }
@@ -63,8 +68,8 @@ public final class ReentrancyChecker implements Checker {
             }
             strays++;
             if (recipe.ownerRelease()) {
-                Anomaly.addCapped(anomalies, Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
-                        s.time(), s.time(), "process " + s.process() + " released " + s.key() + " at "
+                anomalies.add(Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
+                        s.time(), s.time(), "process " + s.process() + " released " + LockHolds.describe(s.key()) + " at "
                                 + Times.at(s.time()) + " without holding it, but " + recipe.name()
                                 + " lets only the holder release", Map.of("process", (long) s.process())));
             }
@@ -74,6 +79,7 @@ public final class ReentrancyChecker implements Checker {
         stats.put("reacquires_failed", denied);
         stats.put("reacquires_indeterminate", indeterminate);
         stats.put("releases_by_non_holders", strays);
+        stats.put("upgrades_requested", holds.upgrades());
         return CheckResult.of(name(), anomalies, stats);
     }
 }

@@ -110,8 +110,46 @@ public final class EdnHistory {
         return History.build(source, ops, lines, warnings);
     }
 
+    /** Deeper nesting than any op needs is refused before parsing: the EDN parser recurses and would overflow. */
+    static final int MAX_DEPTH = 200;
+
+    private static void checkDepth(String source, long firstLine, String text) throws HistoryFormatException {
+        int depth = 0;
+        long line = firstLine;
+        boolean inString = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                line++;
+            }
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '\\') {
+                i++; // a character literal such as \( is no bracket
+            } else if (c == ';') {
+                while (i + 1 < text.length() && text.charAt(i + 1) != '\n') {
+                    i++;
+                }
+            } else if (c == '(' || c == '[' || c == '{') {
+                if (++depth > MAX_DEPTH) {
+                    throw new HistoryFormatException(source, line, "line: nested more than " + MAX_DEPTH
+                            + " levels deep");
+                }
+            } else if (c == ')' || c == ']' || c == '}') {
+                depth = Math.max(0, depth - 1);
+            }
+        }
+    }
+
     private static Object parseOne(Parser parser, String source, long line, String text)
             throws HistoryFormatException {
+        checkDepth(source, line, text);
         Parseable pbr = Parsers.newParseable(text);
         try {
             Object v = parser.nextValue(pbr);
@@ -122,7 +160,10 @@ public final class EdnHistory {
                 throw new HistoryFormatException(source, line, "line: more than one value on the line");
             }
             return v;
-        } catch (EdnException | IllegalStateException | IllegalArgumentException | ClassCastException e) {
+        } catch (StackOverflowError e) {
+            throw new HistoryFormatException(source, line, "line: nested too deeply");
+        } catch (EdnException | IllegalStateException | IllegalArgumentException | ClassCastException
+                 | UnsupportedOperationException | IndexOutOfBoundsException | NullPointerException e) {
             String m = String.valueOf(e.getMessage());
             boolean eof = m.contains("EOF") || m.contains("end of input") || m.contains("Unexpected end");
             throw new HistoryFormatException(source, line, "line: malformed EDN"

@@ -38,6 +38,17 @@ public final class JsonlHistoryReader {
     }
 
     public static History read(String source, Reader reader) throws HistoryFormatException, IOException {
+        try {
+            return readOps(source, reader);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+        } catch (StackOverflowError e) {
+            throw new HistoryFormatException(source, 0, "line: nested too deeply");
+        }
+    }
+
+    private static History readOps(String source, Reader reader) throws HistoryFormatException, IOException {
         List<Op> ops = new ArrayList<>();
         long[] lines = new long[1024];
         List<String> warnings = new ArrayList<>();

@@ -14,10 +14,21 @@ import io.lockchaos.history.Fn;
  * @param output the completion's value; meaningless when {@code known} is false
  * @param known whether the op completed ok (its output is known)
  * @param required whether it must take effect (ok), or may also never have (info, or a synthetic expiry release)
- * @param invokeTime the earliest time it can take effect
+ * @param invokeTime the earliest point it can take effect, in the order of the history (not a clock time)
  * @param returnTime the latest; {@code Long.MAX_VALUE} when it has none
- * @param implicitRelease whether it is a release by session expiry (releases everything the process holds)
+ * @param releasesHold for a release by the lock service itself (an expired session), the index of the acquire whose
+ *     hold it ends (with everything nested in it); -1 for every other op. It ends that hold only: never another.
  */
 public record LinOp(int id, long index, int process, Fn f, Object input, Object output, boolean known,
-                    boolean required, long invokeTime, long returnTime, boolean implicitRelease) {
+                    boolean required, long invokeTime, long returnTime, long releasesHold) {
+    /** Whether the lock service, not the process, performs this release. */
+    public boolean implicitRelease() {
+        return releasesHold >= 0;
+    }
+
+    /** The same op with another id (after pruning). */
+    LinOp withId(int newId) {
+        return new LinOp(newId, index, process, f, input, output, known, required, invokeTime, returnTime,
+                releasesHold);
+    }
 }

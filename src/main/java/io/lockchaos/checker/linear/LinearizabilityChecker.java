@@ -1,17 +1,18 @@
 package io.lockchaos.checker.linear;
 
+import io.lockchaos.checker.Anomalies;
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.AnomalyKind;
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checker;
 import io.lockchaos.checker.LockHolds;
+import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,14 @@ import java.util.TreeMap;
  * Checks a history against a model: splits it by key (P-compositionality), runs the WGL search on each part in
  * parallel, and answers valid, invalid (with a counterexample) or unknown (a time or memory bound was hit, with what
  * was explored). Failed ops did not happen and are left out; indeterminate ops may take effect at any point after
- * their invocation, or never; an indeterminate read has no effect and is left out.
+ * their invocation, or never; an indeterminate read has no effect and is left out. Real-time order is the order of
+ * the history (position), never its clock times.
  *
- * <p>For lock models the extraction also adds releases by session expiry: a release that failed with {@code
- * not-held} must have been preceded by one (between the grant and that release); a nemesis {@code expire} of the
- * holder's session adds one by the time the expiry completed (required if it completed ok); a {@code state LOST} seen
- * by the holder adds an optional one before the LOST.
+ * <p>For lock models the releases the lock service made by itself come from the one hold analysis ({@link
+ * LockHolds#impliedReleases()}): each ends one hold, at a point in its window, and only that hold. A {@code not-held}
+ * release requires one between the grant and that release's completion; an ok nemesis {@code expire} of the holder's
+ * session requires one by the expiry's completion; a {@code state LOST}, an expiry whose outcome is unknown, and the
+ * retirement of the holder each allow one from then on.
  */
 public final class LinearizabilityChecker implements Checker {
     private final Model<?> model;
@@ -51,21 +54,23 @@ public final class LinearizabilityChecker implements Checker {
 
     /** An op before ids are assigned: its key and everything else a LinOp needs. */
     private record Raw(String key, long index, int process, Fn f, Object input, Object output, boolean known,
-                       boolean required, long invokeTime, long returnTime, boolean implicit) {
-    }
-
-    private record Hold(long grantTime, long session) {
+                       boolean required, long invokeAt, long returnAt, long releasesHold) {
     }
 
     @Override
     public CheckResult check(History h) {
         Map<String, List<Raw>> parts = partition(h);
+        if (parts.isEmpty()) {
+            return CheckResult.nothingToCheck(name(), "no operations the model " + model.name() + " checks ("
+                    + model.fns().stream().map(Fn::wireName).sorted().collect(java.util.stream.Collectors.joining(", "))
+                    + ")", Map.of("model", model.name()));
+        }
         long deadline = System.nanoTime() + timeLimit.toNanos();
         List<String> keys = new ArrayList<>(parts.keySet());
         List<WglSearch.Result<?>> results = keys.parallelStream()
                 .map(k -> search(parts.get(k), deadline))
                 .collect(java.util.stream.Collectors.toList());
-        List<Anomaly> anomalies = new ArrayList<>();
+        Anomalies anomalies = new Anomalies();
         long explored = 0;
         long ops = 0;
         int illegal = 0;
@@ -76,7 +81,7 @@ public final class LinearizabilityChecker implements Checker {
             ops += parts.get(keys.get(i)).size();
             if (r.outcome() == WglSearch.Outcome.ILLEGAL) {
                 illegal++;
-                Anomaly.addCapped(anomalies, counterexample(keys.get(i), r));
+                anomalies.add(counterexample(h, keys.get(i), r));
             } else if (r.outcome() == WglSearch.Outcome.BUDGET_EXHAUSTED && unknown == null) {
                 unknown = "key " + keys.get(i) + ": " + r.reason();
             }
@@ -98,112 +103,70 @@ public final class LinearizabilityChecker implements Checker {
         List<LinOp> all = new ArrayList<>(raws.size());
         for (Raw r : raws) {
             all.add(new LinOp(all.size(), r.index(), r.process(), r.f(), r.input(), r.output(), r.known(),
-                    r.required(), r.invokeTime(), r.returnTime(), r.implicit()));
+                    r.required(), r.invokeAt(), r.returnAt(), r.releasesHold()));
         }
         List<LinOp> pruned = ((Model) model).prune(all);
         List<LinOp> ops = new ArrayList<>(pruned.size());
         for (LinOp op : pruned) {
-            ops.add(new LinOp(ops.size(), op.index(), op.process(), op.f(), op.input(), op.output(), op.known(),
-                    op.required(), op.invokeTime(), op.returnTime(), op.implicitRelease()));
+            ops.add(op.withId(ops.size()));
         }
         return new WglSearch(model, ops, deadline, maxCachedPerKey).run();
     }
 
+    /**
+     * The ops of each key. Points in the history's order are {@code 2 * position}; a release implied from position p
+     * on starts at {@code 2p + 1}, just after the op there, so it can never be placed before the grant it undoes.
+     */
     private Map<String, List<Raw>> partition(History h) {
         Map<String, List<Raw>> parts = new TreeMap<>();
-        Map<List<Object>, Hold> holding = new HashMap<>();
-        Map<List<Object>, Integer> depth = new HashMap<>();
         List<Op> all = h.ops();
         boolean lock = model.isLock();
+        LockHolds holds = lock ? LockHolds.of(h, recipeFor(model)) : null;
         for (int i = 0; i < all.size(); i++) {
             Op op = all.get(i);
-            if (lock && op.f() == Fn.STATE && "LOST".equals(op.stringField("state"))) {
-                expire(parts, holding, depth, op.process(), op.time(), false);
-                continue;
-            }
-            if (lock && op.isNemesis() && op.f() == Fn.EXPIRE && op.type() != OpType.INVOKE
-                    && op.longField("session", 0) != 0) {
-                expireSession(parts, holding, depth, op.longField("session", 0), op.time(), op.type() == OpType.OK);
-                continue;
-            }
             if (op.type() != OpType.INVOKE || op.isNemesis() || !model.fns().contains(op.f())) {
                 continue;
             }
             OpType outcome = h.outcome(i);
+            if (outcome == OpType.FAIL || outcome == OpType.INFO && op.f() == Fn.READ) {
+                continue; // it did not happen, or a read that may not have happened changes nothing
+            }
             int c = h.completionOf(i);
-            Op done = c < 0 ? null : all.get(c);
-            List<String> keys = lock ? LockHolds.keysOf(op) : List.of(String.valueOf(op.key()));
+            boolean ok = outcome == OpType.OK;
+            Object output = ok ? all.get(c).value() : null;
+            List<String> keys = lock ? holds.keysAt(i, op) : List.of(String.valueOf(op.key()));
             for (String key : keys) {
-                List<Object> pk = List.of(op.process(), key);
-                if (outcome == OpType.FAIL) {
-                    if (lock && op.f() == Fn.RELEASE && "not-held".equals(done.error()) && holding.containsKey(pk)) {
-                        // the lock had gone: an expiry released it between the grant and this release
-                        Hold held = holding.remove(pk);
-                        depth.remove(pk);
-                        add(parts, key, new Raw(key, -1, op.process(), Fn.RELEASE, null, null, true, true,
-                                held.grantTime(), done.time(), true));
-                    }
-                    continue;
-                }
-                if (outcome == OpType.INFO && op.f() == Fn.READ) {
-                    continue; // a read that may not have happened changes nothing
-                }
-                boolean ok = outcome == OpType.OK;
-                add(parts, key, new Raw(key, op.index(), op.process(), op.f(), op.value(), ok ? done.value() : null,
-                        ok, ok, op.time(), ok ? done.time() : Long.MAX_VALUE, false));
-                if (lock && ok) {
-                    track(holding, depth, pk, op.f(), done);
-                }
+                add(parts, key, new Raw(key, op.index(), op.process(), op.f(), op.value(), output, ok, ok, 2L * i,
+                        ok ? 2L * c : Long.MAX_VALUE, -1));
+            }
+        }
+        if (lock && !parts.isEmpty()) {
+            for (LockHolds.ImpliedRelease r : holds.impliedReleases()) {
+                add(parts, r.key(), new Raw(r.key(), -1, r.process(), Fn.RELEASE, null, null, true, r.required(),
+                        2 * r.from() + 1, r.until() == io.lockchaos.checker.Hold.OPEN ? Long.MAX_VALUE : 2 * r.until(),
+                        r.holdIndex()));
             }
         }
         return parts;
     }
 
-    private static void track(Map<List<Object>, Hold> holding, Map<List<Object>, Integer> depth, List<Object> pk,
-                              Fn f, Op done) {
-        if (f == Fn.ACQUIRE) {
-            int d = depth.merge(pk, 1, Integer::sum);
-            if (d == 1) {
-                holding.put(pk, new Hold(done.time(), done.longField("session", 0)));
-            }
-        } else {
-            Integer d = depth.get(pk);
-            if (d != null && d <= 1) {
-                depth.remove(pk);
-                holding.remove(pk);
-            } else if (d != null) {
-                depth.put(pk, d - 1);
-            }
+    /** The recipe whose hold semantics match the model's (ownership of releases, reentrancy, read/write). */
+    private static Recipe recipeFor(Model<?> model) {
+        String n = model.name();
+        if (n.startsWith("semaphore:")) {
+            return Recipe.parse(n);
         }
+        return switch (n) {
+            case "mutex" -> Recipe.MUTEX;
+            case "owner-mutex" -> new Recipe("owner-mutex", 1, false, true, false, false);
+            case "rw" -> Recipe.READ_WRITE;
+            default -> Recipe.REENTRANT_MUTEX;
+        };
     }
 
-    /** Adds expiry releases for what a process holds (process {@code p}), up to time {@code until}. */
-    private static void expire(Map<String, List<Raw>> parts, Map<List<Object>, Hold> holding,
-                               Map<List<Object>, Integer> depth, int p, long until, boolean required) {
-        for (var it = holding.entrySet().iterator(); it.hasNext(); ) {
-            var e = it.next();
-            if (!e.getKey().get(0).equals(p)) {
-                continue;
-            }
-            String key = (String) e.getKey().get(1);
-            add(parts, key, new Raw(key, -1, p, Fn.RELEASE, null, null, true, required, e.getValue().grantTime(),
-                    until, true));
-            depth.remove(e.getKey());
-            it.remove();
-        }
-    }
-
-    private static void expireSession(Map<String, List<Raw>> parts, Map<List<Object>, Hold> holding,
-                                      Map<List<Object>, Integer> depth, long session, long until, boolean required) {
-        List<Integer> owners = new ArrayList<>();
-        for (var e : holding.entrySet()) {
-            if (e.getValue().session() == session) {
-                owners.add((Integer) e.getKey().get(0));
-            }
-        }
-        for (int p : owners) {
-            expire(parts, holding, depth, p, until, required);
-        }
+    /** The clock time of an order point (see {@link #partition}), for reports. */
+    private static long timeAt(History h, long point) {
+        return point == Long.MAX_VALUE ? io.lockchaos.checker.Hold.OPEN : h.get((int) (point / 2)).time();
     }
 
     private static void add(Map<String, List<Raw>> parts, String key, Raw r) {
@@ -211,7 +174,7 @@ public final class LinearizabilityChecker implements Checker {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private Anomaly counterexample(String key, WglSearch.Result<?> r) {
+    private Anomaly counterexample(History h, String key, WglSearch.Result<?> r) {
         LinOp b = r.blocked();
         String state = ((Model) model).describe(r.stateAtBlock());
         List<Long> prefix = new ArrayList<>();
@@ -230,8 +193,8 @@ public final class LinearizabilityChecker implements Checker {
                 : (b.index() < 0 ? "an expiry release" : "op " + b.index()) + " (process " + b.process() + " "
                 + b.f().wireName() + ")";
         return Anomaly.of(AnomalyKind.NONLINEARIZABLE, key, b == null || b.index() < 0 ? List.of() : List.of(b.index()),
-                b == null ? 0 : b.invokeTime(), b == null ? 0 : b.returnTime(),
-                "no order of " + key + "'s ops explains the history under model " + model.name() + ": the longest"
+                b == null ? 0 : timeAt(h, b.invokeTime()), b == null ? 0 : timeAt(h, b.returnTime()),
+                "no order of " + LockHolds.describe(key) + "'s ops explains the history under model " + model.name() + ": the longest"
                         + " linearizable prefix has " + prefix.size() + " ops, after which " + what
                         + " cannot take effect in state '" + state + "'", details);
     }

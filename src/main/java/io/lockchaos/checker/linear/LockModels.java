@@ -1,15 +1,19 @@
 package io.lockchaos.checker.linear;
 
+import io.lockchaos.checker.Hold;
 import io.lockchaos.history.Fn;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Lock models: mutex (free/held), owner-aware mutex, reentrant mutex, semaphore with N permits, read/write lock.
- * A release by session expiry ({@link LinOp#implicitRelease()}) releases everything the process holds and is always
- * legal.
+ * Every hold is identified by the index of the acquire that created it, so a release by the lock service itself
+ * ({@link LinOp#implicitRelease()}, an expired session) ends exactly that hold, with everything nested in it, and is a
+ * no-op when that hold is not held (already released, or not yet granted): an expiry of one session never frees
+ * another's lock.
  */
 final class LockModels {
     private LockModels() {
@@ -18,30 +22,38 @@ final class LockModels {
     private static final Set<Fn> FNS = Set.of(Fn.ACQUIRE, Fn.RELEASE);
 
     /**
-     * Drops indeterminate acquires whose process has no release (real or by expiry) after them. In owner-aware models
-     * a holder only ever makes others' ops illegal, so a linearization that contains such an acquire stays legal
-     * without it.
+     * Drops indeterminate acquires whose process has no real release after them, with the implied releases of their
+     * holds. In owner-aware models a hold only ever makes other processes' ops illegal, and the dropped acquire's
+     * process does nothing after it that could need it, so a linearization that contains it stays legal without it.
      */
     static List<LinOp> withoutNeverReleased(List<LinOp> ops) {
         java.util.Map<Integer, Long> lastRelease = new java.util.HashMap<>();
         for (LinOp op : ops) {
-            if (op.f() == Fn.RELEASE) {
-                lastRelease.merge(op.process(), op.returnTime(), Math::max);
+            if (op.f() == Fn.RELEASE && !op.implicitRelease()) {
+                lastRelease.merge(op.process(), op.returnTime() == Long.MAX_VALUE ? op.invokeTime() : op.returnTime(),
+                        Math::max);
+            }
+        }
+        Set<Long> dropped = new HashSet<>();
+        for (LinOp op : ops) {
+            if (op.f() == Fn.ACQUIRE && !op.required()
+                    && lastRelease.getOrDefault(op.process(), Long.MIN_VALUE) < op.invokeTime()) {
+                dropped.add(op.index());
             }
         }
         List<LinOp> out = new ArrayList<>(ops.size());
         for (LinOp op : ops) {
-            boolean redundant = op.f() == Fn.ACQUIRE && !op.required()
-                    && lastRelease.getOrDefault(op.process(), Long.MIN_VALUE) < op.invokeTime();
-            if (!redundant) {
+            boolean drop = op.f() == Fn.ACQUIRE ? dropped.contains(op.index())
+                    : op.implicitRelease() && dropped.contains(op.releasesHold());
+            if (!drop) {
                 out.add(op);
             }
         }
         return out;
     }
 
-    /** Free or held; anyone may release a held lock. */
-    static final class Mutex implements Model<Boolean> {
+    /** Free (-1) or the hold that holds it; anyone may release a held lock. */
+    static final class Mutex implements Model<Long> {
         @Override
         public String name() {
             return "mutex";
@@ -53,30 +65,30 @@ final class LockModels {
         }
 
         @Override
-        public Boolean init() {
-            return Boolean.FALSE;
+        public Long init() {
+            return -1L;
         }
 
         @Override
-        public Boolean step(Boolean held, LinOp op) {
+        public Long step(Long hold, LinOp op) {
             if (op.implicitRelease()) {
-                return Boolean.FALSE; // it tracks no owner, so an expiry frees it whoever holds it
+                return hold == op.releasesHold() ? -1L : hold;
             }
             if (op.f() == Fn.ACQUIRE) {
-                return held ? null : Boolean.TRUE;
+                return hold >= 0 ? null : op.index();
             }
-            return held ? Boolean.FALSE : null;
+            return hold >= 0 ? -1L : null;
         }
 
         @Override
-        public String describe(Boolean held) {
-            return held ? "held" : "free";
+        public String describe(Long hold) {
+            return hold < 0 ? "free" : "held (granted by op " + hold + ")";
         }
     }
 
-    /** Who holds it (-1: nobody); count > 1 only when reentrant. */
-    record Owned(int owner, int count) {
-        static final Owned FREE = new Owned(-1, 0);
+    /** Who holds it (-1: nobody), how often (> 1 only when reentrant), and the hold (acquire index) it is. */
+    record Owned(int owner, int count, long hold) {
+        static final Owned FREE = new Owned(-1, 0, -1);
     }
 
     /** A mutex with an owner; with {@code reentrant}, the owner may acquire again and releases as often. */
@@ -111,18 +123,18 @@ final class LockModels {
         public Owned step(Owned s, LinOp op) {
             int p = op.process();
             if (op.implicitRelease()) {
-                return s.owner() == p ? Owned.FREE : s;
+                return s.hold() == op.releasesHold() ? Owned.FREE : s;
             }
             if (op.f() == Fn.ACQUIRE) {
                 if (s.owner() == -1) {
-                    return new Owned(p, 1);
+                    return new Owned(p, 1, op.index());
                 }
-                return reentrant && s.owner() == p ? new Owned(p, s.count() + 1) : null;
+                return reentrant && s.owner() == p ? new Owned(p, s.count() + 1, s.hold()) : null;
             }
             if (s.owner() != p) {
                 return null;
             }
-            return s.count() == 1 ? Owned.FREE : new Owned(p, s.count() - 1);
+            return s.count() == 1 ? Owned.FREE : new Owned(p, s.count() - 1, s.hold());
         }
 
         @Override
@@ -131,8 +143,46 @@ final class LockModels {
         }
     }
 
-    /** Up to N leases; the state is the sorted list of lease holders. */
-    static final class Semaphore implements Model<List<Integer>> {
+    /** One hold of a semaphore lease or a read lock: its process, its identity, and its reentry count. */
+    record Lease(int process, long hold, int count) {
+    }
+
+    private static final Comparator<Lease> BY_HOLD = Comparator.comparingLong(Lease::hold);
+
+    private static List<Lease> with(List<Lease> s, Lease l) {
+        List<Lease> out = new ArrayList<>(s);
+        out.add(l);
+        out.sort(BY_HOLD);
+        return List.copyOf(out);
+    }
+
+    private static List<Lease> without(List<Lease> s, Lease l) {
+        List<Lease> out = new ArrayList<>(s);
+        out.remove(l);
+        return List.copyOf(out);
+    }
+
+    /** The oldest lease (lowest acquire index) of process p, or null. */
+    private static Lease oldestOf(List<Lease> s, int p) {
+        for (Lease l : s) {
+            if (l.process() == p) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    private static Lease byHold(List<Lease> s, long hold) {
+        for (Lease l : s) {
+            if (l.hold() == hold) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** Up to N leases, each its own hold; a process releases its oldest lease. */
+    static final class Semaphore implements Model<List<Lease>> {
         @Override
         public List<LinOp> prune(List<LinOp> ops) {
             return withoutNeverReleased(ops);
@@ -155,45 +205,34 @@ final class LockModels {
         }
 
         @Override
-        public List<Integer> init() {
+        public List<Lease> init() {
             return List.of();
         }
 
         @Override
-        public List<Integer> step(List<Integer> s, LinOp op) {
-            int p = op.process();
+        public List<Lease> step(List<Lease> s, LinOp op) {
             if (op.implicitRelease()) {
-                List<Integer> out = new ArrayList<>(s);
-                out.removeIf(x -> x == p);
-                return List.copyOf(out);
+                Lease l = byHold(s, op.releasesHold());
+                return l == null ? s : without(s, l);
             }
             if (op.f() == Fn.ACQUIRE) {
-                if (s.size() >= permits) {
-                    return null;
-                }
-                List<Integer> out = new ArrayList<>(s);
-                int at = Collections.binarySearch(out, p);
-                out.add(at < 0 ? -at - 1 : at, p);
-                return List.copyOf(out);
+                return s.size() >= permits ? null : with(s, new Lease(op.process(), op.index(), 1));
             }
-            int at = s.indexOf(p);
-            if (at < 0) {
-                return null;
-            }
-            List<Integer> out = new ArrayList<>(s);
-            out.remove(at);
-            return List.copyOf(out);
+            Lease l = oldestOf(s, op.process());
+            return l == null ? null : without(s, l);
         }
 
         @Override
-        public String describe(List<Integer> s) {
-            return s.isEmpty() ? "no leases held" : "leases held by " + s;
+        public String describe(List<Lease> s) {
+            List<Integer> holders = new ArrayList<>();
+            s.forEach(l -> holders.add(l.process()));
+            return s.isEmpty() ? "no leases held" : "leases held by " + holders;
         }
     }
 
-    /** A writer (-1: none) with its reentry count, and the sorted multiset of readers. */
-    record Rw(int writer, int writes, List<Integer> readers) {
-        static final Rw FREE = new Rw(-1, 0, List.of());
+    /** A writer (-1: none) with its reentry count and hold, and the read holds (reentrant per process). */
+    record Rw(int writer, int writes, long writeHold, List<Lease> readers) {
+        static final Rw FREE = new Rw(-1, 0, -1, List.of());
     }
 
     /** Curator's read/write lock: reentrant per mode, a writer may also take the read lock (downgrade). */
@@ -218,58 +257,53 @@ final class LockModels {
             return Rw.FREE;
         }
 
-        private static boolean isRead(LinOp op) {
-            return op.input() instanceof java.util.Map<?, ?> m && "read".equals(m.get("mode"));
-        }
-
-        private static boolean names(LinOp op) {
-            return op.input() instanceof java.util.Map<?, ?> m && m.get("mode") != null;
-        }
-
         @Override
         public Rw step(Rw s, LinOp op) {
             int p = op.process();
             if (op.implicitRelease()) {
-                List<Integer> readers = new ArrayList<>(s.readers());
-                readers.removeIf(x -> x == p);
-                return s.writer() == p ? new Rw(-1, 0, List.copyOf(readers)) : new Rw(s.writer(), s.writes(),
-                        List.copyOf(readers));
+                Lease l = byHold(s.readers(), op.releasesHold());
+                List<Lease> readers = l == null ? s.readers() : without(s.readers(), l);
+                return s.writeHold() == op.releasesHold() ? new Rw(-1, 0, -1, readers)
+                        : new Rw(s.writer(), s.writes(), s.writeHold(), readers);
             }
+            Hold.Mode mode = Hold.Mode.of(op.input());
+            Lease mine = oldestOf(s.readers(), p);
             if (op.f() == Fn.ACQUIRE) {
-                if (isRead(op)) {
+                if (mode == Hold.Mode.READ) {
                     if (s.writer() != -1 && s.writer() != p) {
                         return null;
                     }
-                    List<Integer> readers = new ArrayList<>(s.readers());
-                    int at = Collections.binarySearch(readers, p);
-                    readers.add(at < 0 ? -at - 1 : at, p);
-                    return new Rw(s.writer(), s.writes(), List.copyOf(readers));
+                    List<Lease> readers = mine == null ? with(s.readers(), new Lease(p, op.index(), 1))
+                            : with(without(s.readers(), mine), new Lease(p, mine.hold(), mine.count() + 1));
+                    return new Rw(s.writer(), s.writes(), s.writeHold(), readers);
                 }
                 if (s.writer() == p) {
-                    return new Rw(p, s.writes() + 1, s.readers());
+                    return new Rw(p, s.writes() + 1, s.writeHold(), s.readers());
                 }
-                return s.writer() == -1 && s.readers().isEmpty() ? new Rw(p, 1, List.of()) : null;
+                return s.writer() == -1 && s.readers().isEmpty() ? new Rw(p, 1, op.index(), List.of()) : null;
             }
-            boolean read = names(op) ? isRead(op) : s.writer() != p;
+            boolean read = mode != Hold.Mode.EXCLUSIVE ? mode == Hold.Mode.READ : s.writer() != p;
             if (read) {
-                int at = s.readers().indexOf(p);
-                if (at < 0) {
+                if (mine == null) {
                     return null;
                 }
-                List<Integer> readers = new ArrayList<>(s.readers());
-                readers.remove(at);
-                return new Rw(s.writer(), s.writes(), List.copyOf(readers));
+                List<Lease> readers = mine.count() == 1 ? without(s.readers(), mine)
+                        : with(without(s.readers(), mine), new Lease(p, mine.hold(), mine.count() - 1));
+                return new Rw(s.writer(), s.writes(), s.writeHold(), readers);
             }
             if (s.writer() != p) {
                 return null;
             }
-            return s.writes() == 1 ? new Rw(-1, 0, s.readers()) : new Rw(p, s.writes() - 1, s.readers());
+            return s.writes() == 1 ? new Rw(-1, 0, -1, s.readers()) : new Rw(p, s.writes() - 1, s.writeHold(),
+                    s.readers());
         }
 
         @Override
         public String describe(Rw s) {
             String w = s.writer() == -1 ? "no writer" : "writer " + s.writer() + (s.writes() > 1 ? " x" + s.writes() : "");
-            return w + (s.readers().isEmpty() ? ", no readers" : ", readers " + s.readers());
+            List<Integer> readers = new ArrayList<>();
+            s.readers().forEach(l -> readers.add(l.process()));
+            return w + (readers.isEmpty() ? ", no readers" : ", readers " + readers);
         }
     }
 }
