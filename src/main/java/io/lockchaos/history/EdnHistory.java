@@ -222,7 +222,8 @@ public final class EdnHistory {
         long index = wholeOrAbsent(source, line, "index", get(m, "index"));
         Object keyRaw = plain(get(m, "key"));
         Object errRaw = get(m, "error");
-        String error = errRaw == null ? null : errRaw instanceof String s ? s : Printers.printString(errRaw);
+        String error = errRaw == null ? null : errRaw instanceof String s ? s
+                : errRaw instanceof Keyword k ? k.getName() : Printers.printString(errRaw);
         return new Op(index, time, type, process, f, keyRaw == null ? null : keyRaw.toString(), value, error);
     }
 

@@ -82,6 +82,8 @@ public final class JsonlHistoryReader {
                 Op op;
                 try {
                     op = parseOp(source, line, p);
+                } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+                    throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
                 } catch (JsonParseException e) {
                     // Whatever the parser says, a line cut off by a crash is the last one and has no newline.
                     if (counting.isLastLine(line)) {

@@ -17,11 +17,13 @@ public final class ConsoleSummary {
     }
 
     public static void print(PrintStream out, String source, CheckResult r) {
-        out.println(source + ": " + r.verdict().wireName().toUpperCase(Locale.ROOT));
+        out.println(source + ": " + r.verdict().wireName().toUpperCase(Locale.ROOT)
+                + (r.checked() ? "" : ": nothing checked: " + r.error() + " in " + source));
         List<CheckResult> parts = r.children().isEmpty() ? List.of(r) : r.children();
         for (CheckResult c : parts) {
             StringBuilder line = new StringBuilder();
-            line.append(String.format(Locale.ROOT, "  %-17s %-8s", c.checker(), c.verdict().wireName()));
+            line.append(String.format(Locale.ROOT, "  %-17s %-8s", c.checker(),
+                    c.checked() ? c.verdict().wireName() : "-"));
             if (c.error() != null) {
                 line.append(" ").append(c.error());
             } else {

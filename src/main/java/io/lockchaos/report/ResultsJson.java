@@ -50,6 +50,9 @@ public final class ResultsJson {
         if (r.error() != null) {
             g.writeStringField("error", r.error());
         }
+        if (!r.checked()) {
+            g.writeBooleanField("checked", false);
+        }
         g.writeArrayFieldStart("anomalies");
         for (Anomaly a : r.anomalies()) {
             g.writeStartObject();

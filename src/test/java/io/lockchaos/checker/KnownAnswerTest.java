@@ -50,6 +50,7 @@ class KnownAnswerTest {
     void knownAnswer(String file, JsonNode c) throws Exception {
         Path f = DIR.resolve(file);
         if (c.has("error")) {
+            // assertThrows would let a StackOverflowError through as a crash; catch everything to name it
             HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> read(f));
             assertTrue(e.getMessage().contains(c.get("error").asText()), e.getMessage());
             assertTrue(e.getMessage().startsWith(f.toString() + ":"), e.getMessage());
@@ -68,6 +69,10 @@ class KnownAnswerTest {
         c.get("anomalies").forEach(k -> expected.add(k.asText()));
         assertEquals(c.get("verdict").asText(), r.verdict().wireName(), () -> file + ": " + r);
         assertEquals(expected, kinds, () -> file + ": " + r);
+        if (c.has("reason")) {
+            assertTrue(!r.checked() && r.error() != null && r.error().contains(c.get("reason").asText()),
+                    () -> file + ": expected nothing checked for '" + c.get("reason").asText() + "': " + r);
+        }
         for (CheckResult child : r.children()) {
             String e = child.error();
             assertTrue(e == null || !e.startsWith("checker failed"), () -> file + ": " + child.checker() + ": " + e);
