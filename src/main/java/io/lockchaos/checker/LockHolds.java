@@ -58,8 +58,9 @@ public final class LockHolds {
                             long completionIndex) {
     }
 
-    /** A release by a process that held nothing on the key it could give back. */
-    public record StrayRelease(int process, String key, long invokeIndex, long position, long time, OpType outcome) {
+    /** A release by a process that held nothing on the key it could give back; positions of invocation, completion. */
+    public record StrayRelease(int process, String key, long invokeIndex, long position, long completionPosition,
+                               long time, OpType outcome) {
     }
 
     /** A connection-state event seen by a process, at a position. */
@@ -74,14 +75,20 @@ public final class LockHolds {
         SESSION_EXPIRED,
         /** The holder was told LOST: the server may have ended the session then or later, or not at all (optional). */
         LOST,
+        /**
+         * The holder was told SUSPENDED and the history never shows that session reconnect: it may have expired
+         * (optional). A RECONNECTED on the same session proves it survived and takes these back.
+         */
+        SUSPENDED,
         /** The holder was retired: its client and session may have been closed (optional). */
         RETIRED
     }
 
     /**
-     * A release by the lock service itself of one hold (an outer hold, with everything nested in it), which a
-     * linearization must place in {@code [from, until)} when {@code required}, and may place there or leave out when
-     * not. Positions as in {@link Hold.Window}; {@code until} is {@link Hold#OPEN} for none.
+     * A release by the lock service itself of one hold, which a linearization must place in {@code [from, until)} when
+     * {@code required}, and may place there or leave out when not. Positions as in {@link Hold.Window}; {@code until}
+     * is {@link Hold#OPEN} for none. One is derived for every hold the lost session may have stood for, nested ones
+     * included: after an earlier loss a nested re-acquire may be the hold that really holds the lock.
      */
     public record ImpliedRelease(String key, int process, long holdIndex, long from, long until, boolean required,
                                  Cause cause) {
@@ -239,6 +246,8 @@ public final class LockHolds {
         final Map<Integer, List<Open>> grantsAt = new HashMap<>();
         /** Indeterminate acquires by process, for the release implied by the retirement they cause. */
         final Map<Integer, List<Open>> indeterminateBy = new HashMap<>();
+        /** Releases implied by SUSPENDED not yet followed by RECONNECTED or LOST, by (process, session). */
+        final Map<List<Object>, List<ImpliedRelease>> suspended = new HashMap<>();
         /** Releases that name a multi-lock by its own key: the member keys they give back. */
         final Map<Integer, List<String>> resolvedKeys = new HashMap<>();
         int indeterminate;
@@ -296,15 +305,19 @@ public final class LockHolds {
         }
 
         /**
-         * The keys a release gives back: those it names in {@code keys}; else, when its key is the name of a
-         * multi-lock the process holds (the acquire named {@code keys} under that key), that lock's member keys; else
-         * its key.
+         * The keys a release gives back: those it names in {@code keys}; else its key, when the process holds that key
+         * itself; else, when its key is the name of a multi-lock the process holds (the acquire named {@code keys}
+         * under that key), that lock's member keys; else its key.
          */
         List<String> releaseKeys(Op op) {
             if (!op.listField("keys").isEmpty()) {
                 return keysOf(op);
             }
             String name = keyOf(op);
+            Deque<Open> direct = held.getOrDefault(name, Map.of()).get(op.process());
+            if (direct != null && !direct.isEmpty()) {
+                return List.of(name); // it holds the key itself: that is what it releases
+            }
             List<String> members = new ArrayList<>();
             for (Map<Integer, Deque<Open>> perProcess : held.values()) {
                 for (Open o : perProcess.getOrDefault(op.process(), new ArrayDeque<>())) {
@@ -326,19 +339,35 @@ public final class LockHolds {
             String state = op.stringField("state");
             states.computeIfAbsent(op.process(), p -> new ArrayList<>())
                     .add(new StateEvent(op.index(), i, op.time(), state, session));
-            if (!"LOST".equals(state)) {
+            if ("RECONNECTED".equals(state) && session != 0) {
+                // that session survived its disconnections: none of them released anything
+                List<ImpliedRelease> survived = suspended.remove(List.of(op.process(), session));
+                if (survived != null) {
+                    implied.removeAll(survived);
+                }
                 return;
             }
-            if (session != 0) {
+            boolean lost = "LOST".equals(state);
+            if (!lost && !"SUSPENDED".equals(state)) {
+                return;
+            }
+            if (lost && session != 0) {
                 sessionEnded.merge(session, (long) i, Math::min);
             }
+            List<ImpliedRelease> added = new ArrayList<>();
             for (Deque<Open> d : heldBy(op.process())) {
                 for (Open o : d) {
-                    if (o.depth == 0 && (session == 0 || o.grant.session() == 0 || o.grant.session() == session)) {
-                        implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, o.grantPosition, Hold.OPEN,
-                                false, Cause.LOST));
+                    if (session == 0 || o.grant.session() == 0 || o.grant.session() == session) {
+                        added.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, o.grantPosition, Hold.OPEN,
+                                false, lost ? Cause.LOST : Cause.SUSPENDED));
                     }
                 }
+            }
+            implied.addAll(added);
+            if (lost) {
+                suspended.remove(List.of(op.process(), session));
+            } else if (session != 0) {
+                suspended.computeIfAbsent(List.of(op.process(), session), x -> new ArrayList<>()).addAll(added);
             }
         }
 
@@ -355,7 +384,7 @@ public final class LockHolds {
             for (Map<Integer, Deque<Open>> perProcess : held.values()) {
                 for (Deque<Open> d : perProcess.values()) {
                     for (Open o : d) {
-                        if (o.depth == 0 && o.grant.session() == session) {
+                        if (o.grant.session() == session) {
                             implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex,
                                     Math.max(o.grantPosition, inv), ok ? i : Hold.OPEN, ok, Cause.SESSION_EXPIRED));
                         }
@@ -418,7 +447,8 @@ public final class LockHolds {
                 target = pickAny(perProcess, op.stringField("node"));
             }
             if (target == null) {
-                strays.add(new StrayRelease(op.process(), key, op.index(), r, op.time(), outcome));
+                strays.add(new StrayRelease(op.process(), key, op.index(), r, d < 0 ? Hold.OPEN : d, op.time(),
+                        outcome));
                 return;
             }
             Hold.ReleaseOutcome how;
@@ -433,34 +463,25 @@ public final class LockHolds {
             }
             perProcess.get(target.process).remove(target);
             if (how == Hold.ReleaseOutcome.LOST) {
-                Open outer = outerOf(perProcess.get(target.process), target);
-                implied.add(new ImpliedRelease(key, target.process, outer.acquireIndex, target.grantPosition, d, true,
+                // the lock node is gone, and with it every hold of that process and mode it stood for
+                implied.add(new ImpliedRelease(key, target.process, target.acquireIndex, target.grantPosition, d, true,
                         Cause.NOT_HELD));
-            }
-            emit(target, r, how == Hold.ReleaseOutcome.INDETERMINATE ? Hold.OPEN : d, op.index(), how);
-        }
-
-        /** The outer hold (depth 0, same mode) of the process that {@code nested} is nested in, or itself. */
-        Open outerOf(Deque<Open> rest, Open nested) {
-            if (nested.depth == 0 || rest == null) {
-                return nested;
-            }
-            for (Open o : rest) {
-                if (o.mode == nested.mode && o.depth == 0) {
-                    return o;
+                for (Open o : perProcess.get(target.process)) {
+                    if (o.mode == target.mode) {
+                        implied.add(new ImpliedRelease(key, o.process, o.acquireIndex, o.grantPosition, d, true,
+                                Cause.NOT_HELD));
+                    }
                 }
             }
-            return nested;
+            emit(target, r, how == Hold.ReleaseOutcome.INDETERMINATE ? Hold.OPEN : d, op.index(), how);
         }
 
         void retire(int i, int process) {
             for (Deque<Open> d : heldBy(process)) {
                 for (Open o : d) {
                     emit(o, i, Hold.OPEN, ops.get(i).index(), Hold.ReleaseOutcome.RETIRED);
-                    if (o.depth == 0) {
-                        implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, i, Hold.OPEN, false,
-                                Cause.RETIRED));
-                    }
+                    implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, i, Hold.OPEN, false,
+                            Cause.RETIRED));
                 }
                 d.clear();
             }

@@ -13,6 +13,8 @@ import java.util.Map;
  * a violation; an indeterminate one is counted), and its nested holds must be released as often as they were taken
  * (the mutual exclusion checker sees a premature free as a double holder). A non-reentrant recipe must not grant a
  * re-acquire. A release by a process that held nothing is a violation where the recipe promises owner-only release.
+ * Where anyone may release, a release that completes ok although nobody even possibly held the key while it was in
+ * flight is a violation too.
  * A write acquire by a process holding only the read lock of a read/write lock is an upgrade, not a re-entry: Curator
  * never grants it, so its refusal is no violation (it is counted).
  */
@@ -26,6 +28,17 @@ public final class ReentrancyChecker implements Checker {
     @Override
     public String name() {
         return "reentrancy";
+    }
+
+    /** Whether anyone possibly held the key while the stray release was in flight (it may have released that). */
+    private static boolean possiblyHeld(LockHolds holds, LockHolds.StrayRelease s) {
+        for (Hold x : holds.holds(s.key())) {
+            if (x.possible().overlaps(s.position(), s.completionPosition() == Hold.OPEN ? Hold.OPEN
+                    : s.completionPosition() + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -72,6 +85,12 @@ public final class ReentrancyChecker implements Checker {
                         s.time(), s.time(), "process " + s.process() + " released " + LockHolds.describe(s.key()) + " at "
                                 + Times.at(s.time()) + " without holding it, but " + recipe.name()
                                 + " lets only the holder release", Map.of("process", (long) s.process())));
+            } else if (s.outcome() == OpType.OK && !possiblyHeld(holds, s)) {
+                // where anyone may release, a stray release is one that found no hold at all: ok cannot be true
+                anomalies.add(Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
+                        s.time(), s.time(), "process " + s.process() + " released " + LockHolds.describe(s.key())
+                                + " at " + Times.at(s.time()) + " and was told ok, although nobody held it",
+                        Map.of("process", (long) s.process())));
             }
         }
         Map<String, Object> stats = new LinkedHashMap<>();

@@ -124,6 +124,6 @@ class HistoryReadWriteTest {
         assertEquals(Fn.KILL, h.get(0).f());
         assertEquals(Map.of("n1", "killed"), h.get(1).value());
         assertEquals(List.of(1L, 2L), h.get(2).value());
-        assertEquals(":mismatch", h.get(3).error());
+        assertEquals("mismatch", h.get(3).error());
     }
 }

@@ -162,14 +162,15 @@ final class LockModels {
         return List.copyOf(out);
     }
 
-    /** The oldest lease (lowest acquire index) of process p, or null. */
-    private static Lease oldestOf(List<Lease> s, int p) {
+    /** The newest lease (highest acquire index) of process p, or null: a release gives back the innermost hold. */
+    private static Lease newestOf(List<Lease> s, int p) {
+        Lease newest = null;
         for (Lease l : s) {
             if (l.process() == p) {
-                return l;
+                newest = l;
             }
         }
-        return null;
+        return newest;
     }
 
     private static Lease byHold(List<Lease> s, long hold) {
@@ -181,7 +182,7 @@ final class LockModels {
         return null;
     }
 
-    /** Up to N leases, each its own hold; a process releases its oldest lease. */
+    /** Up to N leases, each its own hold; a process releases its newest lease (as the hold analysis does). */
     static final class Semaphore implements Model<List<Lease>> {
         @Override
         public List<LinOp> prune(List<LinOp> ops) {
@@ -218,7 +219,7 @@ final class LockModels {
             if (op.f() == Fn.ACQUIRE) {
                 return s.size() >= permits ? null : with(s, new Lease(op.process(), op.index(), 1));
             }
-            Lease l = oldestOf(s, op.process());
+            Lease l = newestOf(s, op.process());
             return l == null ? null : without(s, l);
         }
 
@@ -267,7 +268,7 @@ final class LockModels {
                         : new Rw(s.writer(), s.writes(), s.writeHold(), readers);
             }
             Hold.Mode mode = Hold.Mode.of(op.input());
-            Lease mine = oldestOf(s.readers(), p);
+            Lease mine = newestOf(s.readers(), p);
             if (op.f() == Fn.ACQUIRE) {
                 if (mode == Hold.Mode.READ) {
                     if (s.writer() != -1 && s.writer() != p) {
