@@ -36,6 +36,12 @@ public final class Main implements Runnable {
                     + " --help'.");
             return 2;
         });
-        return cl.execute(args);
+        try {
+            return cl.execute(args);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            // no input may end in a stack trace or in exit 1, which means "a violation was found"
+            System.err.println("lockchaos: internal error: " + e);
+            return 2;
+        }
     }
 }
