@@ -229,9 +229,17 @@ public final class LockHolds {
         }
     }
 
-    /** The single pass. */
+    /**
+     * The single pass. Over a whole history it looks ahead to each invocation's outcome; fed live ({@link Live}) it
+     * cannot, so there a release counts as done from its invocation (and is undone if it fails), a grant is known
+     * only at its ok, and nothing is kept that only the final analysis needs.
+     */
     private static final class Builder {
         final History h;
+        final boolean live;
+        /** Live: each process's acquire in flight (one hold per key) and release in flight (its targets). */
+        final Map<Integer, List<Open>> liveAcquires = new HashMap<>();
+        final Map<Integer, List<Open>> liveReleases = new HashMap<>();
         final List<Op> ops;
         final Recipe recipe;
         final Map<String, List<Hold>> byKey = new TreeMap<>();
@@ -256,8 +264,9 @@ public final class LockHolds {
 
         Builder(History h, Recipe recipe) {
             this.h = h;
-            this.ops = h.ops();
+            this.ops = h == null ? null : h.ops();
             this.recipe = recipe;
+            this.live = h == null;
         }
 
         Builder run() {
@@ -266,33 +275,10 @@ public final class LockHolds {
                 List<Open> granted = grantsAt.remove(i);
                 if (granted != null) {
                     for (Open o : granted) {
-                        o.grantIndex = op.index();
-                        o.grantPosition = i;
-                        o.grant = grantOf(op);
-                        mine(o.key, o.process).addLast(o);
+                        grant(o, i, op);
                     }
                 }
-                if (op.f() == Fn.STATE) {
-                    state(i, op);
-                } else if (op.isNemesis()) {
-                    nemesis(i, op);
-                } else if (op.type() == OpType.INVOKE && op.f() == Fn.ACQUIRE) {
-                    lockOps++;
-                    for (String k : keysOf(op)) {
-                        acquire(i, op, k);
-                    }
-                } else if (op.type() == OpType.INVOKE && op.f() == Fn.RELEASE) {
-                    lockOps++;
-                    List<String> keys = releaseKeys(op);
-                    if (!keys.equals(keysOf(op))) {
-                        resolvedKeys.put(i, keys);
-                    }
-                    for (String k : keys) {
-                        release(i, op, k);
-                    }
-                } else if (op.type() == OpType.INFO) {
-                    retire(i, op.process());
-                }
+                step(i, op);
             }
             for (Map<Integer, Deque<Open>> perProcess : held.values()) {
                 for (Deque<Open> d : perProcess.values()) {
@@ -302,6 +288,84 @@ public final class LockHolds {
                 }
             }
             return this;
+        }
+
+        void grant(Open o, int i, Op ok) {
+            o.grantIndex = ok.index();
+            o.grantPosition = i;
+            o.grant = grantOf(ok);
+            mine(o.key, o.process).addLast(o);
+        }
+
+        /** Live: what a completion settles for the process's acquire or release in flight. */
+        void settle(int i, Op op, List<List<Open>> conflicts) {
+            List<Open> acquiring = liveAcquires.remove(op.process());
+            if (acquiring != null && op.type() == OpType.OK) {
+                for (Open o : acquiring) {
+                    List<Open> c = conflictsOf(o);
+                    if (!c.isEmpty()) {
+                        conflicts.add(c);
+                    }
+                    grant(o, i, op);
+                }
+            }
+            List<Open> releasing = liveReleases.remove(op.process());
+            boolean failed = op.type() == OpType.FAIL && !NOT_HELD.equals(op.error());
+            for (Open o : releasing == null ? List.<Open>of() : releasing) {
+                if (o.process == op.process() && failed) {
+                    mine(o.key, o.process).addLast(o); // the release did not happen: it still holds
+                } else if (o.process != op.process() && op.type() == OpType.OK) {
+                    mine(o.key, o.process).remove(o);
+                }
+            }
+        }
+
+        /**
+         * The units certainly holding {@code o}'s key that its grant may not overlap, the grant itself last; empty
+         * when it may be granted. Nested grants are no units: their process already holds.
+         */
+        List<Open> conflictsOf(Open o) {
+            if (o.depth > 0) {
+                return List.of();
+            }
+            List<Open> units = new ArrayList<>();
+            for (Deque<Open> d : held.getOrDefault(o.key, Map.of()).values()) {
+                for (Open x : d) {
+                    if (x.depth == 0) {
+                        units.add(x);
+                    }
+                }
+            }
+            List<Open> c = new ArrayList<>(Exclusion.conflicts(recipe, units, o.process, o.mode, x -> x.process,
+                    x -> x.mode));
+            if (!c.isEmpty()) {
+                c.add(o);
+            }
+            return c;
+        }
+
+        void step(int i, Op op) {
+            if (op.f() == Fn.STATE) {
+                state(i, op);
+            } else if (op.isNemesis()) {
+                nemesis(i, op);
+            } else if (op.type() == OpType.INVOKE && op.f() == Fn.ACQUIRE) {
+                lockOps++;
+                for (String k : keysOf(op)) {
+                    acquire(i, op, k);
+                }
+            } else if (op.type() == OpType.INVOKE && op.f() == Fn.RELEASE) {
+                lockOps++;
+                List<String> keys = releaseKeys(op);
+                if (!keys.equals(keysOf(op))) {
+                    resolvedKeys.put(i, keys);
+                }
+                for (String k : keys) {
+                    release(i, op, k);
+                }
+            } else if (op.type() == OpType.INFO) {
+                retire(i, op.process());
+            }
         }
 
         /**
@@ -335,6 +399,9 @@ public final class LockHolds {
         }
 
         void state(int i, Op op) {
+            if (live) {
+                return; // connection states only annotate the final analysis
+            }
             long session = op.longField("session", 0);
             String state = op.stringField("state");
             states.computeIfAbsent(op.process(), p -> new ArrayList<>())
@@ -377,6 +444,9 @@ public final class LockHolds {
                 return;
             }
             boolean ok = op.type() == OpType.OK;
+            if (live) {
+                return; // implied releases are for the final analysis
+            }
             int inv = h.invocationOf(i);
             if (ok) {
                 sessionEnded.merge(session, (long) i, Math::min);
@@ -405,10 +475,16 @@ public final class LockHolds {
         }
 
         void acquire(int i, Op op, String key) {
-            int c = h.completionOf(i);
-            OpType outcome = h.outcome(i);
             Hold.Mode mode = Hold.Mode.of(op.value());
             Deque<Open> mine = mine(key, op.process());
+            if (live) {
+                int depth = recipe.reentrant() ? (int) mine.stream().filter(x -> x.mode == mode).count() : 0;
+                liveAcquires.computeIfAbsent(op.process(), p -> new ArrayList<>())
+                        .add(new Open(op.process(), key, keyOf(op), mode, op.index(), i, depth, mine.isEmpty()));
+                return;
+            }
+            int c = h.completionOf(i);
+            OpType outcome = h.outcome(i);
             boolean holdsMode = mine.stream().anyMatch(o -> o.mode == mode);
             boolean upgrade = recipe.readWrite() && mode == Hold.Mode.WRITE && !mine.isEmpty() && !holdsMode;
             if (upgrade) {
@@ -435,8 +511,8 @@ public final class LockHolds {
         }
 
         void release(int r, Op op, String key) {
-            int d = h.completionOf(r);
-            OpType outcome = h.outcome(r);
+            int d = live ? -1 : h.completionOf(r);
+            OpType outcome = live ? null : h.outcome(r);
             Op done = d < 0 ? null : ops.get(d);
             Map<Integer, Deque<Open>> perProcess = held.computeIfAbsent(key, k -> new LinkedHashMap<>());
             Deque<Open> mine = perProcess.get(op.process());
@@ -447,8 +523,19 @@ public final class LockHolds {
                 target = pickAny(perProcess, op.stringField("node"));
             }
             if (target == null) {
-                strays.add(new StrayRelease(op.process(), key, op.index(), r, d < 0 ? Hold.OPEN : d, op.time(),
-                        outcome));
+                if (!live) {
+                    strays.add(new StrayRelease(op.process(), key, op.index(), r, d < 0 ? Hold.OPEN : d, op.time(),
+                            outcome));
+                }
+                return;
+            }
+            if (live) {
+                // The outcome is not known yet. Its own hold: certain no more from here, back if the release fails.
+                // Another's (where anyone may release): ended only once the release is seen to succeed.
+                if (target.process == op.process()) {
+                    perProcess.get(target.process).remove(target);
+                }
+                liveReleases.computeIfAbsent(op.process(), p -> new ArrayList<>()).add(target);
                 return;
             }
             Hold.ReleaseOutcome how;
@@ -477,7 +564,13 @@ public final class LockHolds {
         }
 
         void retire(int i, int process) {
+            liveAcquires.remove(process);
+            liveReleases.remove(process);
             for (Deque<Open> d : heldBy(process)) {
+                if (live) {
+                    d.clear();
+                    continue;
+                }
                 for (Open o : d) {
                     emit(o, i, Hold.OPEN, ops.get(i).index(), Hold.ReleaseOutcome.RETIRED);
                     implied.add(new ImpliedRelease(o.key, o.process, o.acquireIndex, i, Hold.OPEN, false,
@@ -496,6 +589,9 @@ public final class LockHolds {
          * window ends at {@code possibleUntil}; {@code endIndex} is the op index of what ended it.
          */
         void emit(Open o, long certainUntil, long possibleUntil, long endIndex, Hold.ReleaseOutcome how) {
+            if (live) {
+                return;
+            }
             Hold.Window certain = o.grantPosition < 0 ? null : window(o.grantPosition, certainUntil);
             Hold.Window possible = window(o.acquirePosition, possibleUntil);
             byKey.computeIfAbsent(o.key, x -> new ArrayList<>()).add(new Hold(o.process, o.key, o.mode,
@@ -506,6 +602,49 @@ public final class LockHolds {
         Hold.Window window(long from, long until) {
             return new Hold.Window(from, until, ops.get((int) from).time(),
                     until == Hold.OPEN ? Hold.OPEN : ops.get((int) until).time());
+        }
+    }
+
+    /**
+     * The same analysis fed one op at a time while a run records them, for the live monitor: it says at each grant
+     * which certain holders the grant may not overlap, by the rule the mutual exclusion checker applies to the whole
+     * history. It cannot look ahead, so a release of one's own hold counts from its invocation and is undone if it
+     * fails (the final analysis keeps such a hold certain throughout), and a release of another's hold (where anyone may
+     * release) counts from its ok. Thread-safe.
+     */
+    public static final class Live {
+        private final Builder b;
+        private int position;
+
+        public Live(Recipe recipe) {
+            this.b = new Builder(null, recipe);
+        }
+
+        /**
+         * A grant the recipe forbade: the lock key, the process granted, and the processes that certainly held the
+         * key in a conflicting mode (all units, for a semaphore) when it was granted.
+         */
+        public record Conflict(String key, int process, List<Integer> holders) {
+        }
+
+        /** Registers the op and returns the conflicts its grant made (empty when it is no grant or a lawful one). */
+        public synchronized List<Conflict> accept(Op op) {
+            int i = position++;
+            List<List<Open>> found = new ArrayList<>();
+            if (!op.isNemesis() && op.f() != Fn.STATE && op.type() != OpType.INVOKE) {
+                b.settle(i, op, found);
+            }
+            b.step(i, op);
+            List<Conflict> out = new ArrayList<>();
+            for (List<Open> c : found) {
+                Open granted = c.get(c.size() - 1);
+                List<Integer> holders = new ArrayList<>();
+                for (Open x : c.subList(0, c.size() - 1)) {
+                    holders.add(x.process);
+                }
+                out.add(new Conflict(granted.key, granted.process, holders));
+            }
+            return out;
         }
     }
 

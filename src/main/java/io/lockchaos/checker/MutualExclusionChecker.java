@@ -4,11 +4,9 @@ import io.lockchaos.history.History;
 import io.lockchaos.history.Times;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Mutual exclusion, generalised to N permits and read/write locks: two certain hold windows that the recipe forbids
@@ -154,25 +152,7 @@ public final class MutualExclusionChecker implements Checker {
 
     /** The active holds that the new hold {@code x} may not overlap, or an empty list. */
     private List<Hold> conflicts(List<Hold> active, Map<Integer, Integer> activeByProcess, Hold x) {
-        if (recipe.isSemaphore()) {
-            return active.size() + 1 > recipe.capacity() ? new ArrayList<>(active) : List.of();
-        }
-        List<Hold> out = new ArrayList<>();
-        Set<Integer> seen = new HashSet<>();
-        for (Hold a : active) {
-            if (a.process() == x.process()) {
-                continue; // reentrancy and downgrades are the reentrancy checker's business
-            }
-            boolean clash = x.mode() != Hold.Mode.READ || a.mode() != Hold.Mode.READ;
-            if (clash) {
-                out.add(a);
-                seen.add(a.process());
-            }
-        }
-        if (!recipe.readWrite() && seen.size() + 1 <= recipe.capacity()) {
-            return List.of();
-        }
-        return out;
+        return Exclusion.conflicts(recipe, active, x.process(), x.mode(), Hold::process, Hold::mode);
     }
 
     private Anomaly violation(History h, LockHolds holds, String key, Hold second, List<Hold> conflicting) {

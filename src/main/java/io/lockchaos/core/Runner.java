@@ -228,7 +228,7 @@ public final class Runner {
                 NemesisDriver d = driver;
                 ProgressLine progress = console == null ? null : new ProgressLine(console,
                         spec.warmupSeconds() + spec.timeSeconds(), rec::ops, d::activeFaults);
-                rec.observe(new LiveMonitor(checkerRecipe(spec.recipe()).capacity(), found -> {
+                rec.observe(new LiveMonitor(checkerRecipe(spec.recipe()), found -> {
                     detectedAfter[0] = (System.nanoTime() - started) / 1e9;
                     if (progress != null) {
                         progress.announce(String.format(java.util.Locale.ROOT, "  ! live: %d holders of %s at %.3f s"
