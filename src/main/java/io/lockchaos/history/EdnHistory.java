@@ -30,6 +30,8 @@ import us.bpsm.edn.printer.Printers;
  */
 public final class EdnHistory {
     private static final Keyword NEMESIS = Keyword.newKeyword("nemesis");
+    /** The real type of a nemesis completion, which Jepsen's convention writes as :info. */
+    private static final Keyword OUTCOME = Keyword.newKeyword("lockchaos", "outcome");
 
     private EdnHistory() {
     }
@@ -179,6 +181,9 @@ public final class EdnHistory {
             throw new HistoryFormatException(source, line, "line: expected an op map");
         }
         Object typeRaw = get(m, "type");
+        if (m.get(OUTCOME) instanceof Keyword o && OpType.parse(o.getName()) != null) {
+            typeRaw = o;
+        }
         OpType type = typeRaw instanceof Keyword k ? OpType.parse(k.getName()) : null;
         if (type == null) {
             throw new HistoryFormatException(source, line, "type: " + (typeRaw == null ? "missing"
@@ -298,8 +303,12 @@ public final class EdnHistory {
         Map<Object, Object> m = new LinkedHashMap<>();
         m.put(kw("index"), op.index());
         m.put(kw("time"), op.time());
-        // Jepsen's nemesis ops are :info at both invocation and completion.
+        // Jepsen's nemesis ops are :info at both invocation and completion; what a completion really said (an expiry
+        // that completed ok is certain, one that ended info is not) rides along under a key of our own.
         m.put(kw("type"), kw(op.isNemesis() ? "info" : op.type().wireName()));
+        if (op.isNemesis() && (op.type() == OpType.OK || op.type() == OpType.FAIL)) {
+            m.put(OUTCOME, kw(op.type().wireName()));
+        }
         m.put(kw("process"), op.isNemesis() ? NEMESIS : (Object) (long) op.process());
         Object value = op.value();
         String f = op.f().wireName();
