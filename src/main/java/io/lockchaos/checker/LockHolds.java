@@ -47,6 +47,7 @@ public final class LockHolds {
     private final List<StrayRelease> strayReleases;
     private final Map<Integer, List<StateEvent>> states;
     private final Map<Long, Long> sessionEnded;
+    private final Map<Long, Long> sessionAlive;
     private final List<ImpliedRelease> implied;
     private final int indeterminateAcquires;
     private final int lockOps;
@@ -103,6 +104,7 @@ public final class LockHolds {
         this.strayReleases = List.copyOf(b.strays);
         this.states = b.states;
         this.sessionEnded = b.sessionEnded;
+        this.sessionAlive = b.sessionAlive;
         this.implied = List.copyOf(b.implied);
         this.indeterminateAcquires = b.indeterminate;
         this.lockOps = b.lockOps;
@@ -160,6 +162,11 @@ public final class LockHolds {
     /** Write acquires by a process that held only the read lock (Curator never grants these; they are no re-entry). */
     public int upgrades() {
         return upgrades;
+    }
+
+    /** Returns the last position at which the history shows the session alive (a grant on it, or a connection), or -1. */
+    public long sessionLastSeenAlive(long session) {
+        return sessionAlive.getOrDefault(session, -1L);
     }
 
     /** Returns the earliest position at which the history shows the session ended, or {@link Hold#OPEN}. */
@@ -247,6 +254,7 @@ public final class LockHolds {
         final List<StrayRelease> strays = new ArrayList<>();
         final Map<Integer, List<StateEvent>> states = new HashMap<>();
         final Map<Long, Long> sessionEnded = new HashMap<>();
+        final Map<Long, Long> sessionAlive = new HashMap<>();
         final List<ImpliedRelease> implied = new ArrayList<>();
         /** Granted holds by key, then process, innermost last. */
         final Map<String, Map<Integer, Deque<Open>>> held = new LinkedHashMap<>();
@@ -294,6 +302,9 @@ public final class LockHolds {
             o.grantIndex = ok.index();
             o.grantPosition = i;
             o.grant = grantOf(ok);
+            if (!live && o.grant.session() != 0) {
+                sessionAlive.put(o.grant.session(), (long) i);
+            }
             mine(o.key, o.process).addLast(o);
         }
 
@@ -406,6 +417,9 @@ public final class LockHolds {
             String state = op.stringField("state");
             states.computeIfAbsent(op.process(), p -> new ArrayList<>())
                     .add(new StateEvent(op.index(), i, op.time(), state, session));
+            if (("CONNECTED".equals(state) || "RECONNECTED".equals(state)) && session != 0) {
+                sessionAlive.put(session, (long) i);
+            }
             if ("RECONNECTED".equals(state) && session != 0) {
                 // that session survived its disconnections: none of them released anything
                 List<ImpliedRelease> survived = suspended.remove(List.of(op.process(), session));

@@ -183,7 +183,7 @@ public final class MutualExclusionChecker implements Checker {
         details.put("second_process", (long) second.process());
         details.put("first_session", first.grant().session());
         details.put("first_notified", told);
-        details.put("first_session_at_second_grant", session);
+        details.put("first_session_fate", session);
         details.put("holders", (long) conflicting.size() + 1);
         StringBuilder s = new StringBuilder();
         if (kind == AnomalyKind.OVER_CAPACITY) {
@@ -208,7 +208,8 @@ public final class MutualExclusionChecker implements Checker {
             default -> " was never told SUSPENDED or LOST";
         });
         s.append(switch (session) {
-            case "ended" -> ", and its session had already ended (the client went on as if it held the lock)";
+            case "ended" -> ", and its session ended while it still believed it held the lock (the client went on as if"
+                    + " it held it)";
             case "alive" -> ", and its session was still alive (a lock-service bug)";
             default -> "";
         });
@@ -235,11 +236,20 @@ public final class MutualExclusionChecker implements Checker {
         return told;
     }
 
-    /** "ended", "alive" or "unknown": what the history shows of the holder's session at position p. */
+    /**
+     * "ended", "alive" or "unknown": what the history shows of the first holder's session (the one its grant was made
+     * on) around the second grant at position p. Ended: the history records that session's end (LOST for it, or an
+     * expiry) while the holder still believed it held, so the client went on as if it held the lock. Alive: the session
+     * is seen alive after the second grant (a later grant on it, a connection on it, or the holder's release finding its
+     * node), and sessions never come back, so the lock service granted twice.
+     */
     static String sessionState(LockHolds holds, Hold x, long p) {
         long s = x.grant().session();
-        if (s != 0 && holds.sessionEndedAt(s) < p) {
+        if (s != 0 && holds.sessionEndedAt(s) < x.certain().until()) {
             return "ended";
+        }
+        if (s != 0 && holds.sessionLastSeenAlive(s) > p) {
+            return "alive";
         }
         if (x.release() == Hold.ReleaseOutcome.RELEASED) {
             return "alive"; // its release found the node: the session that owned it was alive until then

@@ -21,6 +21,7 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -78,8 +79,21 @@ final class Sessions {
                     return 0; // no session right now
                 }
             };
+            // The session a state is about: SUSPENDED and LOST concern the session the client had (by LOST the handle
+            // may already be a new one, id 0), CONNECTED and RECONNECTED the one it has now.
+            java.util.concurrent.atomic.AtomicLong current = new java.util.concurrent.atomic.AtomicLong();
             c.getConnectionStateListenable().addListener((cf, state) -> {
-                recorder.state(process.getAsInt(), state.name(), id.getAsLong());
+                long now = id.getAsLong();
+                long about;
+                if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+                    about = current.get() != 0 ? current.get() : now;
+                } else {
+                    if (now != 0) {
+                        current.set(now);
+                    }
+                    about = now;
+                }
+                recorder.state(process.getAsInt(), state.name(), about);
                 onState.accept(state.name());
             });
             c.start();
@@ -87,6 +101,7 @@ final class Sessions {
                 c.close();
                 throw new IllegalStateException("no connection to " + connect);
             }
+            current.compareAndSet(0, id.getAsLong());
             register(c, id);
             if (handle != null) {
                 handle.zookeeper(() -> {

@@ -18,6 +18,10 @@ class MutualExclusionCheckerTest {
         ops.add(Op.of(type, t, p, f, "/l", value));
     }
 
+    private void op(long t, OpType type, int p, Fn f, Object value, String error) {
+        ops.add(new Op(-1, t, type, p, f, "/l", value, error));
+    }
+
     private void state(long t, int p, String s, long session) {
         ops.add(Op.of(OpType.OK, t, p, Fn.STATE, null, Map.of("state", s, "session", session)));
     }
@@ -44,8 +48,31 @@ class MutualExclusionCheckerTest {
         assertEquals(AnomalyKind.DOUBLE_HOLDER, a.kind());
         assertEquals(60L, a.details().get("overlap_ns"));
         assertEquals("before", a.details().get("first_notified"));
-        assertEquals("ended", a.details().get("first_session_at_second_grant"));
+        assertEquals("ended", a.details().get("first_session_fate"));
         assertEquals(List.of(5L, 1L), a.ops(), "the second grant first, then the holder it overlapped");
+    }
+
+    @Test
+    void aSessionLostAfterTheSecondGrantButWhileHeldEndedAndOneSeenLaterWasAlive() {
+        // process 0's session 1 is reported LOST only after process 1's grant, but before process 0 stops believing
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(11, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(20, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        state(25, 0, "LOST", 1);
+        op(30, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(31, OpType.FAIL, 0, Fn.RELEASE, null, LockHolds.NOT_HELD);
+        // process 2 overlaps process 1, whose session 2 is seen alive afterwards (another grant on it)
+        op(32, OpType.INVOKE, 2, Fn.ACQUIRE, null);
+        op(40, OpType.OK, 2, Fn.ACQUIRE, grant(3));
+        op(50, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(51, OpType.FAIL, 1, Fn.RELEASE, null, LockHolds.NOT_HELD);
+        op(52, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(60, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        CheckResult r = new MutualExclusionChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        List<Anomaly> doubles = r.anomalies().stream().filter(a -> a.kind() == AnomalyKind.DOUBLE_HOLDER).toList();
+        assertEquals("ended", doubles.get(0).details().get("first_session_fate"));
+        assertEquals("alive", doubles.get(1).details().get("first_session_fate"));
     }
 
     @Test
@@ -59,7 +86,7 @@ class MutualExclusionCheckerTest {
         CheckResult r = new MutualExclusionChecker(Recipe.MUTEX).check(History.ofValid(ops));
         Anomaly a = r.anomalies().get(0);
         assertEquals("never", a.details().get("first_notified"));
-        assertEquals("alive", a.details().get("first_session_at_second_grant"));
+        assertEquals("alive", a.details().get("first_session_fate"));
         assertEquals(10L, a.details().get("overlap_ns"));
         assertEquals(10L, r.stats().get("overlap_ns_total"));
     }
