@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
@@ -29,8 +30,10 @@ public final class CuratorLocks {
     }
 
     /**
-     * InterProcessSemaphoreMutex: not reentrant, and any thread may release. The grant names the lease node (the
-     * recipe keeps it private, so it is found as the newest lease owned by this session).
+     * InterProcessSemaphoreMutex: not reentrant, and any thread may release. The grant names the lease node the recipe
+     * actually holds: it keeps its {@code Lease} private, so it is read from the recipe (the newest lease of this
+     * session may belong to an earlier, lost acquire). Where that cannot be read the grant says so (no node) rather
+     * than guess.
      */
     public static LockClient semaphoreMutex(CuratorFramework client, String path) {
         InterProcessSemaphoreMutex m = new InterProcessSemaphoreMutex(client, path);
@@ -42,7 +45,8 @@ public final class CuratorLocks {
                 if (!m.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                     return null;
                 }
-                node = ownLease(client, path + "/leases");
+                Lease lease = heldLease(m);
+                node = lease == null ? null : path + "/leases/" + lease.getNodeName();
                 return grant(client, node);
             }
 
@@ -59,18 +63,15 @@ public final class CuratorLocks {
         };
     }
 
-    /** The lease child of {@code leases} with the highest sequence number owned by this client's session. */
-    private static String ownLease(CuratorFramework client, String leases) throws Exception {
-        long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-        String best = null;
-        for (String child : client.getChildren().forPath(leases)) {
-            Stat s = client.checkExists().forPath(leases + "/" + child);
-            if (s != null && s.getEphemeralOwner() == session
-                    && (best == null || Grant.sequenceOf(child) > Grant.sequenceOf(best))) {
-                best = child;
-            }
+    /** The lease an InterProcessSemaphoreMutex holds (its private field {@code lease}), or null. */
+    static Lease heldLease(InterProcessSemaphoreMutex m) {
+        try {
+            java.lang.reflect.Field f = InterProcessSemaphoreMutex.class.getDeclaredField("lease");
+            f.setAccessible(true);
+            return f.get(m) instanceof Lease l ? l : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
         }
-        return best == null ? null : leases + "/" + best;
     }
 
     /** InterProcessSemaphoreV2 with {@code maxLeases}: one lease per acquire; the grant names the lease node. */
@@ -130,25 +131,32 @@ public final class CuratorLocks {
     }
 
     /**
-     * InterProcessMultiLock over InterProcessMutexes on {@code paths}, acquired in list order. The grant carries the
-     * first lock's node; the history op names all keys.
+     * InterProcessMultiLock over InterProcessMutexes on {@code paths}, acquired in list order. The history op names all
+     * keys; the grant carries the first key's node as the recipe made it (its czxid and ephemeral owner).
      */
     public static LockClient multi(CuratorFramework client, List<String> paths) {
-        InterProcessMultiLock m = new InterProcessMultiLock(client, paths);
+        List<CuratorMutexClient.ExposedMutex> mutexes = new java.util.ArrayList<>();
+        for (String p : paths) {
+            mutexes.add(new CuratorMutexClient.ExposedMutex(client, p));
+        }
+        InterProcessMultiLock m = new InterProcessMultiLock(new java.util.ArrayList<InterProcessLock>(mutexes));
         return new LockClient() {
             @Override
             public Grant acquire(Duration timeout) throws Exception {
                 if (!m.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                     return null;
                 }
-                long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-                return new Grant(paths.get(0), -1, session, 0, -1);
+                return grant(client, mutexes.get(0).path());
             }
 
             @Override
             public boolean release() throws Exception {
+                boolean present = true;
+                for (CuratorMutexClient.ExposedMutex x : mutexes) {
+                    present &= exists(client, x.path());
+                }
                 m.release();
-                return true;
+                return present;
             }
 
             @Override

@@ -15,8 +15,8 @@ public final class CuratorMutexClient implements LockClient {
     private final CuratorFramework client;
     private final ExposedMutex mutex;
 
-    /** InterProcessMutex with its lock path visible. */
-    private static final class ExposedMutex extends InterProcessMutex {
+    /** InterProcessMutex with its lock path visible (the multi-lock builds on it too). */
+    static final class ExposedMutex extends InterProcessMutex {
         ExposedMutex(CuratorFramework client, String path) {
             super(client, path);
         }

@@ -103,6 +103,14 @@ abstract class LockClientContract {
         History h = JsonlHistoryReader.read(file);
         long grants = h.ops().stream().filter(o -> o.f() == Fn.ACQUIRE && o.type() == OpType.OK).count();
         assertTrue(grants >= 8, "grants: " + grants);
+        for (io.lockchaos.history.Op g : h.ops()) {
+            if (g.f() == Fn.ACQUIRE && g.type() == OpType.OK) {
+                // every grant tells the truth about the node it was made on: its czxid and its ephemeral owner
+                assertTrue(g.stringField("node") != null && g.longField("token", -1) > 0, g.toString());
+                assertTrue(g.longField("owner", 0) != 0 && g.longField("owner", 0) == g.longField("session", -1),
+                        g.toString());
+            }
+        }
         CheckResult r = Checkers.forRecipe(recipe()).check(h);
         assertEquals(Verdict.VALID, r.verdict(), () -> r.allAnomalies().toString());
     }
