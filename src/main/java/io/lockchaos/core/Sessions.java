@@ -59,11 +59,13 @@ final class Sessions {
                       Consumer<String> onState, ClientHandle handle) {
         try {
             if (spec.naive()) {
-                ZooKeeper zk = zookeeper(connect, true);
+                ZooKeeper zk = zookeeper(connect, false);
+                AutoCloseable session = zk::close; // one object: it is the key under which the session is open
+                register(session, zk::getSessionId);
                 if (handle != null) {
                     handle.zookeeper(() -> zk);
                 }
-                return closing(zk::close, switch (spec.recipe()) {
+                return closing(session, process, switch (spec.recipe()) {
                     case "naive-rw" -> new NaiveReadWriteLock(zk, key, "res", read);
                     case "naive-herd" -> new NaiveHerdLock(zk, key, "res", false);
                     case "naive-queue" -> new NaiveHerdLock(zk, key, "res", true);
@@ -125,7 +127,7 @@ final class Sessions {
             } else {
                 lock = CuratorLocks.multi(c, allKeys);
             }
-            return closing(c, lock);
+            return closing(c, process, lock);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -135,9 +137,10 @@ final class Sessions {
 
     /**
      * {@code lock}, whose close also closes its session (in the background): a worker closes its client when the
-     * process is retired, and the application it stands for would not keep that session.
+     * process is retired, and the application it stands for would not keep that session. The history says so: a
+     * {@code state CLOSED} of the retired process naming the session it closed.
      */
-    private LockClient closing(AutoCloseable session, LockClient lock) {
+    private LockClient closing(AutoCloseable session, IntSupplier process, LockClient lock) {
         return new LockClient() {
             @Override
             public io.lockchaos.client.Grant acquire(Duration timeout) throws Exception {
@@ -152,11 +155,12 @@ final class Sessions {
             @Override
             public void close() {
                 lock.close();
-                boolean mine;
+                LongSupplier id;
                 synchronized (Sessions.this) {
-                    mine = open.remove(session) != null;
+                    id = open.remove(session);
                 }
-                if (mine) {
+                if (id != null) {
+                    recorder.state(process.getAsInt(), "CLOSED", id.getAsLong());
                     closer.execute(() -> closeQuietly(session));
                 }
             }

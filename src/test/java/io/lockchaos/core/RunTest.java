@@ -1,6 +1,7 @@
 package io.lockchaos.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,6 +68,34 @@ class RunTest {
         String o = out.toString(StandardCharsets.UTF_8);
         assertTrue(o.contains("round 1 (recorded)") && o.contains("round 4 (not recorded)"), o);
         assertTrue(o.contains("recorder overhead (rounds 3 and 4): "), o);
+    }
+
+    @Test
+    void retiredReentrantHoldersUnderLeaderKillsAreNoDoubleHoldersAndTheirSessionsCloseOnRecord() throws Exception {
+        // Nested re-acquires that end info retire their process while it holds: the history must say the session
+        // was closed, and the checkers must not count the retired holder as holding on for ever.
+        int code = Main.run("run", "--recipe", "reentrant-mutex", "--reentry-depth", "3", "--nodes", "3",
+                "--clients", "5", "--time", "10s", "--seed", "11",
+                "--nemesis", "at 1s kill all for 3s; at 6s kill leader for 2s", "--store", dir.toString());
+        Path run = dir.resolve("default/latest");
+        var h = io.lockchaos.history.JsonlHistoryReader.read(run.resolve("history.jsonl"));
+        var results = new ObjectMapper().readTree(run.resolve("results.json").toFile());
+        var me = results.get("checkers").get(0);
+        assertEquals(0, me.get("stats").get("violations").asLong(), me.toString());
+        assertTrue(code == 0 || code == 2, "exit " + code + ": " + results.get("verdict"));
+        var retired = new java.util.HashSet<Integer>();
+        var closed = new java.util.HashSet<Integer>();
+        for (var op : h.ops()) {
+            if (!op.isNemesis() && op.type() == io.lockchaos.history.OpType.INFO) {
+                retired.add(op.process());
+            }
+            if (op.f() == io.lockchaos.history.Fn.STATE && "CLOSED".equals(op.stringField("state"))) {
+                closed.add(op.process());
+                assertTrue(op.longField("session", 0) != 0, op.toString());
+            }
+        }
+        assertFalse(retired.isEmpty(), "the outage retires processes");
+        assertEquals(retired, closed, "every retired process closes its session on record");
     }
 
     @Test
