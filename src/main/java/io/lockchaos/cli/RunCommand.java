@@ -80,6 +80,10 @@ final class RunCommand implements Callable<Integer> {
             + " on fresh ensembles, and print both throughputs (nothing is checked)")
     boolean overhead;
 
+    @Option(names = "--verbose", description = "Curator and ZooKeeper logging on the console (default: the run's"
+            + " client.log)")
+    boolean verbose;
+
     @Override
     public Integer call() throws Exception {
         TestSpec spec;
@@ -115,9 +119,12 @@ final class RunCommand implements Callable<Integer> {
                     + " (use the default cluster: local)");
         }
         if (explore != null) {
+            java.nio.file.Files.createDirectories(store);
+            ClientLog.redirect(store.resolve("explore-client.log"), verbose);
             return explore(spec);
         }
         Path dir = new Store(store).newRun(spec.name());
+        ClientLog.redirect(dir.resolve("client.log"), verbose);
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients() + " clients on " + spec.keys() + " key(s) of "
                 + spec.recipe() + ", " + (connect == null ? spec.nodes() + "-node " + spec.cluster() + " ensemble"
