@@ -15,6 +15,7 @@ import io.lockchaos.report.ConsoleSummary;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,9 +25,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code check HISTORY}: grades a stored history and writes results.json and the reports beside it. For a file called
- * {@code history.*} the reports go into its folder; for any other name, into the folder {@code NAME.report/} beside
- * it, so that two histories in one folder do not overwrite each other's reports.
+ * {@code check HISTORY}: grades a history and writes results.json and the reports into one folder of its own
+ * ({@code --out}): {@code RUN/check/} for a run's history (a run's own results.json, stories and reports are never
+ * overwritten: {@code report RUN} regenerates those), else {@code NAME.check/} beside the file, so checking files in a
+ * repository never litters it. The recipe comes from {@code --recipe}, else from the history's test.json (the run's,
+ * or {@code NAME.test.json} beside the file, which {@code gen} writes), else it is mutex.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Checks a history with the lock checkers and writes results.json and the reports",
@@ -55,8 +58,12 @@ final class CheckCommand implements Callable<Integer> {
             description = "linearizability memory bound: configurations cached per key")
     long maxConfigurations;
 
-    @Option(names = "--results", description = "where to write results.json (default: beside the history)")
+    @Option(names = "--results", description = "where to write results.json (default: in the --out folder)")
     Path results;
+
+    @Option(names = "--out", description = "folder for results.json and the reports (default: RUN/check/ for a run's"
+            + " history, else NAME.check/ beside the file)")
+    Path outDir;
 
     @Option(names = "--no-report", description = "write only results.json, no timeline, plots or junit.xml")
     boolean noReport;
@@ -65,15 +72,19 @@ final class CheckCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Recipe r = null;
         Model<?> m = null;
+        Path sidecar = sidecar(history);
+        String fromTest = recipe == null && model == null ? recipeOf(sidecar) : null;
         try {
-            if (recipe != null || model == null) {
+            if (fromTest != null) {
+                r = io.lockchaos.core.Runner.checkerRecipe(fromTest);
+            } else if (recipe != null || model == null) {
                 r = Recipe.parse(recipe == null ? "mutex" : recipe);
             }
             if (model != null) {
                 m = Models.parse(model);
             }
         } catch (IllegalArgumentException e) {
-            throw new UserError("--" + e.getMessage());
+            throw new UserError((fromTest != null ? sidecar + ": " : "--") + e.getMessage());
         }
         if (timeLimit < 1 || maxConfigurations < 1) {
             throw new UserError("--time-limit and --max-configurations must be at least 1");
@@ -88,11 +99,18 @@ final class CheckCommand implements Callable<Integer> {
         }
         CheckResult result = checkers.size() == 1 ? Checkers.safe(checkers.get(0)).check(h)
                 : Checkers.compose("all", checkers).check(h);
-        Path out = results != null ? results : HistoryFiles.resultsPath(history);
+        Path dir = outDir != null ? outDir : defaultOut(history);
+        Path out = results != null ? results : dir.resolve("results.json");
+        Files.createDirectories(out.toAbsolutePath().getParent());
         Map<String, Object> about = new LinkedHashMap<>();
+        String testName = nameOf(sidecar);
+        if (testName != null) {
+            about.put("name", testName);
+        }
         about.put("history", history.toString());
         if (r != null) {
             about.put("recipe", r.name());
+            about.put("recipe_from", fromTest != null ? sidecar.toString() : recipe != null ? "--recipe" : "default");
         }
         if (m != null) {
             about.put("model", m.name());
@@ -108,7 +126,6 @@ final class CheckCommand implements Callable<Integer> {
         ConsoleSummary.print(System.out, Reports.headline(about), result);
         System.out.println("  results: " + out);
         if (!noReport) {
-            Path dir = reportDir(history);
             try {
                 Reports.writeAll(dir, h, result, about);
                 System.out.println("  report: " + dir.resolve("timeline.html"));
@@ -120,15 +137,51 @@ final class CheckCommand implements Callable<Integer> {
         return result.verdict().exitCode();
     }
 
-    /** The history's folder for {@code history.*}; else the folder {@code NAME.report/} beside the file. */
-    static Path reportDir(Path history) {
+    /** The test.json that describes a history: its run's ({@code history.*} beside test.json), else NAME.test.json. */
+    static Path sidecar(Path history) {
         String name = history.getFileName().toString();
         Path dir = history.toAbsolutePath().getParent();
-        if (name.startsWith("history.")) {
-            return dir;
+        if (name.startsWith("history.") && Files.isRegularFile(dir.resolve("test.json"))) {
+            return dir.resolve("test.json");
         }
+        return dir.resolve(stem(name) + ".test.json");
+    }
+
+    /** The recipe a test.json names, or null when there is none (or no file). */
+    static String recipeOf(Path testJson) {
+        return field(testJson, "recipe");
+    }
+
+    private static String nameOf(Path testJson) {
+        return field(testJson, "name");
+    }
+
+    private static String field(Path testJson, String key) {
+        if (!Files.isRegularFile(testJson)) {
+            return null;
+        }
+        try {
+            Object o = new com.fasterxml.jackson.databind.ObjectMapper().readValue(testJson.toFile(), Object.class);
+            return o instanceof Map<?, ?> m && m.get(key) instanceof String s ? s : null;
+        } catch (IOException e) {
+            throw new UserError(testJson + ": not a JSON object (" + e.getMessage().lines().findFirst().orElse("")
+                    + ")");
+        }
+    }
+
+    /** {@code RUN/check/} for a run's history, else {@code NAME.check/} beside the file. */
+    static Path defaultOut(Path history) {
+        String name = history.getFileName().toString();
+        Path dir = history.toAbsolutePath().getParent();
+        if (name.startsWith("history.") && Files.isRegularFile(dir.resolve("test.json"))) {
+            return dir.resolve("check");
+        }
+        return dir.resolve(stem(name) + ".check");
+    }
+
+    private static String stem(String name) {
         int dot = name.lastIndexOf('.');
-        return dir.resolve((dot > 0 ? name.substring(0, dot) : name) + ".report");
+        return dot > 0 ? name.substring(0, dot) : name;
     }
 
     static final class FormatConverter implements picocli.CommandLine.ITypeConverter<HistoryFiles.Format> {

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Map;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,10 +46,21 @@ final class GenCommand implements Callable<Integer> {
         } catch (UncheckedIOException e) {
             throw new UserError(out + ": cannot write (" + e.getCause().getMessage() + ")");
         }
+        writeSidecar(config.recipe().name(), seed);
         System.out.println("wrote " + out + " (seed " + seed + ", recipe " + config.recipe().name()
                 + (config.bug() == io.lockchaos.sim.Bug.NONE ? "" : ", bug " + sim.bug + (bug ? " committed"
                 : " not committed: the run found no chance")) + ")");
         return 0;
+    }
+
+    /** NAME.test.json beside the output: what {@code check} reads to check the history under its recipe. */
+    private void writeSidecar(String recipe, long seed) throws IOException {
+        Map<String, Object> t = new java.util.LinkedHashMap<>();
+        t.put("name", "gen");
+        t.put("recipe", recipe);
+        t.put("seed", seed);
+        t.put("generated_by", "lockchaos gen");
+        io.lockchaos.report.ResultsJson.writeMap(CheckCommand.sidecar(out), t);
     }
 
     private int registers() throws IOException {

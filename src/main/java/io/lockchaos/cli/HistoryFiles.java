@@ -31,15 +31,4 @@ final class HistoryFiles {
             throw new UserError(file + ": cannot read (" + e.getMessage() + ")");
         }
     }
-
-    /** results.json beside the history; {@code NAME.results.json} for a file not called history.*. */
-    static Path resultsPath(Path history) {
-        String name = history.getFileName().toString();
-        Path dir = history.toAbsolutePath().getParent();
-        if (name.startsWith("history.")) {
-            return dir.resolve("results.json");
-        }
-        int dot = name.lastIndexOf('.');
-        return dir.resolve((dot > 0 ? name.substring(0, dot) : name) + ".results.json");
-    }
 }

@@ -153,23 +153,30 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        ConsoleSummary.print(System.out, dir.resolve("history.jsonl") + " (" + out.ops() + " ops)", out.result());
-        System.out.println(io.lockchaos.report.Throughput.line(out.throughput()));
+        // The verdict, as printed, is also summary.txt: one text, so the two never differ.
+        java.io.StringWriter text = new java.io.StringWriter();
+        java.io.PrintWriter w = new java.io.PrintWriter(text);
+        w.print(io.lockchaos.report.Reports.summary(dir.resolve("history.jsonl") + " (" + out.ops() + " ops)",
+                out.result()));
+        w.println(io.lockchaos.report.Throughput.line(out.throughput()));
         if (!out.stories().isEmpty()) {
-            out.stories().get(0).lines().forEach(System.out::println);
+            out.stories().get(0).lines().forEach(w::println);
             if (out.stories().size() > 1) {
-                System.out.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
+                w.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
             }
         }
         String expected = spec.expect().isEmpty() ? "valid" : spec.expect();
         boolean met = out.result().verdict().name().equalsIgnoreCase(expected);
         if (!spec.expect().isEmpty() || checkExpect) {
-            System.out.println("expected " + expected + ": " + (met ? "as expected" : "NOT as expected"));
+            w.println("expected " + expected + ": " + (met ? "as expected" : "NOT as expected"));
         }
         if (out.faultsStarted() + out.faultsFailed() > 0) {
-            System.out.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
+            w.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
         }
+        w.flush();
+        System.out.print(text);
+        java.nio.file.Files.writeString(dir.resolve("summary.txt"), text.toString());
         if (checkExpect && out.result().verdict() == io.lockchaos.checker.Verdict.UNKNOWN && !"unknown".equals(expected)) {
             return 2; // undecided is not "not as expected": CI treats it as a warning, as it does without the flag
         }

@@ -21,7 +21,7 @@ import java.util.Map;
  * goes differs ({@code check --results}); see {@link ResultsJson}.
  *
  * <p>{@code about} describes the run. The keys read here: {@code name} (the test's name, for junit.xml; default: the
- * folder's name, without a {@code .report} suffix), {@code history}, {@code ops}, {@code recipe} and {@code model} (for the headline, see
+ * folder's name, without a {@code .check} suffix), {@code history}, {@code ops}, {@code recipe} and {@code model} (for the headline, see
  * {@link #headline}). Scalar entries also become junit.xml properties and appear in the page.
  */
 public final class Reports {
@@ -103,7 +103,12 @@ public final class Reports {
         }
         Path f = dir.toAbsolutePath().normalize().getFileName();
         String s = f == null ? "history" : f.toString();
-        // check writes the reports of NAME.jsonl into NAME.report/: the test is NAME.
-        return s.endsWith(".report") && s.length() > ".report".length() ? s.substring(0, s.length() - 7) : s;
+        // check writes the reports of NAME.jsonl into NAME.check/: the test is NAME.
+        for (String suffix : new String[] {".check", ".report"}) {
+            if (s.endsWith(suffix) && s.length() > suffix.length()) {
+                return s.substring(0, s.length() - suffix.length());
+            }
+        }
+        return s;
     }
 }

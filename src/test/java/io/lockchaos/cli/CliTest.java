@@ -20,14 +20,19 @@ class CliTest extends ConsoleCapturing {
         Path h = dir.resolve("history.jsonl");
         Files.copy(Path.of("checker/overlap-1ns.jsonl"), h);
         assertEquals(1, Main.run("check", h.toString()));
-        JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+        JsonNode r = new ObjectMapper().readTree(dir.resolve("history.check/results.json").toFile());
         assertEquals("invalid", r.get("verdict").asText());
         assertEquals("double-holder", r.get("checkers").get(0).get("anomalies").get(0).get("kind").asText());
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("INVALID"));
 
         Files.copy(Path.of("checker/clean-mutex.jsonl"), dir.resolve("clean.jsonl"));
         assertEquals(0, Main.run("check", dir.resolve("clean.jsonl").toString()));
-        assertTrue(Files.exists(dir.resolve("clean.results.json")));
+        assertTrue(Files.exists(dir.resolve("clean.check/results.json")));
+        try (var files = Files.list(dir)) {
+            assertEquals(java.util.Set.of("history.jsonl", "history.check", "clean.jsonl", "clean.check"),
+                    files.map(x -> x.getFileName().toString()).collect(java.util.stream.Collectors.toSet()),
+                    "check writes into one folder per history and nowhere else");
+        }
 
         Files.copy(Path.of("checker/no-final-read.jsonl"), dir.resolve("unread.jsonl"));
         assertEquals(2, Main.run("check", dir.resolve("unread.jsonl").toString()));
@@ -59,6 +64,9 @@ class CliTest extends ConsoleCapturing {
         assertEquals(0, Main.run("gen", "--ops", "500", "--processes", "4", "--seed", "3", "--out", f.toString()));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("seed 3"));
         assertEquals(0, Main.run("check", f.toString(), "--recipe", "reentrant-mutex"));
+        // without --recipe, check reads the recipe gen recorded beside the file (g.test.json)
+        assertEquals(0, Main.run("check", f.toString()));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("recipe reentrant-mutex"), out.toString());
         Path e = dir.resolve("g.edn");
         assertEquals(0, Main.run("gen", "--ops", "500", "--bug", "over-grant", "--seed", "3", "--out", e.toString()));
         assertEquals(1, Main.run("check", e.toString(), "--recipe", "reentrant-mutex"));
@@ -78,7 +86,7 @@ class CliTest extends ConsoleCapturing {
         Path h = dir.resolve("history.edn");
         Files.copy(Path.of("checker/lin-jepsen-cas.edn"), h);
         assertEquals(1, Main.run("check", h.toString(), "--model", "cas-register"));
-        JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+        JsonNode r = new ObjectMapper().readTree(dir.resolve("history.check/results.json").toFile());
         assertEquals("linearizable", r.get("checker").asText());
         JsonNode a = r.get("anomalies").get(0);
         assertEquals("nonlinearizable", a.get("kind").asText());
@@ -89,7 +97,7 @@ class CliTest extends ConsoleCapturing {
         Files.copy(Path.of("checker/lin-expiry-releases.jsonl"), dir.resolve("e.jsonl"));
         assertEquals(1, Main.run("check", dir.resolve("e.jsonl").toString(), "--model", "owner-mutex", "--recipe",
                 "mutex"));
-        JsonNode both = new ObjectMapper().readTree(dir.resolve("e.results.json").toFile());
+        JsonNode both = new ObjectMapper().readTree(dir.resolve("e.check/results.json").toFile());
         assertEquals("invalid", both.get("checkers").get(0).get("verdict").asText());
         assertEquals("valid", both.get("checkers").get(1).get("verdict").asText());
         err.reset();

@@ -85,21 +85,33 @@ class ReportCommandTest extends ConsoleCapturing {
     }
 
     @Test
-    void checkWritesTheReportsBesideTheHistoryOrIntoNameDotReport() throws Exception {
-        Path h = run("dg", "double-grant", null).resolve("history.jsonl");
+    void checkNeverTouchesARunsFindingsAndWritesIntoOneFolder() throws Exception {
+        Path runDir = run("dg", "double-grant", "{\"name\": \"double-grant\", \"recipe\": \"reentrant-mutex\"}");
+        assertEquals(1, Main.run("report", runDir.toString()), err());
+        Path h = runDir.resolve("history.jsonl");
+        String results = Files.readString(h.resolveSibling("results.json"));
+        String summary = Files.readString(h.resolveSibling("summary.txt"));
+        // no --recipe: the run's test.json says what it was
+        assertEquals(1, Main.run("check", h.toString(), "--no-report"));
+        assertEquals(results, Files.readString(h.resolveSibling("results.json")), "the run's results are kept");
+        assertEquals(summary, Files.readString(h.resolveSibling("summary.txt")));
+        JsonNode checked = new ObjectMapper().readTree(h.resolveSibling("check/results.json").toFile());
+        assertEquals(new ObjectMapper().readTree(h.resolveSibling("test.json").toFile()).get("recipe").asText(),
+                checked.get("recipe").asText(), "checked under the run's recipe");
         assertEquals(1, Main.run("check", h.toString(), "--recipe", "reentrant-mutex"));
         for (String f : REPORTS) {
-            assertTrue(Files.exists(h.resolveSibling(f)), f);
+            assertTrue(Files.exists(h.resolveSibling("check").resolve(f)), f);
         }
         Path other = dir.resolve("mine.jsonl");
         Files.copy(Path.of("checker/clean-mutex.jsonl"), other);
         assertEquals(0, Main.run("check", other.toString()));
-        assertTrue(Files.exists(dir.resolve("mine.results.json")));
-        assertTrue(Files.exists(dir.resolve("mine.report/timeline.html")));
-        assertTrue(Files.readString(dir.resolve("mine.report/junit.xml")).contains("lockchaos.mine\""));
+        assertTrue(Files.exists(dir.resolve("mine.check/results.json")));
+        assertTrue(Files.exists(dir.resolve("mine.check/timeline.html")));
+        assertTrue(Files.readString(dir.resolve("mine.check/junit.xml")).contains("lockchaos.mine\""));
         Path quiet = dir.resolve("quiet.jsonl");
         Files.copy(Path.of("checker/clean-mutex.jsonl"), quiet);
-        assertEquals(0, Main.run("check", quiet.toString(), "--no-report"));
-        assertFalse(Files.exists(dir.resolve("quiet.report")));
+        assertEquals(0, Main.run("check", quiet.toString(), "--no-report", "--out", dir.resolve("elsewhere").toString()));
+        assertTrue(Files.exists(dir.resolve("elsewhere/results.json")));
+        assertFalse(Files.exists(dir.resolve("elsewhere/timeline.html")));
     }
 }
