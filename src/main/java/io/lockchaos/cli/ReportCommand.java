@@ -75,8 +75,11 @@ final class ReportCommand implements Callable<Integer> {
         for (String w : h.warnings()) {
             System.err.println("lockchaos: warning: " + w);
         }
-        ConsoleSummary.print(System.out, Reports.headline(about), result);
-        stories.stream().limit(3).forEach(st -> st.lines().forEach(System.out::println));
+        // summary.txt is what is printed for the verdict, stories included
+        StringBuilder text = new StringBuilder(Reports.summary(Reports.headline(about), result));
+        stories.stream().limit(3).forEach(st -> st.lines().forEach(l -> text.append(l).append('\n')));
+        Files.writeString(runDir.resolve("summary.txt"), text.toString());
+        System.out.print(text);
         System.out.println("  results: " + runDir.resolve("results.json"));
         System.out.println("  report: " + runDir.resolve("timeline.html"));
         return result.verdict().exitCode();

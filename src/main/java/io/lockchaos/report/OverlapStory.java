@@ -139,7 +139,10 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         m.put("first_session", firstSession);
         List<Map<String, Object>> ev = new ArrayList<>();
         for (Event e : events) {
-            ev.add(Map.of("time_ns", e.timeNs(), "what", e.what()));
+            Map<String, Object> one = new java.util.LinkedHashMap<>(); // a fixed order: results.json is reproducible
+            one.put("time_ns", e.timeNs());
+            one.put("what", e.what());
+            ev.add(one);
         }
         m.put("events", ev);
         m.put("overlap_ns", overlapNs);
