@@ -46,6 +46,15 @@ class ScenarioTest {
         return kinds;
     }
 
+    private static JsonNode doubleHolder(JsonNode results) {
+        for (JsonNode a : checker(results, "mutual-exclusion").get("anomalies")) {
+            if (a.get("kind").asText().equals("double-holder")) {
+                return a;
+            }
+        }
+        throw new AssertionError("no double holder in " + results);
+    }
+
     private static JsonNode checker(JsonNode results, String name) {
         for (JsonNode c : results.get("checkers")) {
             if (c.get("checker").asText().equals(name)) {
@@ -65,6 +74,8 @@ class ScenarioTest {
                 && events.contains("the server expires session"), events);
         assertTrue(story.get("overlap_ns").asLong() > 0);
         assertTrue(r.get("live_detection_after_s").asDouble() > 0, "seen while running");
+        // the states name the session they are about, so the checker can tell whose fault it was: the client's
+        assertEquals("ended", doubleHolder(r).get("details").get("first_session_fate").asText(), r.toString());
     }
 
     @Test
@@ -97,6 +108,8 @@ class ScenarioTest {
     void curator604GrantsTwoHoldersToAWellBehavedClient() throws Exception {
         JsonNode r = run("scenario-5-curator-604.json", 1);
         assertTrue(kinds(r).containsAll(Set.of("double-holder", "foreign-owner-grant")), kinds(r).toString());
+        // the first holder's session lived on: the lock service granted twice
+        assertEquals("alive", doubleHolder(r).get("details").get("first_session_fate").asText(), r.toString());
     }
 
     @Test
