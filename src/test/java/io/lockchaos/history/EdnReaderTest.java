@@ -1,0 +1,89 @@
+package io.lockchaos.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The EDN reader's corners: nesting limits that only count real brackets, value conversion, Jepsen round trips. */
+class EdnReaderTest {
+    private static String op(String value) {
+        return "{:type :invoke, :f :write, :process 0, :time 1, :value " + value + "}\n";
+    }
+
+    @Test
+    void onlyRealBracketsCountTowardTheNestingLimit() throws Exception {
+        String deep = "[".repeat(EdnHistory.MAX_DEPTH - 1) + "]".repeat(EdnHistory.MAX_DEPTH - 1);
+        assertEquals(1, EdnHistory.read("ok.edn", op(deep)).size(), "200 levels: the op map and 199 vectors");
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> EdnHistory.read("deep.edn", op("[" + deep + "]")));
+        assertEquals("deep.edn:1: line: nested more than 200 levels deep", e.getMessage());
+        // brackets inside strings, character literals and comments are no nesting; closed ones no longer count
+        String quoted = "\"" + "[(\\\"{".repeat(300) + "\"";
+        assertEquals("[(\"{".repeat(300), EdnHistory.read("s.edn", op(quoted)).get(0).value());
+        assertEquals(List.of("[", "(", "{"), EdnHistory.read("c.edn", op("[\\[ \\( \\{]")).get(0).value());
+        String siblings = "[" + "[[]]".repeat(500) + "]";
+        assertEquals(500, ((List<?>) EdnHistory.read("b.edn", op(siblings)).get(0).value()).size());
+        String commented = "; " + "[".repeat(500) + "\n" + op("1");
+        assertEquals(1L, EdnHistory.read("k.edn", commented).get(0).value());
+    }
+
+    @Test
+    void theLineOfADeepValueInAVectorFileIsNamed() {
+        String text = "[" + op("1") + op("[".repeat(300) + "]".repeat(300)) + "]";
+        HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> EdnHistory.read("v.edn", text));
+        assertEquals("v.edn:2: line: nested more than 200 levels deep", e.getMessage());
+    }
+
+    @Test
+    void valuesBecomePlainJsonShapes() throws Exception {
+        Op o = EdnHistory.read("v.edn", op("{:k :ns/name, :s sym, :c \\x, :big 123456789012345678901234567890N,"
+                + " :small 7N, :d 1.5, :m 2.5M, :set #{1}, :list (1 2), :t #inst \"2026-12-02T00:00:00Z\","
+                + " :b true, :n nil, 3 \"three\"}")).get(0);
+        Map<?, ?> v = (Map<?, ?>) o.value();
+        assertEquals("ns/name", v.get("k"));
+        assertEquals("sym", v.get("s"));
+        assertEquals("x", v.get("c"));
+        assertEquals(new BigInteger("123456789012345678901234567890"), v.get("big"));
+        assertEquals(7L, v.get("small"));
+        assertEquals(1.5, v.get("d"));
+        assertEquals(2.5, v.get("m"));
+        assertEquals(List.of(1L), v.get("set"));
+        assertEquals(List.of(1L, 2L), v.get("list"));
+        assertTrue(String.valueOf(v.get("t")).startsWith("20") || String.valueOf(v.get("t")).contains("2026"),
+                String.valueOf(v.get("t")));
+        assertEquals(true, v.get("b"));
+        assertTrue(v.containsKey("n") && v.get("n") == null);
+        assertEquals("three", v.get("3"));
+    }
+
+    @Test
+    void aJepsenHistoryRoundTripsThroughExport() throws Exception {
+        History h = EdnHistory.read(java.nio.file.Path.of("checker/d10-jepsen-time-backwards.edn"));
+        StringBuilder b = new StringBuilder();
+        for (Op op : h.ops()) {
+            b.append(EdnHistory.toEdn(op)).append('\n');
+        }
+        assertTrue(b.toString().contains(":f :start-partition"), "an unknown nemesis f is written under its own name");
+        assertEquals(h.ops(), EdnHistory.read("again.edn", b.toString()).ops());
+        assertEquals(1, h.warnings().size(), "time goes back: said once: " + h.warnings());
+    }
+
+    @Test
+    void processesAndTypesOutOfRangeAreOneLineErrors() {
+        assertEquals("p.edn:1: process: expected a whole number or :nemesis, got -1", assertThrows(
+                HistoryFormatException.class, () -> EdnHistory.read("p.edn",
+                        "{:type :invoke, :f :acquire, :process -1}\n")).getMessage());
+        assertEquals("p.edn:1: process: expected a whole number or :nemesis, got 2147483648", assertThrows(
+                HistoryFormatException.class, () -> EdnHistory.read("p.edn",
+                        "{:type :invoke, :f :acquire, :process 2147483648}\n")).getMessage());
+        assertEquals("t.edn:1: type: missing", assertThrows(HistoryFormatException.class,
+                () -> EdnHistory.read("t.edn", "{:f :acquire, :process 0}\n")).getMessage());
+        assertEquals("f.edn:1: f: missing", assertThrows(HistoryFormatException.class,
+                () -> EdnHistory.read("f.edn", "{:type :invoke, :process 0}\n")).getMessage());
+    }
+}

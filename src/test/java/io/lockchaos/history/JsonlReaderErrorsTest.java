@@ -1,0 +1,61 @@
+package io.lockchaos.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+
+/** Each kind of bad JSONL field gets its own one-line message naming the line and the field. */
+class JsonlReaderErrorsTest {
+    private static String refused(String text) {
+        return assertThrows(HistoryFormatException.class,
+                () -> JsonlHistoryReader.read("h.jsonl", new StringReader(text))).getMessage();
+    }
+
+    private static History read(String text) throws Exception {
+        return JsonlHistoryReader.read("h.jsonl", new StringReader(text));
+    }
+
+    @Test
+    void processMustBeAWholeNumberInRangeOrNemesis() {
+        assertEquals("h.jsonl:1: process: out of range (2147483648)",
+                refused("{\"type\":\"invoke\",\"process\":2147483648,\"f\":\"acquire\"}\n"));
+        assertEquals("h.jsonl:1: process: out of range (-1)",
+                refused("{\"type\":\"invoke\",\"process\":-1,\"f\":\"acquire\"}\n"));
+        assertEquals("h.jsonl:1: process: expected a whole number or \"nemesis\", got an array",
+                refused("{\"type\":\"invoke\",\"process\":[1],\"f\":\"acquire\"}\n"));
+        assertEquals("h.jsonl:1: process: expected a whole number or \"nemesis\", got an object",
+                refused("{\"type\":\"invoke\",\"process\":{},\"f\":\"acquire\"}\n"));
+        assertEquals("h.jsonl:1: process: expected a whole number or \"nemesis\", got 'n'",
+                refused("{\"type\":\"invoke\",\"process\":\"n\",\"f\":\"acquire\"}\n"));
+    }
+
+    @Test
+    void anErrorMayBeAnyJsonValue() throws Exception {
+        History h = read("{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n"
+                + "{\"type\":\"fail\",\"process\":0,\"f\":\"acquire\",\"error\":{\"why\":[1,2]}}\n"
+                + "{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n"
+                + "{\"type\":\"fail\",\"process\":0,\"f\":\"acquire\",\"error\":42}\n");
+        assertEquals("{why=[1, 2]}", h.get(1).error());
+        assertEquals("42", h.get(3).error());
+    }
+
+    @Test
+    void aMalformedLineIsNamedOnItsFirstLineOfMessage() {
+        String m = refused("{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n{\"type\": }\n"
+                + "{\"type\":\"invoke\",\"process\":1,\"f\":\"acquire\"}\n");
+        assertEquals(1, m.lines().count(), m);
+        assertEquals(true, m.startsWith("h.jsonl:2: line: malformed JSON ("), m);
+    }
+
+    @Test
+    void aCutLastLineIsDroppedWithAWarningButAMalformedOneInTheMiddleIsNot() throws Exception {
+        History h = read("{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n{\"type\":\"ok\",\"proc");
+        assertEquals(1, h.size());
+        assertEquals("h.jsonl:2: truncated last line dropped", h.warnings().get(0));
+        History crlf = read("{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\r\n"
+                + "{\"type\":\"ok\",\"process\":0,\"f\":\"acquire\"}\r\n");
+        assertEquals(2, crlf.size());
+    }
+}
