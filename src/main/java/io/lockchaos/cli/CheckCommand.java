@@ -139,12 +139,17 @@ final class CheckCommand implements Callable<Integer> {
 
     /** The test.json that describes a history: its run's ({@code history.*} beside test.json), else NAME.test.json. */
     static Path sidecar(Path history) {
-        String name = history.getFileName().toString();
+        Path run = runFolder(history);
+        return run != null ? run.resolve("test.json")
+                : history.toAbsolutePath().getParent().resolve(stem(history.getFileName().toString()) + ".test.json");
+    }
+
+    /** The run folder a history is the history of ({@code history.*} beside a test.json), or null. */
+    static Path runFolder(Path history) {
         Path dir = history.toAbsolutePath().getParent();
-        if (name.startsWith("history.") && Files.isRegularFile(dir.resolve("test.json"))) {
-            return dir.resolve("test.json");
-        }
-        return dir.resolve(stem(name) + ".test.json");
+        boolean run = history.getFileName().toString().startsWith("history.")
+                && Files.isRegularFile(dir.resolve("test.json"));
+        return run ? dir : null;
     }
 
     /** The recipe a test.json names, or null when there is none (or no file). */
@@ -171,12 +176,9 @@ final class CheckCommand implements Callable<Integer> {
 
     /** {@code RUN/check/} for a run's history, else {@code NAME.check/} beside the file. */
     static Path defaultOut(Path history) {
-        String name = history.getFileName().toString();
-        Path dir = history.toAbsolutePath().getParent();
-        if (name.startsWith("history.") && Files.isRegularFile(dir.resolve("test.json"))) {
-            return dir.resolve("check");
-        }
-        return dir.resolve(stem(name) + ".check");
+        Path run = runFolder(history);
+        return run != null ? run.resolve("check")
+                : history.toAbsolutePath().getParent().resolve(stem(history.getFileName().toString()) + ".check");
     }
 
     private static String stem(String name) {
