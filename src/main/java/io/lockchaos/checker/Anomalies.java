@@ -7,11 +7,12 @@ import java.util.Map;
 
 /**
  * Collects a checker's anomalies. Every anomaly counts toward the verdict; only the listing is capped, at {@link
- * Anomaly#MAX_LISTED} per severity, so that a flood of notes can neither hide a violation from the verdict nor push
- * it off the list.
+ * Anomaly#MAX_LISTED} per severity (and the first of each kind is listed whatever the cap), so that a flood of notes
+ * or of one kind of violation can neither hide another from the verdict nor push it off the list.
  */
 public final class Anomalies {
     private final Map<Severity, List<Anomaly>> listed = new EnumMap<>(Severity.class);
+    private final java.util.Set<AnomalyKind> kinds = java.util.EnumSet.noneOf(AnomalyKind.class);
     private Verdict verdict = Verdict.VALID;
     private long total;
     private long unlisted;
@@ -20,7 +21,9 @@ public final class Anomalies {
         total++;
         verdict = verdict.and(a.severity().verdict());
         List<Anomaly> l = listed.computeIfAbsent(a.severity(), s -> new ArrayList<>());
-        if (l.size() < Anomaly.MAX_LISTED) {
+        // the first of each kind is always listed: a flood of one kind must not hide that another was found
+        if (l.size() < Anomaly.MAX_LISTED || kinds.add(a.kind())) {
+            kinds.add(a.kind());
             l.add(a);
         } else {
             unlisted++;

@@ -28,6 +28,40 @@ class LinearizabilityPropertiesTest {
     }
 
     @Test
+    void thePlainMutexModelAgreesWithTheMutualExclusionCheckerToo() {
+        // the plain mutex tracks no owner and cannot drop crashed acquires, so the histories are smaller
+        Gen<LockCase> gen = r -> new LockCase(SimConfig.defaults(Recipe.MUTEX)
+                .withProcesses(r.nextInt(1, 6)).withKeys(r.nextInt(1, 3)).withTargetOps(r.nextInt(20, 120))
+                .withInfoRate(r.nextDouble() * 0.05).withTimeoutRate(r.nextDouble() * 0.2)
+                .withBug(r.nextBoolean() ? Bug.OVER_GRANT : Bug.NONE), r.nextLong());
+        AtomicInteger definite = new AtomicInteger();
+        AtomicInteger invalid = new AtomicInteger();
+        Property.forAll("the mutex model agrees with mutual exclusion", gen, Shrinker.none())
+                .casesFromSystem(2000, 0.25).seed(4711L)
+                .check(c -> {
+                    History h = LockSimulator.run(c.config(), c.seed()).history();
+                    CheckResult lin = new LinearizabilityChecker(Models.mutex(), Duration.ofSeconds(20), 500_000)
+                            .check(h);
+                    if (lin.verdict() == Verdict.UNKNOWN) {
+                        return true;
+                    }
+                    definite.incrementAndGet();
+                    invalid.addAndGet(lin.verdict() == Verdict.INVALID ? 1 : 0);
+                    CheckResult me = new MutualExclusionChecker(Recipe.MUTEX).check(h);
+                    if (lin.verdict() != me.verdict()) {
+                        throw new AssertionError("mutex model " + lin.verdict() + " " + lin.anomalies()
+                                + " but mutual exclusion " + me.verdict() + " " + me.anomalies());
+                    }
+                    return true;
+                });
+        int cases = Math.max(1, (int) (Integer.getInteger(Property.CASES_PROPERTY, 2000) * 0.25));
+        System.out.println("mutex model vs mutual exclusion: " + definite + " of " + cases + " definite, " + invalid
+                + " invalid");
+        assertTrue(definite.get() >= cases * 0.95, "definite answers: " + definite + " of " + cases);
+        assertTrue(invalid.get() > 0 && invalid.get() < definite.get(), "both verdicts occur: " + invalid);
+    }
+
+    @Test
     void agreesWithTheMutualExclusionCheckerWheneverItIsDefinite() {
         Recipe[] recipes = MODEL_FOR.keySet().toArray(new Recipe[0]);
         Gen<LockCase> gen = r -> new LockCase(SimConfig.defaults(recipes[r.nextInt(recipes.length)])
