@@ -65,7 +65,7 @@ final class Sessions {
                 if (handle != null) {
                     handle.zookeeper(() -> zk);
                 }
-                return closing(session, process, switch (spec.recipe()) {
+                return closing(session, process, zk::getSessionId, switch (spec.recipe()) {
                     case "naive-rw" -> new NaiveReadWriteLock(zk, key, "res", read);
                     case "naive-herd" -> new NaiveHerdLock(zk, key, "res", false);
                     case "naive-queue" -> new NaiveHerdLock(zk, key, "res", true);
@@ -127,7 +127,10 @@ final class Sessions {
             } else {
                 lock = CuratorLocks.multi(c, allKeys);
             }
-            return closing(c, process, lock);
+            return closing(c, process, () -> {
+                long now = id.getAsLong();
+                return now != 0 ? now : current.get(); // in an outage the handle may have no session: the last one
+            }, lock);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -140,7 +143,7 @@ final class Sessions {
      * process is retired, and the application it stands for would not keep that session. The history says so: a
      * {@code state CLOSED} of the retired process naming the session it closed.
      */
-    private LockClient closing(AutoCloseable session, IntSupplier process, LockClient lock) {
+    private LockClient closing(AutoCloseable session, IntSupplier process, LongSupplier sessionId, LockClient lock) {
         return new LockClient() {
             @Override
             public io.lockchaos.client.Grant acquire(Duration timeout) throws Exception {
@@ -155,12 +158,12 @@ final class Sessions {
             @Override
             public void close() {
                 lock.close();
-                LongSupplier id;
+                boolean mine;
                 synchronized (Sessions.this) {
-                    id = open.remove(session);
+                    mine = open.remove(session) != null;
                 }
-                if (id != null) {
-                    recorder.state(process.getAsInt(), "CLOSED", id.getAsLong());
+                if (mine) {
+                    recorder.state(process.getAsInt(), "CLOSED", sessionId.getAsLong());
                     closer.execute(() -> closeQuietly(session));
                 }
             }
