@@ -78,7 +78,7 @@ public final class Checkers {
         };
     }
 
-    /** A checker that always answers valid; the no-op extension point. */
+    /** A checker that checks nothing, and says so (unknown on its own, no part of a composition); the no-op extension point. */
     public static Checker noop() {
         return new Checker() {
             @Override
@@ -88,7 +88,7 @@ public final class Checkers {
 
             @Override
             public CheckResult check(History h) {
-                return CheckResult.of("noop", List.of(), Map.of());
+                return CheckResult.nothingToCheck("noop", "the no-op checker checks nothing", Map.of());
             }
         };
     }

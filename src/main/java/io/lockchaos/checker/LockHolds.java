@@ -28,7 +28,7 @@ import java.util.TreeMap;
  *   <li>ok: it happened; fail: it did not; info (or no completion before the history ends): it may have happened, at
  *       any time after its invocation, and its process is retired.
  *   <li>A release gives back the releasing process's hold (the lease it names, else the innermost of its mode); where
- *       the recipe lets anyone release, a release by a non-holder gives back the oldest hold granted so far. A release
+ *       the recipe lets anyone release, a release by a non-holder gives back the held one whose acquire came first. A release
  *       that fails with {@code not-held} ends the hold as lost; any other failed release changes nothing.
  *   <li>A process's info completion retires it: each hold it still had stops being certain there and stays possible.
  * </ul>
@@ -564,11 +564,12 @@ public final class LockHolds {
             }
             perProcess.get(target.process).remove(target);
             if (how == Hold.ReleaseOutcome.LOST) {
-                // the lock node is gone, and with it every hold of that process and mode it stood for
+                // the lock node is gone, and with it every hold of that process and mode it stood for (a reentrant
+                // lock's nested holds share its node; a semaphore's leases are nodes of their own)
                 implied.add(new ImpliedRelease(key, target.process, target.acquireIndex, target.grantPosition, d, true,
                         Cause.NOT_HELD));
                 for (Open o : perProcess.get(target.process)) {
-                    if (o.mode == target.mode) {
+                    if (recipe.reentrant() && o.mode == target.mode) {
                         implied.add(new ImpliedRelease(key, o.process, o.acquireIndex, o.grantPosition, d, true,
                                 Cause.NOT_HELD));
                     }
@@ -677,7 +678,7 @@ public final class LockHolds {
         return sameMode != null ? sameMode : mine.peekLast();
     }
 
-    /** For recipes that let any process release: the named lease, else the oldest grant still held. */
+    /** For recipes that let any process release: the named lease, else the held one whose acquire came first. */
     private static Open pickAny(Map<Integer, Deque<Open>> perProcess, String node) {
         Open oldest = null;
         for (Deque<Open> d : perProcess.values()) {
@@ -685,7 +686,7 @@ public final class LockHolds {
                 if (node != null && node.equals(o.grant.node())) {
                     return o;
                 }
-                if (oldest == null || o.grantPosition < oldest.grantPosition) {
+                if (oldest == null || o.acquirePosition < oldest.acquirePosition) {
                     oldest = o;
                 }
             }

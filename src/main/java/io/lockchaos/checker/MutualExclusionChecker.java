@@ -126,7 +126,7 @@ public final class MutualExclusionChecker implements Checker {
             if (ownerOther < x.certain().until()) {
                 counts.possibleOverlaps++;
             }
-            List<Hold> conflicting = conflicts(active, activeByProcess, x);
+            List<Hold> conflicting = conflicts(active, x);
             if (!conflicting.isEmpty()) {
                 counts.violations++;
                 Anomaly a = violation(h, holds, key, x, conflicting);
@@ -151,7 +151,7 @@ public final class MutualExclusionChecker implements Checker {
     }
 
     /** The active holds that the new hold {@code x} may not overlap, or an empty list. */
-    private List<Hold> conflicts(List<Hold> active, Map<Integer, Integer> activeByProcess, Hold x) {
+    private List<Hold> conflicts(List<Hold> active, Hold x) {
         return Exclusion.conflicts(recipe, active, x.process(), x.mode(), Hold::process, Hold::mode);
     }
 
@@ -245,11 +245,11 @@ public final class MutualExclusionChecker implements Checker {
      */
     static String sessionState(LockHolds holds, Hold x, long p) {
         long s = x.grant().session();
+        if (s != 0 && holds.sessionLastSeenAlive(s) > p) {
+            return "alive"; // alive after the second grant, so alive at it: whatever ended the session came later
+        }
         if (s != 0 && holds.sessionEndedAt(s) < x.certain().until()) {
             return "ended";
-        }
-        if (s != 0 && holds.sessionLastSeenAlive(s) > p) {
-            return "alive";
         }
         if (x.release() == Hold.ReleaseOutcome.RELEASED) {
             return "alive"; // its release found the node: the session that owned it was alive until then

@@ -45,7 +45,7 @@ public final class LiveMonitor implements java.util.function.Consumer<Op> {
         List<LockHolds.Live.Conflict> found = holds.accept(op);
         if (!found.isEmpty() && first == null) {
             LockHolds.Live.Conflict c = found.get(0);
-            first = new Detection(op.time(), c.key(), c.holders().size() + 1, c.process());
+            first = new Detection(op.time(), c.key(), (int) c.holders().stream().distinct().count() + 1, c.process());
             onFirst.accept(first);
         }
     }

@@ -266,7 +266,9 @@ public final class BruteForceOracle {
                 if (notHeld) {
                     implied(k, target.acquire, 2L * target.grantAt + 1, 2L * c, true);
                     for (Held x : held.get(k)) {
-                        if (x.process == target.process && java.util.Objects.equals(x.mode, target.mode)) {
+                        // a reentrant lock's nested holds share the lost node; a semaphore's leases do not
+                        if (recipe.reentrant() && x.process == target.process
+                                && java.util.Objects.equals(x.mode, target.mode)) {
                             implied(k, x.acquire, 2L * x.grantAt + 1, 2L * c, true);
                         }
                     }
@@ -295,13 +297,13 @@ public final class BruteForceOracle {
             if (innermost == null && (recipe.ownerRelease() || there.isEmpty())) {
                 return null;
             }
-            // named nodes are never used by the generator; any other release takes the oldest grant
+            // named nodes are never used by the generator; any other release takes the hold acquired first
             Held oldest = null;
             for (Held x : there) {
                 if (innermost != null && x.process != op.process()) {
                     continue;
                 }
-                if (oldest == null || x.grantAt < oldest.grantAt) {
+                if (oldest == null || x.acquire < oldest.acquire) {
                     oldest = x;
                 }
             }
@@ -450,6 +452,13 @@ public final class BruteForceOracle {
             int target = -1;
             if (recipe.name().equals("mutex")) {
                 target = hs.isEmpty() ? -1 : 0; // anyone may release the one hold
+            } else if (recipe.isSemaphore() && hs.stream().noneMatch(x -> (int) x.get(0) == c.process())) {
+                // anyone may return a lease: without one of its own, the one whose acquire came first
+                for (int i = 0; i < hs.size(); i++) {
+                    if (target < 0 || (Long) hs.get(i).get(2) < (Long) hs.get(target).get(2)) {
+                        target = i;
+                    }
+                }
             } else {
                 for (int i = 0; i < hs.size(); i++) {
                     List<Object> x = hs.get(i);

@@ -13,7 +13,8 @@ import io.lockchaos.history.Fn;
  * @param input the invocation's value
  * @param output the completion's value; meaningless when {@code known} is false
  * @param known whether the op completed ok (its output is known)
- * @param required whether it must take effect (ok), or may also never have (info, or a synthetic expiry release)
+ * @param required whether it must take effect (ok, or a release the lock service must have made), or may also never
+ *     have (info, or a release it may have made)
  * @param invokeTime the earliest point it can take effect, in the order of the history (not a clock time)
  * @param returnTime the latest; {@code Long.MAX_VALUE} when it has none
  * @param releasesHold for a release by the lock service itself (an expired session), the index of the acquire whose

@@ -190,7 +190,7 @@ public final class LinearizabilityChecker implements Checker {
         details.put("state", state);
         details.put("configurations_explored", r.explored());
         String what = b == null ? "no op"
-                : (b.index() < 0 ? "an expiry release" : "op " + b.index()) + " (process " + b.process() + " "
+                : (b.index() < 0 ? "a release by the lock service" : "op " + b.index()) + " (process " + b.process() + " "
                 + b.f().wireName() + ")";
         return Anomaly.of(AnomalyKind.NONLINEARIZABLE, key, b == null || b.index() < 0 ? List.of() : List.of(b.index()),
                 b == null ? 0 : timeAt(h, b.invokeTime()), b == null ? 0 : timeAt(h, b.returnTime()),

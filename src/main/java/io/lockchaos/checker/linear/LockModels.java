@@ -182,7 +182,10 @@ final class LockModels {
         return null;
     }
 
-    /** Up to N leases, each its own hold; a process releases its newest lease (as the hold analysis does). */
+    /**
+     * Up to N leases, each its own hold; a process releases its newest lease, and one that holds none the oldest
+     * (as the hold analysis does). A release that names its lease node is not told apart.
+     */
     static final class Semaphore implements Model<List<Lease>> {
         @Override
         public List<LinOp> prune(List<LinOp> ops) {
@@ -219,7 +222,12 @@ final class LockModels {
             if (op.f() == Fn.ACQUIRE) {
                 return s.size() >= permits ? null : with(s, new Lease(op.process(), op.index(), 1));
             }
+            // InterProcessSemaphoreV2 lets anyone return a lease: one's own newest, else (as the hold analysis
+            // decides) the one whose acquire came first; leases are kept in acquire order
             Lease l = newestOf(s, op.process());
+            if (l == null && !s.isEmpty()) {
+                l = s.get(0);
+            }
             return l == null ? null : without(s, l);
         }
 
