@@ -42,10 +42,12 @@ public final class FairnessChecker implements Checker {
             List<Hold> grants = new ArrayList<>();
             long keyMaxWait = 0;
             long waitSum = 0;
+            int granted = 0;
             for (Hold x : e.getValue()) {
                 if (!x.isCertain() || !x.queued()) {
                     continue;
                 }
+                granted++;
                 long wait = Math.max(0, x.certainStart() - x.possibleStart());
                 keyMaxWait = Math.max(keyMaxWait, wait);
                 waitSum += wait;
@@ -59,12 +61,6 @@ public final class FairnessChecker implements Checker {
             long keyOvertakes = recipe.fifo() ? overtakes(e.getKey(), grants, anomalies) : 0;
             overtakes += keyOvertakes;
             maxWait = Math.max(maxWait, keyMaxWait);
-            int granted = 0;
-            for (Hold x : e.getValue()) {
-                if (x.isCertain() && x.queued()) {
-                    granted++;
-                }
-            }
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("grants", granted);
             summary.put("overtakes", keyOvertakes);

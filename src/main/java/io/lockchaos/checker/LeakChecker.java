@@ -5,7 +5,6 @@ import io.lockchaos.history.History;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import io.lockchaos.history.Times;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,8 +47,9 @@ public final class LeakChecker implements Checker {
         Map<String, Object> stats = new LinkedHashMap<>();
         LockHolds holds = LockHolds.of(h, recipe);
         Anomalies anomalies = new Anomalies();
-        long orphans = inspect(h, holds, anomalies);
-        boolean inspected = inspectionAt(h) >= 0;
+        int inspection = inspectionAt(h);
+        long orphans = inspect(h, inspection, holds, anomalies);
+        boolean inspected = inspection >= 0;
         stats.put("inspected", inspected);
         if (marker < 0) {
             stats.put("orphan_nodes", orphans);
@@ -142,8 +142,7 @@ public final class LeakChecker implements Checker {
         return at;
     }
 
-    private static long inspect(History h, LockHolds holds, Anomalies anomalies) {
-        int p = inspectionAt(h);
+    private static long inspect(History h, int p, LockHolds holds, Anomalies anomalies) {
         if (p < 0) {
             return 0;
         }

@@ -368,7 +368,7 @@ public final class LockHolds {
             } else if (op.type() == OpType.INVOKE && op.f() == Fn.RELEASE) {
                 lockOps++;
                 List<String> keys = releaseKeys(op);
-                if (!keys.equals(keysOf(op))) {
+                if (!live && !keys.equals(keysOf(op))) {
                     resolvedKeys.put(i, keys);
                 }
                 for (String k : keys) {

@@ -3,7 +3,6 @@ package io.lockchaos.checker;
 import io.lockchaos.history.History;
 import io.lockchaos.history.OpType;
 import io.lockchaos.history.Times;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
