@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
+import io.lockchaos.client.LockRecipe;
 import io.lockchaos.history.History;
 import io.lockchaos.report.ConsoleSummary;
 import io.lockchaos.report.Reports;
@@ -44,11 +45,14 @@ final class CheckCommand implements Callable<Integer> {
     HistoryFiles.Format format;
 
     @Option(names = "--recipe",
-            description = "what the lock promises: mutex, reentrant-mutex, semaphore:N, rw or multi (default mutex)")
+            description = {"what the lock promises: mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive,",
+                "naive-rw, naive-herd or naive-queue (default: the run's test.json, else mutex)"})
     String recipe;
 
-    @Option(names = "--model", description = {"also (or, without --recipe, only) check linearizability against a model:",
-        "mutex, owner-mutex, reentrant-mutex, semaphore:N, rw, register or cas-register"})
+    @Option(names = "--model", description = {
+        "also (or, without --recipe, only) check linearizability against a model:",
+        "mutex, owner-mutex, reentrant-mutex, semaphore:N, rw, register, cas-register, or recipe (the model of",
+        "what the recipe promises, with its lock checkers)"})
     String model;
 
     @Option(names = "--time-limit", defaultValue = "60", description = "linearizability search budget, seconds")
@@ -70,21 +74,23 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Recipe r = null;
-        Model<?> m = null;
+        boolean recipeModel = "recipe".equals(model);
         Path sidecar = sidecar(history);
-        String fromTest = recipe == null && model == null ? recipeOf(sidecar) : null;
+        String fromTest = recipe == null && (model == null || recipeModel) ? recipeOf(sidecar) : null;
+        LockRecipe lock = null;
+        if (fromTest != null) {
+            lock = lockRecipe(fromTest, sidecar + ": recipe: ");
+        } else if (recipe != null || model == null || recipeModel) {
+            lock = lockRecipe(recipe == null ? "mutex" : recipe, "--recipe: ");
+        }
+        Recipe r = lock == null ? null : lock.promises();
+        Model<?> m = null;
         try {
-            if (fromTest != null) {
-                r = io.lockchaos.core.Runner.checkerRecipe(fromTest);
-            } else if (recipe != null || model == null) {
-                r = Recipe.parse(recipe == null ? "mutex" : recipe);
-            }
             if (model != null) {
-                m = Models.parse(model);
+                m = recipeModel ? lock.model() : Models.parse(model);
             }
         } catch (IllegalArgumentException e) {
-            throw new UserError((fromTest != null ? sidecar + ": " : "--") + e.getMessage());
+            throw new UserError("--" + e.getMessage());
         }
         if (timeLimit < 1 || maxConfigurations < 1) {
             throw new UserError("--time-limit and --max-configurations must be at least 1");
@@ -150,6 +156,14 @@ final class CheckCommand implements Callable<Integer> {
         boolean run = history.getFileName().toString().startsWith("history.")
                 && Files.isRegularFile(dir.resolve("test.json"));
         return run ? dir : null;
+    }
+
+    private static LockRecipe lockRecipe(String name, String where) {
+        try {
+            return LockRecipe.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(where + e.getMessage());
+        }
     }
 
     /** The recipe a test.json names, or null when there is none (or no file). */

@@ -6,7 +6,6 @@ import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.History;
-import io.lockchaos.report.ConsoleSummary;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
 import java.io.IOException;
@@ -49,9 +48,10 @@ final class ReportCommand implements Callable<Integer> {
         String recipeName = recipe != null ? recipe : test.get("recipe") instanceof String s ? s : "mutex";
         Recipe r;
         try {
-            r = io.lockchaos.core.Runner.checkerRecipe(recipeName);
+            r = io.lockchaos.client.LockRecipe.parse(recipeName).promises();
         } catch (IllegalArgumentException e) {
-            throw new UserError((recipe != null ? "--" : runDir.resolve("test.json") + ": ") + e.getMessage());
+            throw new UserError((recipe != null ? "--recipe: " : runDir.resolve("test.json") + ": recipe: ")
+                    + e.getMessage());
         }
         History h = HistoryFiles.read(historyFile, HistoryFiles.Format.JSONL);
         CheckResult result = Checkers.safe(Checkers.forRecipe(r)).check(h);

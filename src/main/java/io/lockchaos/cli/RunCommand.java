@@ -1,5 +1,6 @@
 package io.lockchaos.cli;
 
+import io.lockchaos.checker.Verdict;
 import io.lockchaos.core.Runner;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
@@ -114,7 +115,7 @@ final class RunCommand implements Callable<Integer> {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
-        if (spec.cluster().equals("container") && connect == null && !io.lockchaos.cluster.Docker.available()) {
+        if (spec.cluster().containers() && connect == null && !io.lockchaos.cluster.Docker.available()) {
             throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
                     + " (use the default cluster: local)");
         }
@@ -126,10 +127,11 @@ final class RunCommand implements Callable<Integer> {
         Path dir = new Store(store).newRun(spec.name());
         ClientLog.redirect(dir.resolve("client.log"), verbose);
         Runner.writeTestJson(dir, spec);
-        System.out.println("run " + spec.name() + ": " + spec.clients() + " clients on " + spec.keys() + " key(s) of "
-                + spec.recipe() + ", " + (connect == null ? spec.nodes() + "-node " + spec.cluster() + " ensemble"
+        System.out.println("run " + spec.name() + ": " + spec.clients().count() + " clients on "
+                + spec.workload().keys() + " key(s) of " + spec.recipe().wireName() + ", " + (connect == null
+                ? spec.cluster().nodes() + "-node " + spec.cluster().kind().wireName() + " ensemble"
                 : "ensemble " + connect)
-                + ", " + spec.timeSeconds() + " s, seed " + spec.seed());
+                + ", " + spec.workload().timeSeconds() + " s, seed " + spec.seed());
         System.out.println("  store: " + dir);
         for (String event : spec.schedule().timeline()) {
             System.out.println("  nemesis: " + event);
@@ -165,10 +167,10 @@ final class RunCommand implements Callable<Integer> {
                 w.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
             }
         }
-        String expected = spec.expect().isEmpty() ? "valid" : spec.expect();
-        boolean met = out.result().verdict().name().equalsIgnoreCase(expected);
-        if (!spec.expect().isEmpty() || checkExpect) {
-            w.println("expected " + expected + ": " + (met ? "as expected" : "NOT as expected"));
+        Verdict expected = spec.checking().expected().orElse(Verdict.VALID);
+        boolean met = out.result().verdict() == expected;
+        if (spec.checking().expected().isPresent() || checkExpect) {
+            w.println("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
         }
         if (out.faultsStarted() + out.faultsFailed() > 0) {
             w.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
@@ -177,7 +179,7 @@ final class RunCommand implements Callable<Integer> {
         w.flush();
         System.out.print(text);
         java.nio.file.Files.writeString(dir.resolve("summary.txt"), text.toString());
-        if (checkExpect && out.result().verdict() == io.lockchaos.checker.Verdict.UNKNOWN && !"unknown".equals(expected)) {
+        if (checkExpect && out.result().verdict() == Verdict.UNKNOWN && expected != Verdict.UNKNOWN) {
             return 2; // undecided is not "not as expected": CI treats it as a warning, as it does without the flag
         }
         return checkExpect ? (met ? 0 : 1) : out.result().verdict().exitCode();

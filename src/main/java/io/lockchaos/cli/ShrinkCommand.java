@@ -3,7 +3,6 @@ package io.lockchaos.cli;
 import io.lockchaos.checker.AnomalyKind;
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
-import io.lockchaos.core.Runner;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
@@ -60,7 +59,7 @@ final class ShrinkCommand implements Callable<Integer> {
             throw new UserError("--attempts, --max-runs and --rate-runs must be at least 1");
         }
         History h = HistoryFiles.read(runDir.resolve("history.jsonl"), HistoryFiles.Format.JSONL);
-        CheckResult result = Checkers.safe(Checkers.forRecipe(Runner.checkerRecipe(original.recipe()))).check(h);
+        CheckResult result = Checkers.safe(Checkers.forRecipe(original.recipe().promises())).check(h);
         Set<AnomalyKind> target = result.violationKinds();
         if (target.isEmpty()) {
             throw new UserError(runDir + ": the run is " + result.verdict().name().toLowerCase(Locale.ROOT)
@@ -95,7 +94,8 @@ final class ShrinkCommand implements Callable<Integer> {
         log.put("final_reproduced", reproduced);
         log.put("final_runs", rateRuns);
         ResultsJson.writeMap(runDir.resolve("shrink.json"), log);
-        System.out.println("smallest test: " + out.spec().clients() + " clients, " + out.spec().timeSeconds() + " s, "
+        System.out.println("smallest test: " + out.spec().clients().count() + " clients, "
+                + out.spec().workload().timeSeconds() + " s, "
                 + out.spec().schedule().events().size() + " fault(s): " + String.join("; ",
                 out.spec().schedule().timeline()));
         System.out.printf(Locale.ROOT, "it reproduced in %d of %d runs; written to %s (%d runs in all)%n", reproduced,

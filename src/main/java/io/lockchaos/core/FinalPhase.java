@@ -39,7 +39,7 @@ final class FinalPhase {
 
     void run(String connect, Recorder rec, Collection<Resources> resources) throws Exception {
         int process = FIRST_PROBE_PROCESS;
-        List<String> probeKeys = spec.recipe().equals("multi") ? List.of("multi") : keys;
+        List<String> probeKeys = spec.recipe().spansKeys() ? List.of("multi") : keys;
         for (String key : probeKeys) {
             probe(connect, rec, key, process++);
         }
@@ -59,17 +59,17 @@ final class FinalPhase {
             return;
         }
         Map<String, Object> params = new LinkedHashMap<>();
-        params.put("timeout_ms", spec.acquireTimeoutMillis());
-        if (spec.recipe().endsWith("rw")) {
+        params.put("timeout_ms", spec.workload().acquireTimeoutMillis());
+        if (spec.recipe().readWrite()) {
             params.put("mode", "write");
         }
-        if (spec.recipe().equals("multi")) {
+        if (spec.recipe().spansKeys()) {
             params.put("keys", keys);
         }
         Op acq = rec.invoke(p, Fn.ACQUIRE, key, params);
         Grant g;
         try {
-            g = probe.acquire(Duration.ofMillis(spec.acquireTimeoutMillis()));
+            g = probe.acquire(Duration.ofMillis(spec.workload().acquireTimeoutMillis()));
         } catch (Exception e) {
             rec.complete(acq, OpType.INFO, null, String.valueOf(e));
             return;

@@ -2,9 +2,7 @@ package io.lockchaos.core;
 
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
-import io.lockchaos.checker.Recipe;
 import io.lockchaos.client.ClientHandle;
-import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.client.LiveMonitor;
 import io.lockchaos.client.LockWorker;
@@ -76,7 +74,7 @@ public final class Runner {
     private java.io.PrintStream console;
     private org.testcontainers.containers.Network network;
 
-    /** A runner that starts a local ensemble of {@code spec.nodes()} servers in the run's folder. */
+    /** A runner that starts a local ensemble of {@code spec.cluster().nodes()} servers in the run's folder. */
     public Runner(TestSpec spec, Path runDir) {
         this(spec, runDir, null);
     }
@@ -102,15 +100,15 @@ public final class Runner {
             return ExternalEnsemble.of(external);
         }
         if (containers()) {
-            return ContainerEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis())
-                    .routing(routing).network(network()).build();
+            return ContainerEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+                    .tickTime(spec.cluster().tickMillis()).routing(routing).network(network()).build();
         }
-        return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.nodes()).tickTime(spec.tickMillis())
-                .routing(routing).build();
+        return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+                .tickTime(spec.cluster().tickMillis()).routing(routing).build();
     }
 
     private boolean containers() {
-        return external == null && spec.cluster().equals("container");
+        return external == null && spec.cluster().containers();
     }
 
     /** The Docker network of a container run: the servers and the Toxiproxy container share it. */
@@ -125,37 +123,13 @@ public final class Runner {
         return network;
     }
 
-    /**
-     * The checker recipe for a run recipe: the naive locks promise what a mutex (or read/write lock) promises.
-     *
-     * @throws IllegalArgumentException for an unknown recipe
-     */
-    public static Recipe checkerRecipe(String recipe) {
-        switch (recipe) {
-            case "naive-exclusive": return new Recipe("naive-exclusive", 1, false, true, true, false);
-            case "naive-herd": return new Recipe("naive-herd", 1, false, true, true, false);
-            case "naive-queue": return new Recipe("naive-queue", 1, false, true, true, false);
-            case "naive-rw": return new Recipe("naive-rw", 1, false, true, true, true);
-            default: return Recipe.parse(recipe);
-        }
-    }
-
-    /**
-     * Whether holders run the critical section on the protected resources: for locks that promise one holder at a
-     * time (writers only, for read/write locks). Semaphores admit several holders, so they would race by design.
-     */
-    private boolean protectsResources() {
-        return !spec.recipe().startsWith("semaphore:");
-    }
-
-
     private String key(int i) {
         return "/lockchaos/lock-" + i;
     }
 
     private List<String> allKeys() {
         List<String> keys = new ArrayList<>();
-        for (int i = 0; i < spec.keys(); i++) {
+        for (int i = 0; i < spec.workload().keys(); i++) {
             keys.add(key(i));
         }
         return keys;
@@ -169,17 +143,18 @@ public final class Runner {
             throw new IllegalArgumentException("nemesis: server partitions need the local ensemble, not --connect");
         }
         if (containers()) {
-            ToxiproxyBackend b = ToxiproxyBackends.container(network(), spec.clients() * spec.nodes());
-            if (schedule.needsClientProxies() && spec.clients() * spec.nodes() > b.clientProxyCapacity()) {
+            int proxies = spec.clients().count() * spec.cluster().nodes();
+            ToxiproxyBackend b = ToxiproxyBackends.container(network(), proxies);
+            if (schedule.needsClientProxies() && proxies > b.clientProxyCapacity()) {
                 b.close();
-                throw new IllegalArgumentException("cluster: container: " + spec.clients() + " clients x "
-                        + spec.nodes() + " servers need more client proxies than the Toxiproxy container publishes ("
-                        + b.clientProxyCapacity() + ")");
+                throw new IllegalArgumentException("cluster: container: " + spec.clients().count() + " clients x "
+                        + spec.cluster().nodes() + " servers need more client proxies than the Toxiproxy container"
+                        + " publishes (" + b.clientProxyCapacity() + ")");
             }
             return b;
         }
-        return spec.proxy().equals("embedded") ? ToxiproxyBackends.embedded()
-                : ToxiproxyBackends.external(spec.proxy());
+        return spec.faults().proxy().embedded() ? ToxiproxyBackends.embedded()
+                : ToxiproxyBackends.external(spec.faults().proxy().url());
     }
 
     /**
@@ -197,8 +172,8 @@ public final class Runner {
             try {
                 prepare(zk.connectString());
                 long t0 = System.nanoTime();
-                NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients()), null,
-                        spec.sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
+                NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), null,
+                        spec.clients().sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
                 runWorkers(zk, rec, ctx, new NemesisDriver(Schedule.NONE, Nemeses.noop(), ctx, rec, 0), false);
                 return rec.grants() / ((System.nanoTime() - t0) / 1e9);
             } finally {
@@ -222,13 +197,14 @@ public final class Runner {
                 zk.awaitHealthy(Duration.ofSeconds(60));
                 Recorder rec = new Recorder(w);
                 sessions = new Sessions(spec, rec);
-                NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients()), net,
-                        spec.sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
-                driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec, spec.warmupSeconds() * 1000);
+                NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
+                        spec.clients().sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
+                driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec,
+                        spec.workload().warmupSeconds() * 1000);
                 NemesisDriver d = driver;
                 ProgressLine progress = console == null ? null : new ProgressLine(console,
-                        spec.warmupSeconds() + spec.timeSeconds(), rec::ops, d::activeFaults);
-                rec.observe(new LiveMonitor(checkerRecipe(spec.recipe()), found -> {
+                        spec.workload().warmupSeconds() + spec.workload().timeSeconds(), rec::ops, d::activeFaults);
+                rec.observe(new LiveMonitor(spec.recipe().promises(), found -> {
                     detectedAfter[0] = (System.nanoTime() - started) / 1e9;
                     if (progress != null) {
                         progress.announce(String.format(java.util.Locale.ROOT, "  ! live: %d holders of %s at %.3f s"
@@ -255,10 +231,10 @@ public final class Runner {
             }
         }
         History h = JsonlHistoryReader.read(historyFile);
-        CheckResult result = Checkers.safe(Checkers.forRecipe(checkerRecipe(spec.recipe()))).check(h);
+        CheckResult result = Checkers.safe(Checkers.forRecipe(spec.recipe().promises())).check(h);
         Map<String, Object> about = new LinkedHashMap<>();
         about.put("test", spec.name());
-        about.put("recipe", spec.recipe());
+        about.put("recipe", spec.recipe().wireName());
         about.put("ops", h.size());
         about.put("faults", Map.of("started", driver.started(), "failed", driver.failed()));
         Map<String, Object> throughput = Throughput.of(h);
@@ -282,7 +258,7 @@ public final class Runner {
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */
     private void prepare(String connect) throws Exception {
-        if (!spec.naive()) {
+        if (!spec.recipe().naive()) {
             return;
         }
         ZooKeeper admin = sessions.zookeeper(connect, false);
@@ -314,10 +290,10 @@ public final class Runner {
         // everything that can fail comes before the first thread starts: a thread waiting for the others to be
         // ready would otherwise wait for ever
         List<String> connects = new ArrayList<>();
-        for (int i = 0; i < spec.clients(); i++) {
+        for (int i = 0; i < spec.clients().count(); i++) {
             connects.add(proxied ? ctx.network().clientConnectString(i, zk.nodes()) : zk.connectString());
         }
-        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(spec.clients());
+        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(spec.clients().count());
         List<Thread> threads = new ArrayList<>();
         Thread nemesis = new Thread(() -> {
             try {
@@ -329,14 +305,14 @@ public final class Runner {
         }, "lockchaos-nemesis");
         nemesis.setDaemon(true);
         nemesis.start();
-        for (int i = 0; i < spec.clients(); i++) {
+        for (int i = 0; i < spec.clients().count(); i++) {
             int worker = i;
-            boolean read = spec.recipe().endsWith("rw") && plan.reads(worker);
-            String key = spec.recipe().equals("multi") ? "multi" : key(plan.keyIndex(worker));
+            boolean read = spec.recipe().readWrite() && plan.reads(worker);
+            String key = spec.recipe().spansKeys() ? "multi" : key(plan.keyIndex(worker));
             String connect = connects.get(worker);
             ClientHandle handle = ctx.clients().worker(worker);
             LockWorker[] self = new LockWorker[1];
-            LockWorker lw = new LockWorker(rec, key, worker, spec.clients(),
+            LockWorker lw = new LockWorker(rec, key, worker, spec.clients().count(),
                     // a retired process's old session keeps its own process number and no longer steers the worker
                     p -> sessions.client(connect, key, read, allKeys(), () -> p, st -> {
                         if (self[0].process() == p) {
@@ -346,14 +322,14 @@ public final class Runner {
                     plan.generator(worker), 0);
             self[0] = lw;
             lw.startTogether(ready);
-            lw.clientMode(ClientMode.parse(spec.clientMode())).reentryDepth(spec.reentryDepth()).handle(handle);
-            if (spec.recipe().endsWith("rw")) {
+            lw.clientMode(spec.clients().mode()).reentryDepth(spec.clients().reentryDepth()).handle(handle);
+            if (spec.recipe().readWrite()) {
                 lw.mode(read ? "read" : "write");
             }
-            if (spec.recipe().equals("multi")) {
+            if (spec.recipe().spansKeys()) {
                 lw.keys(allKeys());
             }
-            if (protectsResources() && !read) {
+            if (spec.recipe().protectsResources() && !read) {
                 lw.resources(resources.computeIfAbsent(key, Resources::new));
             }
             Thread t = new Thread(lw, "lockchaos-worker-" + worker);

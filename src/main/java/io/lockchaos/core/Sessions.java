@@ -1,12 +1,7 @@
 package io.lockchaos.core;
 
 import io.lockchaos.client.ClientHandle;
-import io.lockchaos.client.CuratorLocks;
-import io.lockchaos.client.CuratorMutexClient;
 import io.lockchaos.client.LockClient;
-import io.lockchaos.client.NaiveExclusiveLock;
-import io.lockchaos.client.NaiveHerdLock;
-import io.lockchaos.client.NaiveReadWriteLock;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
@@ -58,22 +53,17 @@ final class Sessions {
     LockClient client(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
                       Consumer<String> onState, ClientHandle handle) {
         try {
-            if (spec.naive()) {
+            if (spec.recipe().naive()) {
                 ZooKeeper zk = zookeeper(connect, false);
                 AutoCloseable session = zk::close; // one object: it is the key under which the session is open
                 register(session, zk::getSessionId);
                 if (handle != null) {
                     handle.zookeeper(() -> zk);
                 }
-                return closing(session, process, zk::getSessionId, switch (spec.recipe()) {
-                    case "naive-rw" -> new NaiveReadWriteLock(zk, key, "res", read);
-                    case "naive-herd" -> new NaiveHerdLock(zk, key, "res", false);
-                    case "naive-queue" -> new NaiveHerdLock(zk, key, "res", true);
-                    default -> new NaiveExclusiveLock(zk, key, "res");
-                });
+                return closing(session, process, zk::getSessionId, spec.recipe().open(zk, key, read));
             }
-            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.sessionTimeoutMillis(),
-                    (int) Math.max(1000, spec.sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
+            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.clients().sessionTimeoutMillis(),
+                    (int) Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
             LongSupplier id = () -> {
                 try {
                     return c.getZookeeperClient().getZooKeeper().getSessionId();
@@ -114,19 +104,7 @@ final class Sessions {
                     }
                 });
             }
-            String r = spec.recipe();
-            LockClient lock;
-            if (r.equals("mutex")) {
-                lock = CuratorLocks.semaphoreMutex(c, key);
-            } else if (r.equals("reentrant-mutex")) {
-                lock = new CuratorMutexClient(c, key);
-            } else if (r.startsWith("semaphore:")) {
-                lock = CuratorLocks.semaphore(c, key, Integer.parseInt(r.substring("semaphore:".length())));
-            } else if (r.equals("rw")) {
-                lock = CuratorLocks.readWrite(c, key, read);
-            } else {
-                lock = CuratorLocks.multi(c, allKeys);
-            }
+            LockClient lock = spec.recipe().open(c, key, read, allKeys);
             return closing(c, process, () -> {
                 long now = id.getAsLong();
                 return now != 0 ? now : current.get(); // in an outage the handle may have no session: the last one
@@ -180,7 +158,7 @@ final class Sessions {
 
     /** A raw handle; kept open until {@link #closeAll} when {@code keep}, else the caller closes it. */
     ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
-        ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.sessionTimeoutMillis(), Duration.ofSeconds(30));
+        ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.clients().sessionTimeoutMillis(), Duration.ofSeconds(30));
         if (keep) {
             register(zk::close, zk::getSessionId);
         }

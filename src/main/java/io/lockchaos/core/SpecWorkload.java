@@ -12,36 +12,39 @@ import java.util.SplittableRandom;
  */
 final class SpecWorkload {
     private final TestSpec spec;
+    private final WorkloadSpec work;
     private final int keyOffset;
     private final int readerOffset;
     private final int readers;
 
     SpecWorkload(TestSpec spec) {
         this.spec = spec;
+        this.work = spec.workload();
+        int clients = spec.clients().count();
         SplittableRandom random = new SplittableRandom(spec.seed());
-        this.keyOffset = random.nextInt(spec.keys());
-        this.readerOffset = random.nextInt(spec.clients());
-        int n = (int) Math.round(spec.clients() * spec.readPct() / 100.0);
+        this.keyOffset = random.nextInt(work.keys());
+        this.readerOffset = random.nextInt(clients);
+        int n = (int) Math.round(clients * work.readPct() / 100.0);
         // a mixed workload keeps at least one worker of each mode, or it tests nothing of the mix
-        if (spec.readPct() > 0 && spec.readPct() < 100 && spec.clients() >= 2) {
-            n = Math.max(1, Math.min(spec.clients() - 1, n));
+        if (work.readPct() > 0 && work.readPct() < 100 && clients >= 2) {
+            n = Math.max(1, Math.min(clients - 1, n));
         }
         this.readers = n;
     }
 
     /** The index of the key worker {@code w} uses: the seed rotates the assignment. */
     int keyIndex(int w) {
-        return (w + keyOffset) % spec.keys();
+        return (w + keyOffset) % work.keys();
     }
 
     /** Whether worker {@code w} takes read locks (for read/write recipes; {@code read_pct} of the workers). */
     boolean reads(int w) {
-        return (w + readerOffset) % spec.clients() < readers;
+        return (w + readerOffset) % spec.clients().count() < readers;
     }
 
     /** Milliseconds of warm-up before the main phase. */
     long warmupMillis() {
-        return spec.warmupSeconds() * 1000;
+        return work.warmupSeconds() * 1000;
     }
 
     /**
@@ -51,17 +54,17 @@ final class SpecWorkload {
      */
     Generator generator(int w) {
         long seed = new SplittableRandom(spec.seed() ^ 0x5DEECE66DL * (w + 1)).nextLong();
-        Generator g = Generators.repeat(new Cycle(0, spec.acquireTimeoutMillis(), spec.holdMillis(),
-                spec.reentryDepth()));
-        if (spec.holdMaxMillis() > spec.holdMillis()) {
-            g = Generators.holdBetween(spec.holdMillis(), spec.holdMaxMillis(), seed + 1, g);
+        Generator g = Generators.repeat(new Cycle(0, work.acquireTimeoutMillis(), work.holdMillis(),
+                spec.clients().reentryDepth()));
+        if (work.holdMaxMillis() > work.holdMillis()) {
+            g = Generators.holdBetween(work.holdMillis(), work.holdMaxMillis(), seed + 1, g);
         }
-        if (spec.tryAcquirePct() > 0) {
-            g = Generators.tryAcquire(spec.tryAcquirePct() / 100.0, seed + 2, g);
+        if (work.tryAcquirePct() > 0) {
+            g = Generators.tryAcquire(work.tryAcquirePct() / 100.0, seed + 2, g);
         }
-        if (spec.rate() > 0) {
-            g = Generators.rate(spec.rate(), seed + 3, g);
+        if (work.rate() > 0) {
+            g = Generators.rate(work.rate(), seed + 3, g);
         }
-        return Generators.timeLimit(Duration.ofSeconds(spec.warmupSeconds() + spec.timeSeconds()), g);
+        return Generators.timeLimit(Duration.ofSeconds(work.warmupSeconds() + work.timeSeconds()), g);
     }
 }

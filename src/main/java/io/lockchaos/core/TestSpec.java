@@ -1,87 +1,77 @@
 package io.lockchaos.core;
 
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.nemesis.Schedule;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A test, as data. Every field has a default ({@link #DEFAULTS}); workload files and command-line options override
- * them through {@link TestSpecs}.
+ * them by key through {@link TestSpecs}, which is the only place a spec is built, so the grouped records below never
+ * meet a positional list of same-typed numbers.
  *
  * @param name the test's name (its folder under histories/)
- * @param recipe the lock under test: mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive or naive-rw
- * @param nodes ZooKeeper servers: 1, 3 or 5
- * @param clients concurrent processes, each with its own session
- * @param keys lock keys
- * @param timeSeconds how long the workers run
- * @param holdMillis how long a holder holds
- * @param acquireTimeoutMillis how long an acquire waits
- * @param sessionTimeoutMillis the clients' session timeout
- * @param tickMillis the servers' tickTime
- * @param seed the run's seed (printed at start)
- * @param clientMode how holders react to connection states: ignore, stop-on-suspended or stop-on-lost
- * @param reentryDepth how many times a holder acquires per hold (more than 1 re-enters)
- * @param warmupSeconds a warm-up phase before the main one: the same workload, no faults
- * @param holdMaxMillis holds are drawn uniformly from [holdMillis, holdMaxMillis]; 0 means exactly holdMillis
- * @param tryAcquirePct the percentage of acquires that are single tries (timeout 0)
- * @param readPct for read/write locks, the percentage of workers that read
- * @param rate cycles per second per worker (a random stagger with that mean); 0 for as fast as possible
- * @param nemesis the fault schedule as text (see {@link io.lockchaos.nemesis.Schedule}); empty for none
- * @param quiesceMillis how long the system settles after the final heal; -1 for the session timeout plus 1 s when
- *     the run has faults, else 0
- * @param proxy the Toxiproxy backend for network faults: {@code embedded} or the URL of a running toxiproxy-server
- * @param expect the verdict a scenario is expected to reach (valid, invalid, unknown), or empty
- * @param cluster where the servers run: {@code local} (child JVMs) or {@code container} (Docker, with a Toxiproxy
- *     container for network faults)
+ * @param seed the run's seed (printed at start): the workload and random fault mixes derive from it
+ * @param recipe the lock under test
+ * @param cluster the ensemble
+ * @param clients the workers' clients
+ * @param workload what the workers do
+ * @param faults the fault schedule
+ * @param checking how the run is judged beyond the recipe's checkers
  */
-public record TestSpec(String name, String recipe, int nodes, int clients, int keys, long timeSeconds, long holdMillis,
-                       long acquireTimeoutMillis, long sessionTimeoutMillis, int tickMillis, long seed,
-                       String clientMode, int reentryDepth, long warmupSeconds, long holdMaxMillis,
-                       int tryAcquirePct, int readPct, int rate, String nemesis, long quiesceMillis,
-                       String proxy, String expect, String cluster) {
-    public static final TestSpec DEFAULTS = new TestSpec("default", "reentrant-mutex", 3, 10, 1, 10, 10, 1000, 4000,
-            200, 0, "ignore", 1, 0, 0, 0, 50, 0, "", -1, "embedded", "", "local");
+public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cluster, ClientSpec clients,
+                       WorkloadSpec workload, FaultSpec faults, CheckSpec checking) {
+    /** The defaults: a 3-node local ensemble, 10 clients of Curator's InterProcessMutex for 10 s, no faults. */
+    public static final TestSpec DEFAULTS = TestSpecs.defaults();
 
-    /** Whether the recipe is one of the seed's hand-written locks (raw ZooKeeper, persistent lock parents). */
-    public boolean naive() {
-        return recipe.startsWith("naive-");
+    public TestSpec {
+        Objects.requireNonNull(name);
+        Objects.requireNonNull(recipe);
+        Objects.requireNonNull(cluster);
+        Objects.requireNonNull(clients);
+        Objects.requireNonNull(workload);
+        Objects.requireNonNull(faults);
+        Objects.requireNonNull(checking);
     }
 
     /** The fault schedule, with random mixes expanded from the seed. */
-    public io.lockchaos.nemesis.Schedule schedule() {
-        return io.lockchaos.nemesis.Schedule.parse(nemesis, seed, timeSeconds * 1000);
+    public Schedule schedule() {
+        return Schedule.parse(faults.nemesis(), seed, workload.timeSeconds() * 1000);
     }
 
     /** How long the final quiesce lasts. */
     public long quiesce() {
-        return quiesceMillis >= 0 ? quiesceMillis : nemesis.isBlank() ? 0 : sessionTimeoutMillis + 1000;
+        return faults.quiesceMillis() >= 0 ? faults.quiesceMillis()
+                : faults.none() ? 0 : clients.sessionTimeoutMillis() + 1000;
     }
 
-    /** The spec as the key/value map a workload file holds. */
+    /** The spec as the key/value map a workload file holds (the keys workload files have always used). */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name);
-        m.put("recipe", recipe);
-        m.put("nodes", nodes);
-        m.put("clients", clients);
-        m.put("keys", keys);
-        m.put("time_s", timeSeconds);
-        m.put("hold_ms", holdMillis);
-        m.put("acquire_timeout_ms", acquireTimeoutMillis);
-        m.put("session_timeout_ms", sessionTimeoutMillis);
-        m.put("tick_ms", tickMillis);
+        m.put("recipe", recipe.wireName());
+        m.put("nodes", cluster.nodes());
+        m.put("clients", clients.count());
+        m.put("keys", workload.keys());
+        m.put("time_s", workload.timeSeconds());
+        m.put("hold_ms", workload.holdMillis());
+        m.put("acquire_timeout_ms", workload.acquireTimeoutMillis());
+        m.put("session_timeout_ms", clients.sessionTimeoutMillis());
+        m.put("tick_ms", cluster.tickMillis());
         m.put("seed", seed);
-        m.put("client_mode", clientMode);
-        m.put("reentry_depth", reentryDepth);
-        m.put("warmup_s", warmupSeconds);
-        m.put("hold_max_ms", holdMaxMillis);
-        m.put("try_acquire_pct", tryAcquirePct);
-        m.put("read_pct", readPct);
-        m.put("rate", rate);
-        m.put("nemesis", nemesis);
-        m.put("quiesce_ms", quiesceMillis);
-        m.put("proxy", proxy);
-        m.put("expect", expect);
-        m.put("cluster", cluster);
+        m.put("client_mode", clients.mode().wireName());
+        m.put("reentry_depth", clients.reentryDepth());
+        m.put("warmup_s", workload.warmupSeconds());
+        m.put("hold_max_ms", workload.holdMaxMillis());
+        m.put("try_acquire_pct", workload.tryAcquirePct());
+        m.put("read_pct", workload.readPct());
+        m.put("rate", workload.rate());
+        m.put("nemesis", faults.nemesis());
+        m.put("quiesce_ms", faults.quiesceMillis());
+        m.put("proxy", faults.proxy().wireName());
+        m.put("expect", checking.expected().map(v -> v.wireName()).orElse(""));
+        m.put("cluster", cluster.kind().wireName());
         return m;
     }
 }

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.LockRecipe;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -13,8 +16,6 @@ import java.util.Set;
 
 /** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
 public final class TestSpecs {
-    static final Set<String> RECIPES = Set.of("mutex", "reentrant-mutex", "rw", "multi", "naive-exclusive",
-            "naive-rw", "naive-herd", "naive-queue");
     private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth",
             "try_acquire_pct", "read_pct", "rate");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
@@ -87,6 +88,46 @@ public final class TestSpecs {
         return s.toString();
     }
 
+    /** The default value of every key, as text: the one place the defaults are written. */
+    private static final Map<String, String> DEFAULT_VALUES = defaultValues();
+
+    private static Map<String, String> defaultValues() {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("name", "default");
+        m.put("recipe", "reentrant-mutex");
+        m.put("nodes", "3");
+        m.put("clients", "10");
+        m.put("keys", "1");
+        m.put("time_s", "10");
+        m.put("hold_ms", "10");
+        m.put("acquire_timeout_ms", "1000");
+        m.put("session_timeout_ms", "4000");
+        m.put("tick_ms", "200");
+        m.put("seed", "0");
+        m.put("client_mode", "ignore");
+        m.put("reentry_depth", "1");
+        m.put("warmup_s", "0");
+        m.put("hold_max_ms", "0");
+        m.put("try_acquire_pct", "0");
+        m.put("read_pct", "50");
+        m.put("rate", "0");
+        m.put("nemesis", "");
+        m.put("quiesce_ms", "-1");
+        m.put("proxy", "embedded");
+        m.put("expect", "");
+        m.put("cluster", "local");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The spec of {@link #DEFAULT_VALUES}, for {@link TestSpec#DEFAULTS}. */
+    static TestSpec defaults() {
+        try {
+            return build("defaults", DEFAULT_VALUES);
+        } catch (SpecException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+    }
+
     /**
      * Returns {@code spec} with the given keys set from their text forms.
      *
@@ -102,15 +143,50 @@ public final class TestSpecs {
             }
             m.put(e.getKey(), e.getValue());
         }
-        return new TestSpec(m.get("name"), m.get("recipe"), (int) number(source, m, "nodes"),
-                (int) number(source, m, "clients"), (int) number(source, m, "keys"), number(source, m, "time_s"),
-                number(source, m, "hold_ms"), number(source, m, "acquire_timeout_ms"),
-                number(source, m, "session_timeout_ms"), (int) number(source, m, "tick_ms"),
-                number(source, m, "seed"), m.get("client_mode"), (int) number(source, m, "reentry_depth"),
-                number(source, m, "warmup_s"), number(source, m, "hold_max_ms"),
-                (int) number(source, m, "try_acquire_pct"), (int) number(source, m, "read_pct"),
-                (int) number(source, m, "rate"), m.get("nemesis"), number(source, m, "quiesce_ms"),
-                m.get("proxy"), m.get("expect"), m.get("cluster"));
+        return build(source, m);
+    }
+
+    /** Builds a spec from every key's text form; each value that cannot be read is named with its key. */
+    private static TestSpec build(String source, Map<String, String> m) throws SpecException {
+        LockRecipe recipe = parsed(source, "recipe", m, LockRecipe::parse);
+        ClientMode mode = ClientMode.parse(m.get("client_mode"));
+        if (mode == null) {
+            throw new SpecException(source + ": client_mode: expected ignore, stop-on-suspended or stop-on-lost, got '"
+                    + m.get("client_mode") + "'");
+        }
+        ClusterKind kind = ClusterKind.parse(m.get("cluster"));
+        if (kind == null) {
+            throw new SpecException(source + ": cluster: expected local or container, got '" + m.get("cluster") + "'");
+        }
+        ToxiproxyChoice proxy = parsed(source, "proxy", m, ToxiproxyChoice::parse);
+        String expect = m.get("expect");
+        Verdict verdict = null;
+        if (!expect.isEmpty()) {
+            verdict = java.util.Arrays.stream(Verdict.values()).filter(v -> v.wireName().equals(expect)).findFirst()
+                    .orElseThrow(() -> new SpecException(source + ": expect: expected valid, invalid or unknown, got '"
+                            + expect + "'"));
+        }
+        ClusterSpec cluster = new ClusterSpec(kind, (int) number(source, m, "nodes"), (int) number(source, m,
+                "tick_ms"));
+        ClientSpec clients = new ClientSpec((int) number(source, m, "clients"), number(source, m,
+                "session_timeout_ms"), mode, (int) number(source, m, "reentry_depth"));
+        WorkloadSpec workload = new WorkloadSpec((int) number(source, m, "keys"), number(source, m, "time_s"),
+                number(source, m, "warmup_s"), number(source, m, "hold_ms"), number(source, m, "hold_max_ms"),
+                number(source, m, "acquire_timeout_ms"), (int) number(source, m, "try_acquire_pct"),
+                (int) number(source, m, "read_pct"), (int) number(source, m, "rate"));
+        FaultSpec faults = new FaultSpec(m.get("nemesis"), number(source, m, "quiesce_ms"), proxy);
+        return new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients, workload, faults,
+                new CheckSpec(verdict));
+    }
+
+    /** {@code parse} applied to key {@code key}'s value, its IllegalArgumentException as a SpecException. */
+    private static <T> T parsed(String source, String key, Map<String, String> m,
+                                java.util.function.Function<String, T> parse) throws SpecException {
+        try {
+            return parse.apply(m.get(key));
+        } catch (IllegalArgumentException e) {
+            throw new SpecException(source + ": " + key + ": " + e.getMessage());
+        }
     }
 
     private static long number(String source, Map<String, String> m, String key) throws SpecException {
@@ -132,86 +208,73 @@ public final class TestSpecs {
      * @throws SpecException naming the key whose value is impossible
      */
     public static TestSpec validate(String source, TestSpec s) throws SpecException {
-        if (!RECIPES.contains(s.recipe()) && !s.recipe().matches("semaphore:[1-9][0-9]*")) {
-            throw new SpecException(source + ": recipe: unknown recipe '" + s.recipe() + "' (expected mutex,"
-                    + " reentrant-mutex, semaphore:N, rw, multi, naive-exclusive, naive-rw, naive-herd or naive-queue)");
+        ClusterSpec cluster = s.cluster();
+        ClientSpec clients = s.clients();
+        WorkloadSpec w = s.workload();
+        if (clients.reentryDepth() < 1 || clients.reentryDepth() > 100) {
+            throw new SpecException(source + ": reentry_depth: expected 1 to 100, got " + clients.reentryDepth());
         }
-        if (io.lockchaos.client.ClientMode.parse(s.clientMode()) == null) {
-            throw new SpecException(source + ": client_mode: expected ignore, stop-on-suspended or stop-on-lost, got '"
-                    + s.clientMode() + "'");
+        if (cluster.nodes() != 1 && cluster.nodes() != 3 && cluster.nodes() != 5) {
+            throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + cluster.nodes());
         }
-        if (s.reentryDepth() < 1 || s.reentryDepth() > 100) {
-            throw new SpecException(source + ": reentry_depth: expected 1 to 100, got " + s.reentryDepth());
+        if (clients.count() < 1 || clients.count() > 2000) {
+            throw new SpecException(source + ": clients: expected 1 to 2000, got " + clients.count());
         }
-        if (s.nodes() != 1 && s.nodes() != 3 && s.nodes() != 5) {
-            throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.nodes());
+        if (w.keys() < 1 || w.keys() > clients.count() && !s.recipe().spansKeys()) {
+            throw new SpecException(source + ": keys: expected 1 to clients (" + clients.count() + "), got "
+                    + w.keys());
         }
-        if (s.clients() < 1 || s.clients() > 2000) {
-            throw new SpecException(source + ": clients: expected 1 to 2000, got " + s.clients());
+        if (s.recipe().spansKeys() && w.keys() < 2) {
+            throw new SpecException(source + ": keys: a multi-lock needs at least 2 keys, got " + w.keys());
         }
-        if (s.keys() < 1 || s.keys() > s.clients() && !s.recipe().equals("multi")) {
-            throw new SpecException(source + ": keys: expected 1 to clients (" + s.clients() + "), got " + s.keys());
+        if (w.timeSeconds() < 1) {
+            throw new SpecException(source + ": time_s: must be at least 1, got " + w.timeSeconds());
         }
-        if (s.recipe().equals("multi") && s.keys() < 2) {
-            throw new SpecException(source + ": keys: a multi-lock needs at least 2 keys, got " + s.keys());
-        }
-        if (s.timeSeconds() < 1) {
-            throw new SpecException(source + ": time_s: must be at least 1, got " + s.timeSeconds());
-        }
-        if (s.holdMillis() < 0 || s.acquireTimeoutMillis() < 1) {
+        if (w.holdMillis() < 0 || w.acquireTimeoutMillis() < 1) {
             throw new SpecException(source + ": hold_ms must be >= 0 and acquire_timeout_ms >= 1");
         }
-        if (s.warmupSeconds() < 0 || s.warmupSeconds() > 3600) {
-            throw new SpecException(source + ": warmup_s: expected 0 to 3600, got " + s.warmupSeconds());
+        if (w.warmupSeconds() < 0 || w.warmupSeconds() > 3600) {
+            throw new SpecException(source + ": warmup_s: expected 0 to 3600, got " + w.warmupSeconds());
         }
-        if (s.holdMaxMillis() != 0 && s.holdMaxMillis() < s.holdMillis()) {
-            throw new SpecException(source + ": hold_max_ms: must be 0 or at least hold_ms (" + s.holdMillis()
-                    + "), got " + s.holdMaxMillis());
+        if (w.holdMaxMillis() != 0 && w.holdMaxMillis() < w.holdMillis()) {
+            throw new SpecException(source + ": hold_max_ms: must be 0 or at least hold_ms (" + w.holdMillis()
+                    + "), got " + w.holdMaxMillis());
         }
-        if (s.tryAcquirePct() < 0 || s.tryAcquirePct() > 100) {
-            throw new SpecException(source + ": try_acquire_pct: expected 0 to 100, got " + s.tryAcquirePct());
+        if (w.tryAcquirePct() < 0 || w.tryAcquirePct() > 100) {
+            throw new SpecException(source + ": try_acquire_pct: expected 0 to 100, got " + w.tryAcquirePct());
         }
-        if (s.readPct() < 0 || s.readPct() > 100) {
-            throw new SpecException(source + ": read_pct: expected 0 to 100, got " + s.readPct());
+        if (w.readPct() < 0 || w.readPct() > 100) {
+            throw new SpecException(source + ": read_pct: expected 0 to 100, got " + w.readPct());
         }
         // pauses are whole milliseconds: above 500/s the mean pause of a stagger would be off by more than 25%
-        if (s.rate() < 0 || s.rate() > 500) {
+        if (w.rate() < 0 || w.rate() > 500) {
             throw new SpecException(source + ": rate: expected 0 (unlimited) to 500 cycles/s per client, got "
-                    + s.rate());
+                    + w.rate());
         }
-        if (s.quiesceMillis() < -1 || s.quiesceMillis() > 600_000) {
-            throw new SpecException(source + ": quiesce_ms: expected -1 (auto) to 600000, got " + s.quiesceMillis());
-        }
-        if (!s.proxy().equals("embedded") && !s.proxy().matches("http://[^/:]+:[0-9]+/?")) {
-            throw new SpecException(source + ": proxy: expected embedded or http://host:port, got '" + s.proxy()
-                    + "'");
-        }
-        if (!Set.of("local", "container").contains(s.cluster())) {
-            throw new SpecException(source + ": cluster: expected local or container, got '" + s.cluster() + "'");
-        }
-        if (!Set.of("", "valid", "invalid", "unknown").contains(s.expect())) {
-            throw new SpecException(source + ": expect: expected valid, invalid or unknown, got '" + s.expect() + "'");
+        long quiesce = s.faults().quiesceMillis();
+        if (quiesce < -1 || quiesce > 600_000) {
+            throw new SpecException(source + ": quiesce_ms: expected -1 (auto) to 600000, got " + quiesce);
         }
         try {
             io.lockchaos.nemesis.Schedule schedule = s.schedule();
-            if (schedule.partitionsServers() && s.nodes() == 1) {
+            if (schedule.partitionsServers() && cluster.nodes() == 1) {
                 throw new SpecException(source + ": nemesis: partitions need 3 or 5 nodes, got 1");
             }
-            if (schedule.hasRing() && s.nodes() < 5) {
-                throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + s.nodes()
+            if (schedule.hasRing() && cluster.nodes() < 5) {
+                throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + cluster.nodes()
                         + " every server is its neighbours' neighbour and nothing is cut)");
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
         }
-        if (s.tickMillis() < 10) {
-            throw new SpecException(source + ": tick_ms: must be at least 10, got " + s.tickMillis());
+        if (cluster.tickMillis() < 10) {
+            throw new SpecException(source + ": tick_ms: must be at least 10, got " + cluster.tickMillis());
         }
-        long min = 2L * s.tickMillis();
-        long max = 20L * s.tickMillis();
-        if (s.sessionTimeoutMillis() < min || s.sessionTimeoutMillis() > max) {
+        long min = 2L * cluster.tickMillis();
+        long max = 20L * cluster.tickMillis();
+        if (clients.sessionTimeoutMillis() < min || clients.sessionTimeoutMillis() > max) {
             throw new SpecException(source + ": session_timeout_ms: the server allows " + min + " to " + max
-                    + " ms with tick_ms " + s.tickMillis() + ", got " + s.sessionTimeoutMillis());
+                    + " ms with tick_ms " + cluster.tickMillis() + ", got " + clients.sessionTimeoutMillis());
         }
         return s;
     }

@@ -55,7 +55,7 @@ public final class Explorer {
         long s = seedOf(i);
         SplittableRandom r = new SplittableRandom(s);
         List<String> pool = new ArrayList<>(KINDS);
-        if (base.nodes() >= 3) {
+        if (base.cluster().nodes() >= 3) {
             pool.addAll(ENSEMBLE_KINDS);
         }
         List<String> kinds = new ArrayList<>();
@@ -66,13 +66,13 @@ public final class Explorer {
                 kinds.add(k);
             }
         }
-        long session = base.sessionTimeoutMillis();
+        long session = base.clients().sessionTimeoutMillis();
         long every = session + 500 + r.nextInt((int) session * 2);
         long duration = Math.max(500, Math.min(every, session / 2 + r.nextInt((int) session * 2)));
         long from = 500 + r.nextInt(1000);
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put("seed", Long.toString(s));
-        long time = Math.max(base.timeSeconds(), from / 1000 + 2);
+        long time = Math.max(base.workload().timeSeconds(), from / 1000 + 2);
         List<String> timeline = new ArrayList<>();
         for (long t = from; t < time * 1000; t += every) {
             String kind = kinds.get(r.nextInt(kinds.size()));
@@ -82,11 +82,11 @@ public final class Explorer {
         keys.put("nemesis", String.join("; ", timeline));
         keys.put("time_s", Long.toString(time));
         keys.put("hold_ms", Long.toString(Math.round(HOLDS[r.nextInt(HOLDS.length)] * session)));
-        keys.put("clients", Integer.toString(2 + r.nextInt(Math.max(1, Math.min(base.clients(), 6) - 1))));
-        if (!base.recipe().equals("multi")) {
+        keys.put("clients", Integer.toString(2 + r.nextInt(Math.max(1, Math.min(base.clients().count(), 6) - 1))));
+        if (!base.recipe().spansKeys()) {
             keys.put("keys", "1"); // one lock makes the holders meet; a multi-lock needs its keys
         }
-        keys.put("acquire_timeout_ms", Long.toString(Math.max(base.acquireTimeoutMillis(), 2 * session)));
+        keys.put("acquire_timeout_ms", Long.toString(Math.max(base.workload().acquireTimeoutMillis(), 2 * session)));
         return TestSpecs.validate("explore", TestSpecs.with("explore", base, keys));
     }
 
@@ -116,7 +116,7 @@ public final class Explorer {
             ScenarioResult r = Scenario.run(spec, store, null);
             if (console != null) {
                 console.printf("  explore %d/%d: seed %d, %s, hold %d ms, %d clients: %s%s%n", i + 1, runs,
-                        spec.seed(), spec.nemesis(), spec.holdMillis(), spec.clients(),
+                        spec.seed(), spec.faults().nemesis(), spec.workload().holdMillis(), spec.clients().count(),
                         r.verdict().name().toLowerCase(java.util.Locale.ROOT),
                         r.isInvalid() ? " " + r.violations() : "");
             }

@@ -64,8 +64,13 @@ public final class Scenario {
         return set("name", n);
     }
 
+    /** A recipe by its workload name ({@code reentrant-mutex}, {@code semaphore:3}, ...). */
     public Scenario recipe(String r) {
         return set("recipe", r);
+    }
+
+    public Scenario recipe(io.lockchaos.client.LockRecipe r) {
+        return set("recipe", r.wireName());
     }
 
     public Scenario nodes(int n) {
@@ -104,6 +109,10 @@ public final class Scenario {
     /** {@code ignore}, {@code stop-on-suspended} or {@code stop-on-lost}. */
     public Scenario clientMode(String mode) {
         return set("client_mode", mode);
+    }
+
+    public Scenario clientMode(io.lockchaos.client.ClientMode mode) {
+        return set("client_mode", mode.wireName());
     }
 
     /** The fault schedule, in the timeline syntax of {@link io.lockchaos.nemesis.Schedule}. */

@@ -116,21 +116,21 @@ public final class ScheduleShrinker {
                 add(out, "halve '" + e + "'", s, Map.of("nemesis", text(shorter)));
             }
         }
-        for (int c : new java.util.TreeSet<>(List.of(2, s.clients() / 2, s.clients() - 1))) {
-            if (c >= 2 && c < s.clients() && c >= s.keys()) {
-                add(out, "clients " + s.clients() + " -> " + c, s, Map.of("clients", Integer.toString(c)));
+        for (int c : new java.util.TreeSet<>(List.of(2, s.clients().count() / 2, s.clients().count() - 1))) {
+            if (c >= 2 && c < s.clients().count() && c >= s.workload().keys()) {
+                add(out, "clients " + s.clients().count() + " -> " + c, s, Map.of("clients", Integer.toString(c)));
             }
         }
-        if (s.keys() > 1 && !s.recipe().equals("multi")) {
-            add(out, "keys " + s.keys() + " -> 1", s, Map.of("keys", "1"));
+        if (s.workload().keys() > 1 && !s.recipe().spansKeys()) {
+            add(out, "keys " + s.workload().keys() + " -> 1", s, Map.of("keys", "1"));
         }
         long needed = Math.max(1, (schedule.endMillis() + 999) / 1000);
-        long shorterTime = Math.max(needed, s.timeSeconds() / 2);
-        if (shorterTime < s.timeSeconds()) {
-            add(out, "time " + s.timeSeconds() + " s -> " + shorterTime + " s", s,
+        long shorterTime = Math.max(needed, s.workload().timeSeconds() / 2);
+        if (shorterTime < s.workload().timeSeconds()) {
+            add(out, "time " + s.workload().timeSeconds() + " s -> " + shorterTime + " s", s,
                     Map.of("time_s", Long.toString(shorterTime)));
         }
-        if (s.warmupSeconds() > 0) {
+        if (s.workload().warmupSeconds() > 0) {
             add(out, "no warm-up", s, Map.of("warmup_s", "0"));
         }
         return out;

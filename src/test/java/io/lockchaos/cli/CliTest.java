@@ -73,6 +73,22 @@ class CliTest extends ConsoleCapturing {
     }
 
     @Test
+    void modelRecipeChecksTheRecipesOwnModelBesideItsCheckers() throws Exception {
+        Path f = dir.resolve("r.jsonl");
+        assertEquals(0, Main.run("gen", "--ops", "300", "--processes", "4", "--recipe", "semaphore:2", "--seed", "5",
+                "--out", f.toString()));
+        // the recipe comes from the r.test.json gen wrote; its model is the 2-lease semaphore
+        assertEquals(0, Main.run("check", f.toString(), "--model", "recipe"));
+        JsonNode r = new ObjectMapper().readTree(dir.resolve("r.check/results.json").toFile());
+        assertEquals(2, r.get("checkers").size(), r.toString());
+        assertEquals("valid", r.get("checkers").get(1).get("verdict").asText());
+        assertTrue(r.get("checkers").get(1).toString().contains("semaphore:2"), r.toString());
+        // the seed's locks are recipes to check too, not only to run
+        assertEquals(0, Main.run("check", "checker/clean-mutex.jsonl", "--recipe", "naive-exclusive", "--out",
+                dir.resolve("n").toString()));
+    }
+
+    @Test
     void impossibleParametersAreRejected() {
         assertEquals(2, Main.run("gen", "--processes", "0", "--out", dir.resolve("x").toString()));
         assertTrue(err().startsWith("lockchaos: --ops/--processes/--keys/rates:"), err());

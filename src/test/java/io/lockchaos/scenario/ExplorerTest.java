@@ -21,10 +21,10 @@ class ExplorerTest {
             assertEquals(s, b.runSpec(i), "the same seed gives the same run " + i);
             assertEquals(a.seedOf(i), s.seed());
             assertTrue(!s.schedule().isEmpty(), "every run has faults");
-            assertTrue(s.schedule().events().stream().allMatch(e -> e.atMillis() < s.timeSeconds() * 1000));
+            assertTrue(s.schedule().events().stream().allMatch(e -> e.atMillis() < s.workload().timeSeconds() * 1000));
             assertEquals(TestSpec.DEFAULTS.recipe(), s.recipe());
-            assertEquals(TestSpec.DEFAULTS.clientMode(), s.clientMode());
-            schedules.add(s.nemesis());
+            assertEquals(TestSpec.DEFAULTS.clients().mode(), s.clients().mode());
+            schedules.add(s.faults().nemesis());
         }
         assertTrue(schedules.size() > 40, "runs differ: " + schedules.size() + " distinct schedules of 50");
         assertNotEquals(a.runSpec(0), new Explorer(TestSpec.DEFAULTS, 43, Path.of("unused"), null).runSpec(0));

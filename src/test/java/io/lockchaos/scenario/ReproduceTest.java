@@ -1,5 +1,7 @@
 package io.lockchaos.scenario;
 
+import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.LockRecipe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,9 +27,10 @@ class ReproduceTest {
 
     @Test
     void aScenarioBuiltInCodeFindsADoubleHolderThatReplaysAndShrinks() throws Exception {
-        ScenarioResult r = Scenario.builder().name("api").recipe("reentrant-mutex").clients(3)
+        ScenarioResult r = Scenario.builder().name("api")
+                .recipe(LockRecipe.of(LockRecipe.Kind.REENTRANT_MUTEX)).clients(3)
                 .time(Duration.ofSeconds(4)).hold(Duration.ofSeconds(4)).acquireTimeout(Duration.ofSeconds(6))
-                .sessionTimeout(Duration.ofSeconds(2)).tickMillis(100).clientMode("ignore")
+                .sessionTimeout(Duration.ofSeconds(2)).tickMillis(100).clientMode(ClientMode.IGNORE)
                 .nemesis("at 500ms expire holder; at 2500ms kill follower for 1s").set("quiesce_ms", 500).seed(1)
                 .store(dir).run();
         assertTrue(r.violations().contains(AnomalyKind.DOUBLE_HOLDER), r.violations().toString());
@@ -46,9 +49,10 @@ class ReproduceTest {
         TestSpec minimal = TestSpecs.load(r.dir().resolve("minimal.json"));
         TestSpec before = r.spec();
         assertTrue(minimal.schedule().events().size() < before.schedule().events().size()
-                || minimal.clients() < before.clients() || minimal.timeSeconds() < before.timeSeconds(),
+                || minimal.clients().count() < before.clients().count()
+                || minimal.workload().timeSeconds() < before.workload().timeSeconds(),
                 "smaller: " + minimal);
-        assertEquals("invalid", minimal.expect());
+        assertEquals(java.util.Optional.of(io.lockchaos.checker.Verdict.INVALID), minimal.checking().expected());
         JsonNode log = new ObjectMapper().readTree(r.dir().resolve("shrink.json").toFile());
         assertTrue(log.get("runs").asInt() <= 3, log.toString());
         assertEquals(1, log.get("final_runs").asInt());

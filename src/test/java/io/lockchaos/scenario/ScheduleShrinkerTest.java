@@ -21,7 +21,7 @@ class ScheduleShrinkerTest {
 
     /** Fails while an isolation of the holder of at least 2 s is in the schedule and there are 2+ clients. */
     private static boolean bug(TestSpec s) {
-        return s.clients() >= 2 && s.schedule().events().stream().anyMatch(e ->
+        return s.clients().count() >= 2 && s.schedule().events().stream().anyMatch(e ->
                 e.fault().kind() == FaultKind.ISOLATE_CLIENT && e.durationMillis() >= 2000);
     }
 
@@ -37,9 +37,9 @@ class ScheduleShrinkerTest {
         FaultEvent e = s.schedule().events().get(0);
         assertEquals(FaultKind.ISOLATE_CLIENT, e.fault().kind());
         assertEquals(2000, e.durationMillis(), "8 s halves to 4 s and 2 s; 1 s no longer fails");
-        assertEquals(2, s.clients());
-        assertEquals(1, s.keys());
-        assertEquals(4, s.timeSeconds(), "the fault must still end inside the main phase");
+        assertEquals(2, s.clients().count());
+        assertEquals(1, s.workload().keys());
+        assertEquals(4, s.workload().timeSeconds(), "the fault must still end inside the main phase");
         assertTrue(bug(s));
         assertEquals(log, out.steps());
         assertEquals(out.runs(), log.size(), "one try each");
@@ -76,9 +76,11 @@ class ScheduleShrinkerTest {
                     || t.schedule().endMillis() < s.schedule().endMillis()
                     || t.schedule().events().stream().mapToLong(FaultEvent::durationMillis).sum()
                     < s.schedule().events().stream().mapToLong(FaultEvent::durationMillis).sum()
-                    || t.clients() < s.clients() || t.keys() < s.keys() || t.timeSeconds() < s.timeSeconds();
+                    || t.clients().count() < s.clients().count() || t.workload().keys() < s.workload().keys()
+                    || t.workload().timeSeconds() < s.workload().timeSeconds();
             assertTrue(smaller, c.change());
-            assertTrue(t.schedule().endMillis() <= t.timeSeconds() * 1000, c.change() + ": no fault is cut off");
+            assertTrue(t.schedule().endMillis() <= t.workload().timeSeconds() * 1000,
+                    c.change() + ": no fault is cut off");
         }
     }
 }

@@ -28,6 +28,23 @@ public final class Models {
         return new LockModels.ReadWrite();
     }
 
+    /**
+     * The model of what {@code recipe} promises: a semaphore of its leases, a read/write lock (reentrant), a
+     * reentrant mutex, a mutex only its holder may release, or a mutex anyone may release.
+     */
+    public static Model<?> forRecipe(io.lockchaos.checker.Recipe recipe) {
+        if (recipe.isSemaphore()) {
+            return semaphore(recipe.capacity());
+        }
+        if (recipe.readWrite()) {
+            return readWrite();
+        }
+        if (recipe.reentrant()) {
+            return reentrantMutex();
+        }
+        return recipe.ownerRelease() ? ownerMutex() : mutex();
+    }
+
     public static Model<?> register() {
         return new RegisterModels.Register(false);
     }

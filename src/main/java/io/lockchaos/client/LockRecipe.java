@@ -1,0 +1,172 @@
+package io.lockchaos.client;
+
+import io.lockchaos.checker.Recipe;
+import io.lockchaos.checker.linear.Model;
+import io.lockchaos.checker.linear.Models;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * A lock under test, as a run knows it: how a client opens it, what it promises (which decides the checkers and the
+ * linearizability model) and what the workload may do with it. Every decision that depends on the recipe is made
+ * here, once, so adding a recipe means adding a {@link Kind} and nothing else.
+ *
+ * @param kind the recipe
+ * @param permits the leases of a semaphore; 1 for every other kind
+ */
+public record LockRecipe(Kind kind, int permits) {
+    /** The recipes lockchaos can drive: Curator's, and the seed's hand-written locks on raw ZooKeeper. */
+    public enum Kind {
+        /** Curator's InterProcessSemaphoreMutex. */
+        MUTEX("mutex", false),
+        /** Curator's InterProcessMutex. */
+        REENTRANT_MUTEX("reentrant-mutex", false),
+        /** Curator's InterProcessSemaphoreV2 with N leases. */
+        SEMAPHORE("semaphore", false),
+        /** Curator's InterProcessReadWriteLock. */
+        READ_WRITE("rw", false),
+        /** Curator's InterProcessMultiLock over one InterProcessMutex per key. */
+        MULTI("multi", false),
+        /** The seed's exclusive lock: one ephemeral node, retried until it can be created. */
+        NAIVE_EXCLUSIVE("naive-exclusive", true),
+        /** The seed's read/write lock on sequential nodes. */
+        NAIVE_RW("naive-rw", true),
+        /** The seed's sequential lock whose waiters all watch the parent (the herd effect). */
+        NAIVE_HERD("naive-herd", true),
+        /** The seed's sequential lock whose waiters watch their predecessor only. */
+        NAIVE_QUEUE("naive-queue", true);
+
+        private final String wireName;
+        private final boolean naive;
+
+        Kind(String wireName, boolean naive) {
+            this.wireName = wireName;
+            this.naive = naive;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+    }
+
+    public LockRecipe {
+        if (kind == Kind.SEMAPHORE ? permits < 1 : permits != 1) {
+            throw new IllegalArgumentException("recipe: " + kind.wireName + " takes " + (kind == Kind.SEMAPHORE
+                    ? "at least 1 permit" : "no permits") + ", got " + permits);
+        }
+    }
+
+    public static LockRecipe of(Kind kind) {
+        return new LockRecipe(kind, 1);
+    }
+
+    public static LockRecipe semaphore(int permits) {
+        return new LockRecipe(Kind.SEMAPHORE, permits);
+    }
+
+    /**
+     * Parses a workload file's {@code recipe} value.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the accepted values
+     */
+    public static LockRecipe parse(String s) {
+        for (Kind k : Kind.values()) {
+            if (k != Kind.SEMAPHORE && k.wireName.equals(s)) {
+                return of(k);
+            }
+        }
+        if (s.matches("semaphore:[1-9][0-9]{0,8}")) {
+            return semaphore(Integer.parseInt(s.substring("semaphore:".length())));
+        }
+        throw new IllegalArgumentException("unknown recipe '" + s + "' (expected mutex, reentrant-mutex, semaphore:N"
+                + " with N >= 1, rw, multi, naive-exclusive, naive-rw, naive-herd or naive-queue)");
+    }
+
+    /** The name workload files, test.json and the reports use. */
+    public String wireName() {
+        return kind == Kind.SEMAPHORE ? "semaphore:" + permits : kind.wireName;
+    }
+
+    @Override
+    public String toString() {
+        return wireName();
+    }
+
+    /** Whether clients use raw ZooKeeper sessions (the seed's locks) rather than Curator. */
+    public boolean naive() {
+        return kind.naive;
+    }
+
+    /** Whether one multi-lock spans every key (its workers all take all keys at once). */
+    public boolean spansKeys() {
+        return kind == Kind.MULTI;
+    }
+
+    /** Whether acquires carry a read or write mode. */
+    public boolean readWrite() {
+        return promises().readWrite();
+    }
+
+    /**
+     * Whether writers (every holder of an exclusive lock) run the critical section on the protected resources: a
+     * semaphore admits several holders, so they would race by design and a lost update would prove nothing.
+     */
+    public boolean protectsResources() {
+        return promises().capacity() == 1;
+    }
+
+    /**
+     * What the lock promises, which decides what the checkers accept. The seed's locks promise what a mutex (or a
+     * read/write lock) promises, with owner-only release and queue order: they are written as if they kept them.
+     */
+    public Recipe promises() {
+        return switch (kind) {
+            case MUTEX -> Recipe.MUTEX;
+            case REENTRANT_MUTEX -> Recipe.REENTRANT_MUTEX;
+            case SEMAPHORE -> Recipe.semaphore(permits);
+            case READ_WRITE -> Recipe.READ_WRITE;
+            case MULTI -> Recipe.MULTI;
+            case NAIVE_EXCLUSIVE, NAIVE_HERD, NAIVE_QUEUE -> new Recipe(wireName(), 1, false, true, true, false);
+            case NAIVE_RW -> new Recipe(wireName(), 1, false, true, true, true);
+        };
+    }
+
+    /** The linearizability model of what the lock promises. */
+    public Model<?> model() {
+        return Models.forRecipe(promises());
+    }
+
+    /**
+     * A client of this Curator recipe on {@code client}'s session.
+     *
+     * @param key the lock's path (ignored by a multi-lock, which takes {@code allKeys})
+     * @param read for a read/write lock, whether this client takes the read lock
+     * @throws IllegalStateException for the seed's locks, which need a raw ZooKeeper handle
+     */
+    public LockClient open(CuratorFramework client, String key, boolean read, List<String> allKeys) {
+        return switch (kind) {
+            case MUTEX -> CuratorLocks.semaphoreMutex(client, key);
+            case REENTRANT_MUTEX -> new CuratorMutexClient(client, key);
+            case SEMAPHORE -> CuratorLocks.semaphore(client, key, permits);
+            case READ_WRITE -> CuratorLocks.readWrite(client, key, read);
+            case MULTI -> CuratorLocks.multi(client, allKeys);
+            default -> throw new IllegalStateException(wireName() + " is not a Curator recipe");
+        };
+    }
+
+    /**
+     * A client of this hand-written lock on the raw session {@code zk}.
+     *
+     * @throws IllegalStateException for Curator's recipes
+     */
+    public LockClient open(ZooKeeper zk, String key, boolean read) {
+        return switch (kind) {
+            case NAIVE_EXCLUSIVE -> new NaiveExclusiveLock(zk, key, "res");
+            case NAIVE_RW -> new NaiveReadWriteLock(zk, key, "res", read);
+            case NAIVE_HERD -> new NaiveHerdLock(zk, key, "res", false);
+            case NAIVE_QUEUE -> new NaiveHerdLock(zk, key, "res", true);
+            default -> throw new IllegalStateException(wireName() + " is a Curator recipe, not one of the seed's");
+        };
+    }
+}

@@ -1,0 +1,25 @@
+package io.lockchaos.core;
+
+import java.util.Locale;
+
+/** Where a run's ZooKeeper servers run. */
+public enum ClusterKind {
+    /** Child JVMs of the runner on 127.0.0.1: needs nothing but Java. */
+    LOCAL,
+    /** Docker containers (Testcontainers), with a Toxiproxy container for network faults. */
+    CONTAINER;
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses {@code local} or {@code container}; null for anything else. */
+    public static ClusterKind parse(String s) {
+        for (ClusterKind k : values()) {
+            if (k.wireName().equals(s)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}

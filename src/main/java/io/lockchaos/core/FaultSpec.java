@@ -1,0 +1,15 @@
+package io.lockchaos.core;
+
+/**
+ * The faults of a test.
+ *
+ * @param nemesis the fault schedule as text (see {@link io.lockchaos.nemesis.Schedule}); empty for none
+ * @param quiesceMillis how long the system settles after the final heal; -1 for the session timeout plus 1 s when
+ *     the run has faults, else 0
+ * @param proxy the Toxiproxy that serves network faults
+ */
+public record FaultSpec(String nemesis, long quiesceMillis, ToxiproxyChoice proxy) {
+    public boolean none() {
+        return nemesis.isBlank();
+    }
+}

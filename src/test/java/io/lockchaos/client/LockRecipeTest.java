@@ -1,0 +1,89 @@
+package io.lockchaos.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.checker.Recipe;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LockRecipeTest {
+    private static List<LockRecipe> all() {
+        return java.util.Arrays.stream(LockRecipe.Kind.values())
+                .map(k -> k == LockRecipe.Kind.SEMAPHORE ? LockRecipe.semaphore(3) : LockRecipe.of(k)).toList();
+    }
+
+    @Test
+    void everyRecipeReadsBackFromItsWireName() {
+        for (LockRecipe r : all()) {
+            assertEquals(r, LockRecipe.parse(r.wireName()));
+            assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
+        }
+        assertEquals(9, all().stream().map(LockRecipe::wireName).distinct().count());
+    }
+
+    @Test
+    void curatorRecipesPromiseWhatTheCheckersKnowThemBy() {
+        // the checker's own parser (check --recipe on a plain history) and the run's recipe must agree
+        for (LockRecipe r : all()) {
+            if (!r.naive()) {
+                assertEquals(Recipe.parse(r.wireName()), r.promises(), r.wireName());
+            }
+        }
+    }
+
+    @Test
+    void capabilitiesFollowTheRecipe() {
+        for (LockRecipe r : all()) {
+            assertEquals(r.wireName().startsWith("naive-"), r.naive(), r.wireName());
+            assertEquals(r.wireName().endsWith("rw"), r.readWrite(), r.wireName());
+            assertEquals(r.kind() == LockRecipe.Kind.MULTI, r.spansKeys(), r.wireName());
+            assertEquals(r.kind() != LockRecipe.Kind.SEMAPHORE, r.protectsResources(), r.wireName());
+            if (r.naive()) {
+                // the seed's locks are written as if they were owner-only, queue-ordered mutexes
+                Recipe p = r.promises();
+                assertTrue(p.ownerRelease() && p.fifo() && !p.reentrant() && p.capacity() == 1, r.wireName());
+            }
+        }
+        assertEquals(3, LockRecipe.semaphore(3).promises().capacity());
+    }
+
+    @Test
+    void eachRecipeHasTheModelOfWhatItPromises() {
+        Map<String, String> expected = Map.of("mutex", "mutex", "reentrant-mutex", "reentrant-mutex",
+                "semaphore:3", "semaphore:3", "rw", "rw", "multi", "reentrant-mutex",
+                "naive-exclusive", "owner-mutex", "naive-rw", "rw", "naive-herd", "owner-mutex",
+                "naive-queue", "owner-mutex");
+        for (LockRecipe r : all()) {
+            assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
+        }
+        assertEquals("semaphore:1", LockRecipe.semaphore(1).model().name(), "a one-lease semaphore stays one");
+    }
+
+    @Test
+    void badNamesAreOneLineErrors() {
+        for (String bad : List.of("mutx", "semaphore:0", "semaphore:x", "semaphore:", "semaphore:99999999999", "")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LockRecipe.parse(bad));
+            assertTrue(e.getMessage().startsWith("unknown recipe '" + bad + "'"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"));
+        }
+        assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.MUTEX, 2));
+        assertThrows(IllegalArgumentException.class, () -> LockRecipe.semaphore(0));
+    }
+
+    @Test
+    void aClientIsOpenedOnlyOnTheSessionKindItsRecipeNeeds() {
+        for (LockRecipe r : all()) {
+            if (r.naive()) {
+                assertThrows(IllegalStateException.class, () -> r.open((org.apache.curator.framework.CuratorFramework)
+                        null, "/k", false, List.of("/k")));
+            } else {
+                assertThrows(IllegalStateException.class, () -> r.open((org.apache.zookeeper.ZooKeeper) null, "/k",
+                        false));
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.lockchaos.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.LockRecipe;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestSpecsTest {
+    @TempDir
+    Path dir;
+
+    private static Map<String, String> text(TestSpec s) {
+        Map<String, String> m = new LinkedHashMap<>();
+        s.toMap().forEach((k, v) -> m.put(k, String.valueOf(v)));
+        return m;
+    }
+
+    @Test
+    void workloadFilesKeepTheirKeys() {
+        assertEquals(List.of("name", "recipe", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
+                "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
+                "try_acquire_pct", "read_pct", "rate", "nemesis", "quiesce_ms", "proxy", "expect", "cluster"),
+                List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
+    }
+
+    @Test
+    void everyWorkloadFileSurvivesItsOwnKeys() throws Exception {
+        // test.json is written from toMap and read back by key: nothing may be lost or changed on the way
+        try (Stream<Path> files = Files.list(Path.of("workloads"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+                TestSpec s = TestSpecs.load(f);
+                assertEquals(s, TestSpecs.with("again", TestSpec.DEFAULTS, text(s)), f.toString());
+            }
+        }
+    }
+
+    @Test
+    void keysLandInTheirGroupsTyped() throws Exception {
+        Path w = dir.resolve("w.json");
+        Files.writeString(w, "{\"recipe\": \"semaphore:2\", \"nodes\": 5, \"tick_ms\": 100, \"clients\": 4,"
+                + " \"session_timeout_ms\": 1000, \"client_mode\": \"stop-on-lost\", \"reentry_depth\": 2,"
+                + " \"keys\": 2, \"time_s\": 3, \"warmup_s\": 1, \"hold_ms\": 5, \"hold_max_ms\": 9,"
+                + " \"acquire_timeout_ms\": 70, \"try_acquire_pct\": 10, \"read_pct\": 20, \"rate\": 30,"
+                + " \"nemesis\": \"at 1s expire holder\", \"quiesce_ms\": 0,"
+                + " \"proxy\": \"http://127.0.0.1:8474\", \"expect\": \"invalid\", \"cluster\": \"container\"}");
+        TestSpec s = TestSpecs.load(w);
+        assertEquals(LockRecipe.semaphore(2), s.recipe());
+        assertEquals(new ClusterSpec(ClusterKind.CONTAINER, 5, 100), s.cluster());
+        assertEquals(new ClientSpec(4, 1000, ClientMode.STOP_ON_LOST, 2), s.clients());
+        assertEquals(new WorkloadSpec(2, 3, 1, 5, 9, 70, 10, 20, 30), s.workload());
+        assertEquals(new FaultSpec("at 1s expire holder", 0, new ToxiproxyChoice("http://127.0.0.1:8474")),
+                s.faults());
+        assertEquals(Verdict.INVALID, s.checking().expected().orElseThrow());
+        assertTrue(TestSpec.DEFAULTS.checking().expected().isEmpty());
+        assertTrue(TestSpec.DEFAULTS.faults().proxy().embedded());
+    }
+
+    @Test
+    void typedKeysNameTheKeyInOneLine() {
+        Map<String, String> bad = Map.of("recipe", "mutx", "client_mode", "stop", "cluster", "k8s",
+                "proxy", "ftp://x", "expect", "maybe");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            SpecException x = assertThrows(SpecException.class,
+                    () -> TestSpecs.with("w.json", TestSpec.DEFAULTS, Map.of(e.getKey(), e.getValue())));
+            assertTrue(x.getMessage().startsWith("w.json: " + e.getKey() + ": "), x.getMessage());
+            assertTrue(x.getMessage().contains("'" + e.getValue() + "'"), x.getMessage());
+            assertFalse(x.getMessage().contains("\n"));
+        }
+    }
+
+    @Test
+    void aMultiLockMayHaveMoreKeysThanClientsAndNeedsTwo() throws Exception {
+        assertEquals(4, TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("recipe", "multi", "clients", "2", "keys", "4"))).workload().keys());
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "multi", "keys", "1"))));
+        assertEquals("t: keys: a multi-lock needs at least 2 keys, got 1", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("clients", "2", "keys", "4"))));
+        assertEquals("t: keys: expected 1 to clients (2), got 4", e.getMessage());
+    }
+}
