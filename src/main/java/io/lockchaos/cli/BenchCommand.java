@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
  * and a 1 GB heap.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+        header = "Measure reading and checking speed and peak heap on a simulated history.",
         description = "Measures reading (JSONL) and checking speed and peak heap on a simulated history.")
 final class BenchCommand implements Callable<Integer> {
     @Mixin

@@ -33,6 +33,7 @@ import picocli.CommandLine.Parameters;
  * or {@code NAME.test.json} beside the file, which {@code gen} writes), else it is mutex.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
+        header = "Check a history file (JSON lines or Jepsen EDN) and write results and reports.",
         description = {"Checks a history with the lock checkers and writes results.json and the reports",
             "(timeline.html, plots, summary.txt, junit.xml) beside it.",
             "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})
@@ -55,8 +56,9 @@ final class CheckCommand implements Callable<Integer> {
         "what the recipe promises, with its lock checkers)"})
     String model;
 
-    @Option(names = "--time-limit", defaultValue = "60", description = "linearizability search budget, seconds")
-    long timeLimit;
+    @Option(names = "--time-limit", defaultValue = "60s", description = "linearizability search budget: 60, 60s, 2m"
+            + " (default: ${DEFAULT-VALUE})")
+    String timeLimit;
 
     @Option(names = "--max-configurations", defaultValue = "2000000",
             description = "linearizability memory bound: configurations cached per key")
@@ -92,8 +94,9 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + e.getMessage());
         }
-        if (timeLimit < 1 || maxConfigurations < 1) {
-            throw new UserError("--time-limit and --max-configurations must be at least 1");
+        Duration budget = Durations.parse("--time-limit", timeLimit);
+        if (budget.isZero() || maxConfigurations < 1) {
+            throw new UserError("--time-limit must be more than 0 and --max-configurations at least 1");
         }
         History h = HistoryFiles.read(history, format);
         List<Checker> checkers = new ArrayList<>();
@@ -101,7 +104,7 @@ final class CheckCommand implements Callable<Integer> {
             checkers.add(Checkers.forRecipe(r));
         }
         if (m != null) {
-            checkers.add(new LinearizabilityChecker(m, Duration.ofSeconds(timeLimit), maxConfigurations));
+            checkers.add(new LinearizabilityChecker(m, budget, maxConfigurations));
         }
         CheckResult result = checkers.size() == 1 ? Checkers.safe(checkers.get(0)).check(h)
                 : Checkers.compose("all", checkers).check(h);

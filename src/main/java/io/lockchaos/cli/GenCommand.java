@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 
 /** {@code gen}: writes a simulated history (a correct lock, or one with an injected bug). */
 @Command(name = "gen", mixinStandardHelpOptions = true,
+        header = "Write a simulated lock history, for benchmarks and experiments.",
         description = "Writes a simulated lock history, for benchmarks and experiments.")
 final class GenCommand implements Callable<Integer> {
     @Mixin

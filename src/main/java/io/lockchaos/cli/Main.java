@@ -1,20 +1,25 @@
 package io.lockchaos.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of {@code lockchaos.jar}. */
 @Command(name = "lockchaos", mixinStandardHelpOptions = true, version = "lockchaos 0.1.0",
         description = "Jepsen-style correctness tester for distributed locks.",
-        subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class, ReportCommand.class, GenCommand.class,
-            BenchCommand.class})
-public final class Main implements Runnable {
+        footer = {"", "'lockchaos help COMMAND' or 'lockchaos COMMAND --help' describes a command."},
+        subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class,
+            ReportCommand.class, GenCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No command is a usage error like any other: the usage goes to standard error and the exit code is 2. */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        spec.commandLine().getErr().println("lockchaos: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
     }
 
     public static void main(String[] args) {
@@ -32,7 +37,8 @@ public final class Main implements Runnable {
         });
         cl.setParameterExceptionHandler((ex, args1) -> {
             ex.getCommandLine().getErr().println("lockchaos: " + ex.getMessage());
-            ex.getCommandLine().getErr().println("Try 'lockchaos " + ex.getCommandLine().getCommandName()
+            // the qualified name is "lockchaos" at the top and "lockchaos run" below it
+            ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help'.");
             return 2;
         });

@@ -12,6 +12,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code replay RUN_DIR}: runs a stored run's exact test again: parameters, seed and expanded fault schedule. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
+        header = "Run a stored run's exact test again: parameters, seed and fault schedule.",
         description = {"Re-runs a stored run's exact test: its parameters, its seed and its fault schedule as that run"
             + " expanded it.", "Exit code: 0 valid, 1 invalid, 2 unknown or error."})
 final class ReplayCommand implements Callable<Integer> {

@@ -24,6 +24,7 @@ import picocli.CommandLine.Parameters;
  * comes from {@code --recipe}, else from the run's test.json, else it is {@code mutex}, as for {@code check}.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
+        header = "Check a stored run again and regenerate its results and reports.",
         description = {"Re-checks a stored run (RUN_DIR/history.jsonl) and writes results.json, timeline.html,",
             "latency/rate plots (PNG and SVG), summary.txt and junit.xml into RUN_DIR.",
             "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})

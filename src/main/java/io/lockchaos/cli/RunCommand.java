@@ -16,50 +16,61 @@ import picocli.CommandLine.Option;
 
 /** {@code run}: runs a workload against a local ZooKeeper ensemble, stores the run and checks it. */
 @Command(name = "run", mixinStandardHelpOptions = true,
+        header = "Run clients through a lock under faults on a ZooKeeper ensemble; store and check it.",
         description = {"Runs clients through a lock on a local ZooKeeper ensemble, stores and checks the history.",
             "Exit code: 0 valid, 1 invalid, 2 unknown or error."})
 final class RunCommand implements Callable<Integer> {
-    @Option(names = "--workload", description = "workload file (JSON) of test keys; options below override it")
+    private static final String OPTIONS = "options";
+    private static final Map<String, String> OPTION_OF = Map.ofEntries(Map.entry("recipe", "--recipe"),
+            Map.entry("nodes", "--nodes"), Map.entry("clients", "--clients"), Map.entry("keys", "--keys"),
+            Map.entry("client_mode", "--client-mode"), Map.entry("reentry_depth", "--reentry-depth"),
+            Map.entry("time_s", "--time"), Map.entry("warmup_s", "--warmup"), Map.entry("nemesis", "--nemesis"),
+            Map.entry("proxy", "--proxy"), Map.entry("cluster", "--cluster"), Map.entry("seed", "--seed"));
+
+    @Option(names = "--workload", description = "workload file (JSON) of test keys over the defaults; each option"
+            + " given on the command line overrides its key")
     Path workload;
 
-    @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive, naive-rw, naive-herd, naive-queue")
+    @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive,"
+            + " naive-rw, naive-herd or naive-queue (default: reentrant-mutex)")
     String recipe;
 
-    @Option(names = "--nodes", description = "ZooKeeper servers: 1, 3 or 5")
+    @Option(names = "--nodes", description = "ZooKeeper servers: 1, 3 or 5 (default: 3)")
     String nodes;
 
-    @Option(names = "--clients", description = "concurrent processes, each with its own session")
+    @Option(names = "--clients", description = "concurrent processes, each with its own session (default: 10)")
     String clients;
 
-    @Option(names = "--keys", description = "lock keys")
+    @Option(names = "--keys", description = "lock keys (default: 1)")
     String keys;
 
-    @Option(names = "--time", description = "how long the workers run, e.g. 30s or 30")
+    @Option(names = "--time", description = "how long the main phase runs, in whole seconds: 30, 30s, 2m (default: 10s)")
     String time;
 
-    @Option(names = "--seed", description = "the run's seed (default: time-based, printed)")
+    @Option(names = "--seed", description = "the run's seed (default: the workload's, else time-based; printed)")
     String seed;
 
     @Option(names = "--client-mode", description = "how holders react to connection states: ignore,"
-            + " stop-on-suspended or stop-on-lost")
+            + " stop-on-suspended or stop-on-lost (default: ignore)")
     String clientMode;
 
-    @Option(names = "--reentry-depth", description = "acquires per hold; more than 1 re-enters")
+    @Option(names = "--reentry-depth", description = "acquires per hold; more than 1 re-enters (default: 1)")
     String reentryDepth;
 
     @Option(names = "--nemesis", description = "fault schedule: timeline entries separated by ';', e.g. 'at 3s"
-            + " isolate holder for 6s; at 12s kill leader for 2s', or 'mix kill,pause,expire every 5s for 3s'")
+            + " isolate holder for 6s; at 12s kill leader for 2s', or 'mix kill,pause,expire every 5s for 3s'"
+            + " (default: none)")
     String nemesis;
 
     @Option(names = "--proxy", description = "Toxiproxy backend for network faults: embedded (default) or the URL"
-            + " of a running toxiproxy-server, http://host:port")
+            + " of a running toxiproxy-server, http://host:port (default: embedded)")
     String proxy;
 
     @Option(names = "--cluster", description = "where the servers run: local (child JVMs, default) or container"
-            + " (Docker via Testcontainers, with a Toxiproxy container)")
+            + " (Docker via Testcontainers, with a Toxiproxy container) (default: local)")
     String cluster;
 
-    @Option(names = "--warmup", description = "warm-up before the main phase, e.g. 2s (no faults)")
+    @Option(names = "--warmup", description = "warm-up before the main phase, no faults, in whole seconds: 2s (default: 0s)")
     String warmup;
 
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
@@ -90,23 +101,27 @@ final class RunCommand implements Callable<Integer> {
         TestSpec spec;
         try {
             spec = workload == null ? TestSpec.DEFAULTS : TestSpecs.load(workload);
-            Map<String, String> o = new LinkedHashMap<>();
-            put(o, "recipe", recipe);
-            put(o, "nodes", nodes);
-            put(o, "clients", clients);
-            put(o, "keys", keys);
-            put(o, "client_mode", clientMode);
-            put(o, "reentry_depth", reentryDepth);
-            put(o, "time_s", seconds(time));
-            put(o, "warmup_s", seconds(warmup));
-            put(o, "nemesis", nemesis);
-            put(o, "proxy", proxy);
-            put(o, "cluster", cluster);
-            put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
-                    : seed);
-            spec = TestSpecs.validate("options", TestSpecs.with("options", spec, o));
         } catch (SpecException e) {
             throw new UserError(e.getMessage());
+        }
+        Map<String, String> o = new LinkedHashMap<>();
+        put(o, "recipe", recipe);
+        put(o, "nodes", nodes);
+        put(o, "clients", clients);
+        put(o, "keys", keys);
+        put(o, "client_mode", clientMode);
+        put(o, "reentry_depth", reentryDepth);
+        put(o, "time_s", time == null ? null : Long.toString(Durations.wholeSeconds("--time", time)));
+        put(o, "warmup_s", warmup == null ? null : Long.toString(Durations.wholeSeconds("--warmup", warmup)));
+        put(o, "nemesis", nemesis);
+        put(o, "proxy", proxy);
+        put(o, "cluster", cluster);
+        put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
+                : seed);
+        try {
+            spec = TestSpecs.validate(OPTIONS, TestSpecs.with(OPTIONS, spec, o));
+        } catch (SpecException e) {
+            throw new UserError(byOption(e.getMessage(), o.keySet()));
         }
         if (connect != null) {
             try {
@@ -209,8 +224,18 @@ final class RunCommand implements Callable<Integer> {
         return r.verdict().exitCode();
     }
 
-    private static String seconds(String t) {
-        return t == null ? null : t.endsWith("s") ? t.substring(0, t.length() - 1) : t;
+    /**
+     * A spec error about the command line, naming the option the user typed rather than the workload key behind it;
+     * an error about a key no option set comes from the workload file (or the defaults) and names that.
+     */
+    private String byOption(String message, java.util.Set<String> given) {
+        String rest = message.substring(OPTIONS.length() + 2);
+        int colon = rest.indexOf(": ");
+        String key = colon < 0 ? "" : rest.substring(0, colon);
+        if (given.contains(key)) {
+            return OPTION_OF.get(key) + rest.substring(colon);
+        }
+        return (workload == null ? "defaults" : workload.toString()) + ": " + rest;
     }
 
     private static void put(Map<String, String> m, String key, String value) {

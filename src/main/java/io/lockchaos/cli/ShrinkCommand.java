@@ -29,6 +29,7 @@ import picocli.CommandLine.Parameters;
  * smallest as a workload file next to the run.
  */
 @Command(name = "shrink", mixinStandardHelpOptions = true,
+        header = "Shrink a failing stored run to a minimal test that still fails.",
         description = {"Shrinks a failing stored run: fewer and shorter faults, fewer clients, less time, while it still"
             + " shows the same violation. Writes RUN_DIR/minimal.json and RUN_DIR/shrink.json.",
             "Exit code: 0 when the written test reproduced in at least one of the --rate-runs, 2 when it did not, when"

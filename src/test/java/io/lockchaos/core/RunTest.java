@@ -268,7 +268,7 @@ class RunTest {
         } finally {
             System.setErr(old);
         }
-        assertEquals("lockchaos: options: nodes: expected 1, 3 or 5, got 4", err.toString(StandardCharsets.UTF_8)
+        assertEquals("lockchaos: --nodes: expected 1, 3 or 5, got 4", err.toString(StandardCharsets.UTF_8)
                 .strip());
         if (!io.lockchaos.cluster.Docker.available()) {
             err.reset();
