@@ -137,6 +137,7 @@ final class CheckCommand implements Callable<Integer> {
         if (!noReport) {
             try {
                 Reports.writeAll(dir, h, result, about);
+                System.out.println("  summary: " + dir.resolve("summary.txt"));
                 System.out.println("  report: " + dir.resolve("timeline.html"));
             } catch (IOException | RuntimeException e) {
                 // The verdict stands without the pictures: say what failed and keep the exit code.

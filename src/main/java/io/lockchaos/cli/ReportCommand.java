@@ -82,6 +82,7 @@ final class ReportCommand implements Callable<Integer> {
         Files.writeString(runDir.resolve("summary.txt"), text.toString());
         System.out.print(text);
         System.out.println("  results: " + runDir.resolve("results.json"));
+        System.out.println("  summary: " + runDir.resolve("summary.txt"));
         System.out.println("  report: " + runDir.resolve("timeline.html"));
         return result.verdict().exitCode();
     }

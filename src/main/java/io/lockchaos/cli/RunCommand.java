@@ -194,6 +194,10 @@ final class RunCommand implements Callable<Integer> {
         w.flush();
         System.out.print(text);
         java.nio.file.Files.writeString(dir.resolve("summary.txt"), text.toString());
+        // where to look next, as check and report print it
+        System.out.println("  results: " + dir.resolve("results.json"));
+        System.out.println("  summary: " + dir.resolve("summary.txt"));
+        System.out.println("  report: " + dir.resolve("timeline.html"));
         if (checkExpect && out.result().verdict() == Verdict.UNKNOWN && expected != Verdict.UNKNOWN) {
             return 2; // undecided is not "not as expected": CI treats it as a warning, as it does without the flag
         }

@@ -25,6 +25,7 @@ import io.lockchaos.nemesis.Schedule;
 import io.lockchaos.nemesis.ToxiproxyBackend;
 import io.lockchaos.nemesis.ToxiproxyBackends;
 import io.lockchaos.report.OverlapStory;
+import io.lockchaos.report.Phases;
 import io.lockchaos.report.ProgressLine;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.report.Throughput;
@@ -189,12 +190,17 @@ public final class Runner {
         Schedule schedule = spec.schedule();
         NemesisDriver driver;
         double[] detectedAfter = {-1};
+        Phases phases = new Phases(console);
         try (ToxiproxyBackend proxies = backend(schedule)) {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() ? net : PeerRouting.DIRECT);
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
-                zk.start();
-                zk.awaitHealthy(Duration.ofSeconds(60));
+                try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
+                        : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
+                        + " ZooKeeper server(s)")) {
+                    zk.start();
+                    zk.awaitHealthy(Duration.ofSeconds(60));
+                }
                 Recorder rec = new Recorder(w);
                 sessions = new Sessions(spec, rec);
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
@@ -219,8 +225,13 @@ public final class Runner {
                     if (progress != null) {
                         progress.close();
                     }
-                    driver.healAndQuiesce(spec.quiesce());
-                    new FinalPhase(spec, sessions, allKeys()).run(zk.connectString(), rec, resources.values());
+                    try (Phases.Step s = phases.start(String.format(java.util.Locale.ROOT, "final heal%s",
+                            spec.quiesce() > 0 ? ", quiesce " + spec.quiesce() / 1000.0 + " s" : ""))) {
+                        driver.healAndQuiesce(spec.quiesce());
+                    }
+                    try (Phases.Step s = phases.start("final probes, reads and inspection")) {
+                        new FinalPhase(spec, sessions, allKeys()).run(zk.connectString(), rec, resources.values());
+                    }
                 } finally {
                     sessions.closeAll();
                 }
@@ -230,8 +241,12 @@ public final class Runner {
                 network.close();
             }
         }
-        History h = JsonlHistoryReader.read(historyFile);
-        CheckResult result = Checkers.safe(Checkers.forRecipe(spec.recipe().promises())).check(h);
+        History h;
+        CheckResult result;
+        try (Phases.Step s = phases.start("checking the history")) {
+            h = JsonlHistoryReader.read(historyFile);
+            result = Checkers.safe(Checkers.forRecipe(spec.recipe().promises())).check(h);
+        }
         Map<String, Object> about = new LinkedHashMap<>();
         about.put("test", spec.name());
         about.put("recipe", spec.recipe().wireName());
@@ -250,8 +265,10 @@ public final class Runner {
         if (detectedAfter[0] >= 0) {
             about.put("live_detection_after_s", detectedAfter[0]);
         }
-        ResultsJson.write(runDir.resolve("results.json"), result, about);
-        io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
+        try (Phases.Step s = phases.start("writing results and reports")) {
+            ResultsJson.write(runDir.resolve("results.json"), result, about);
+            io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
+        }
         return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed(), stories,
                 detectedAfter[0]);
     }

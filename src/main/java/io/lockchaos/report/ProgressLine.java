@@ -58,14 +58,23 @@ public final class ProgressLine implements AutoCloseable {
 
     /** The progress text: elapsed / planned, ops/s since the last line, active faults. */
     synchronized String line() {
+        return line(false);
+    }
+
+    private synchronized String line(boolean done) {
         long now = System.nanoTime();
         long n = ops.getAsLong();
         double rate = (n - lastOps) / Math.max(1e-9, (now - lastAt) / 1e9);
         lastOps = n;
         lastAt = now;
         List<String> f = faults.get();
-        return String.format(Locale.ROOT, "[%5.1f / %d s] %d ops, %.0f ops/s, faults: %s", (now - start) / 1e9,
-                plannedSeconds, n, rate, f.isEmpty() ? "none" : String.join(", ", f));
+        double elapsed = (now - start) / 1e9;
+        // workers end with the cycle they are in, after the plan: say so rather than show a figure past the plan
+        String clock = done ? String.format(Locale.ROOT, "[%5d / %d s]", plannedSeconds, plannedSeconds)
+                : elapsed <= plannedSeconds ? String.format(Locale.ROOT, "[%5.1f / %d s]", elapsed, plannedSeconds)
+                : String.format(Locale.ROOT, "[%5d / %d s, finishing the last cycles]", plannedSeconds, plannedSeconds);
+        return String.format(Locale.ROOT, "%s workers%s: %d ops, %.0f ops/s, faults: %s", clock, done ? " done" : "",
+                n, rate, f.isEmpty() ? "none" : String.join(", ", f));
     }
 
     /** Prints a line of its own at once (a live detection), keeping the progress line intact below it. */
@@ -82,11 +91,10 @@ public final class ProgressLine implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (terminal) {
-            synchronized (this) {
-                out.print("\r" + line() + System.lineSeparator());
-                out.flush();
-            }
+        // the last line, also in CI logs, so even a run shorter than one period shows its workers' phase
+        synchronized (this) {
+            out.print((terminal ? "\r" : "  ") + line(true) + System.lineSeparator());
+            out.flush();
         }
     }
 }

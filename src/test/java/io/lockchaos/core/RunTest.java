@@ -25,9 +25,24 @@ class RunTest {
 
     @Test
     void aShortRunIsStoredAndChecked() throws Exception {
-        int code = Main.run("run", "--nodes", "1", "--clients", "3", "--time", "2s", "--seed", "5",
-                "--store", dir.toString());
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = Main.run("run", "--nodes", "1", "--clients", "3", "--time", "2s", "--seed", "5",
+                    "--store", dir.toString());
+        } finally {
+            System.setOut(old);
+        }
         assertEquals(0, code);
+        String printed = console.toString(StandardCharsets.UTF_8);
+        // every phase is named with its time, and the run ends by saying where its outputs are
+        for (String phase : new String[] {"starting 1 local ZooKeeper server(s) ... ", "final heal ... ",
+            "final probes, reads and inspection ... ", "checking the history ... ", "writing results and reports ... "}) {
+            assertTrue(printed.matches("(?s).*" + java.util.regex.Pattern.quote(phase) + "[0-9]+\\.[0-9] s\n.*"),
+                    phase + " in:\n" + printed);
+        }
         Path latest = dir.resolve("default/latest");
         assertTrue(Files.isSymbolicLink(latest));
         Path run = dir.resolve("default").resolve(Files.readSymbolicLink(latest));
@@ -45,6 +60,11 @@ class RunTest {
         var checkers = results.get("checkers");
         assertTrue(checkers.get(2).get("stats").get("accepted").asLong() > 0, "fenced writes: " + checkers.get(2));
         assertTrue(checkers.get(3).get("stats").get("acknowledged_adds").asLong() > 0, "adds: " + checkers.get(3));
+        assertTrue(printed.contains(Files.readString(run.resolve("summary.txt"))), "summary.txt is what was printed");
+        for (String f : new String[] {"results: " + run.resolve("results.json"), "summary: " + run.resolve("summary.txt"),
+            "report: " + run.resolve("timeline.html")}) {
+            assertTrue(printed.contains(f), f + " in:\n" + printed);
+        }
     }
 
     @Test
