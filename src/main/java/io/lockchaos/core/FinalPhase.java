@@ -24,8 +24,6 @@ import org.apache.zookeeper.data.Stat;
  * checker's evidence). A probe that throws is recorded as info; the run goes on to the inspection.
  */
 final class FinalPhase {
-    /** Probes and the final reader are processes of their own, far above the workers'. */
-    static final int FIRST_PROBE_PROCESS = 1_000_000;
 
     private final TestSpec spec;
     private final Sessions sessions;
@@ -38,7 +36,7 @@ final class FinalPhase {
     }
 
     void run(String connect, Recorder rec, Collection<Resources> resources) throws Exception {
-        int process = FIRST_PROBE_PROCESS;
+        int process = Op.FIRST_FINAL_PROCESS;
         List<String> probeKeys = spec.recipe().spansKeys() ? List.of("multi") : keys;
         for (String key : probeKeys) {
             probe(connect, rec, key, process++);

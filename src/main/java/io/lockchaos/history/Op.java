@@ -19,6 +19,11 @@ import java.util.Objects;
 public record Op(long index, long time, OpType type, int process, Fn f, String key, Object value, String error) {
     /** The process number of nemesis and runner ops, written as {@code "nemesis"}. */
     public static final int NEMESIS = -1;
+    /**
+     * The first process number of a run's final phase (its probes and its final reader), far above any worker's, so
+     * reports can tell them from the workers.
+     */
+    public static final int FIRST_FINAL_PROCESS = 1_000_000;
 
     public Op {
         Objects.requireNonNull(type, "type");

@@ -79,13 +79,20 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
                 + " on session 0x" + Long.toHexString(session)));
         Long suspended = null;
         Long lost = null;
-        for (Op op : h.ops()) {
+        long mainPhase = mainPhaseStart(h);
+        for (int i = 0; i < h.size(); i++) {
+            Op op = h.get(i);
             if (op.time() < first.time() || op.time() > a.end()) {
                 continue;
             }
             if (op.isNemesis() && op.type() == OpType.OK && hits(op, first.process(), session)) {
+                // schedules count from the main phase, histories from the start: give both, or the two disagree
+                int inv = h.invocationOf(i);
+                String when = inv < 0 || mainPhase < 0 ? "" : String.format(java.util.Locale.ROOT,
+                        " (invoked at %.3f s, the schedule's at %.3f s)", h.get(inv).time() / 1e9,
+                        (h.get(inv).time() - mainPhase) / 1e9);
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
-                        + " of process " + first.process()));
+                        + " of process " + first.process() + when));
             } else if (op.f() == Fn.STATE && op.process() == first.process()) {
                 String state = op.stringField("state");
                 if ("SUSPENDED".equals(state) && suspended == null) {
@@ -109,6 +116,17 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         long overlap = a.details().get("overlap_ns") instanceof Number n ? n.longValue() : a.end() - a.start();
         Long window = expiry != null && lost != null ? lost - expiry : null;
         return new OverlapStory(a.key(), first.process(), session, List.copyOf(events), overlap, window);
+    }
+
+    /** When the main phase began (its phase marker's invocation), or -1 for a history without markers. */
+    private static long mainPhaseStart(History h) {
+        for (Op op : h.ops()) {
+            if (op.isNemesis() && op.f() == Fn.PHASE && op.type() == OpType.INVOKE
+                    && "main".equals(op.stringField("phase"))) {
+                return op.time();
+            }
+        }
+        return -1;
     }
 
     /** Whether a nemesis op names this process or session as its victim. */

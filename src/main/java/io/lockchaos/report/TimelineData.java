@@ -55,6 +55,18 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
     public record NemesisOp(long start, long end, String label, String outcome, long index) {
     }
 
+    /**
+     * A lane's label: {@code p N} for a worker; the final phase's processes say what they are, {@code probe N} (an
+     * acquire by a fresh client after the heal) or {@code final read N}.
+     */
+    static String laneLabel(History h, int process) {
+        if (process < Op.FIRST_FINAL_PROCESS) {
+            return "p " + process;
+        }
+        boolean reads = h.ops().stream().filter(op -> op.process() == process).allMatch(op -> op.f() == Fn.READ);
+        return (reads ? "final read " : "probe ") + process;
+    }
+
     /** An anomaly with the lane and time of each op it cites ({@code marks}: lane, time, index triples). */
     public record Marked(Anomaly anomaly, long start, long end, long[] marks) {
     }
@@ -72,7 +84,7 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
         laneOf.put(Op.NEMESIS, 0);
         for (int p : procs) {
             laneOf.put(p, lanes.size());
-            lanes.add(Integer.toString(p));
+            lanes.add(laneLabel(h, p));
         }
         long end = h.endTime();
         List<long[]> waits = new ArrayList<>();

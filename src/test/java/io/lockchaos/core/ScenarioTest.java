@@ -72,6 +72,9 @@ class ScenarioTest {
         String events = story.get("events").toString();
         assertTrue(events.contains("isolate-client") && events.contains("SUSPENDED")
                 && events.contains("the server expires session"), events);
+        // the fault line gives the schedule's time too (the workload says "at 500ms"), not only the history's
+        assertTrue(java.util.regex.Pattern.compile("isolate-client of process [0-9]+ \\(invoked at [0-9.]+ s, the"
+                + " schedule's at 0\\.5[0-9]{2} s\\)").matcher(events).find(), events);
         assertTrue(story.get("overlap_ns").asLong() > 0);
         assertTrue(r.get("live_detection_after_s").asDouble() > 0, "seen while running");
         // the states name the session they are about, so the checker can tell whose fault it was: the client's

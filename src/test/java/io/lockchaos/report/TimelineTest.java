@@ -45,10 +45,20 @@ class TimelineTest {
     }
 
     @Test
+    void theFinalPhasesProcessesAreLabelledByWhatTheyDo() throws Exception {
+        io.lockchaos.history.History h = io.lockchaos.history.JsonlHistoryReader.read(
+                java.nio.file.Path.of("histories/examples/scenario-1-partition-ignore/history.jsonl"));
+        List<String> lanes = TimelineData.of(h, CheckResult.of("x", List.of(), Map.of()), 100).lanes();
+        assertEquals("probe 1000000", lanes.get(lanes.size() - 2), lanes.toString());
+        assertEquals("final read 1000001", lanes.get(lanes.size() - 1), lanes.toString());
+        assertEquals("p 0", lanes.get(1));
+    }
+
+    @Test
     void lanesWaitsHoldsStatesAndMarks() {
         Anomaly a = Anomaly.of(AnomalyKind.LOST_LOCK, "/l", List.of(11L, 1L), 10, Long.MAX_VALUE, "lost", Map.of());
         TimelineData d = TimelineData.of(tiny(), CheckResult.of("x", List.of(a), Map.of()), 100);
-        assertEquals(List.of("nemesis", "1", "3"), d.lanes());
+        assertEquals(List.of("nemesis", "p 1", "p 3"), d.lanes());
         assertEquals(3, d.waits().size());
         assertArrayEquals(new long[] {2, 0, 10, TimelineData.OK, 0}, d.waits().get(0));
         assertArrayEquals(new long[] {1, 12, 30, TimelineData.FAIL, 2}, d.waits().get(1));
