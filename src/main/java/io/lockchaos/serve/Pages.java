@@ -1,0 +1,137 @@
+package io.lockchaos.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lockchaos.store.StoreIndex.StoredRun;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The store browser's pages, rendered on the server as plain HTML with one short inline script (the filters submit
+ * when changed); no build step, nothing fetched from elsewhere. Printing only: verdicts come from the runs' files.
+ */
+final class Pages {
+    private static final String STYLE = "<style>body{font:14px sans-serif;margin:1.2em;color:#222}"
+            + "table{border-collapse:collapse;width:100%}th,td{padding:4px 8px;border-bottom:1px solid #ddd;"
+            + "text-align:left;vertical-align:top}th{background:#f3f4f6}.valid{color:#1e7d3b}.invalid{color:#c0392b;"
+            + "font-weight:bold}.unknown,.unchecked{color:#b35900}td.faults,td.kinds{font-size:12px}"
+            + "pre{background:#f7f7f7;padding:8px;overflow:auto}img{max-width:48%;margin:4px;border:1px solid #ddd}"
+            + "form{margin:0 0 1em}</style>";
+    private static final List<String> PLOTS = List.of("latency.png", "latency-quantiles.png", "rate.png");
+    private static final List<String> FILES = List.of("timeline.html", "summary.txt", "results.json", "test.json",
+            "history.jsonl", "junit.xml", "client.log");
+
+    private Pages() {
+    }
+
+    /** Every run that passes the filters {@code verdict} (or all) and {@code test} (a substring of its name). */
+    static String index(List<StoredRun> runs, Map<String, String> query) {
+        String verdict = query.getOrDefault("verdict", "all");
+        String test = query.getOrDefault("test", "").trim();
+        List<StoredRun> shown = runs.stream()
+                .filter(r -> verdict.equals("all") || r.verdict().equals(verdict))
+                .filter(r -> test.isEmpty() || r.test().toLowerCase(Locale.ROOT)
+                        .contains(test.toLowerCase(Locale.ROOT)))
+                .toList();
+        StringBuilder s = new StringBuilder(head("lockchaos store"));
+        s.append("<h1>lockchaos store</h1>\n<form id=\"filters\" method=\"get\" action=\"/\">verdict <select"
+                + " name=\"verdict\">");
+        for (String v : List.of("all", "valid", "invalid", "unknown", "unchecked")) {
+            s.append("<option").append(v.equals(verdict) ? " selected" : "").append('>').append(v)
+                    .append("</option>");
+        }
+        s.append("</select> test <input name=\"test\" value=\"").append(esc(test)).append("\" size=\"24\">"
+                + " <button>filter</button></form>\n");
+        s.append("<p id=\"count\">").append(shown.size()).append(" of ").append(runs.size())
+                .append(" runs, newest first</p>\n");
+        s.append("<table id=\"runs\"><tr><th>run</th><th>test</th><th>verdict</th><th>recipe</th><th>faults</th>"
+                + "<th>duration</th><th>anomalies</th><th>seed</th><th>open</th></tr>\n");
+        for (StoredRun r : shown) {
+            String files = "/files/" + href(r.dir()) + "/";
+            s.append("<tr class=\"run\" data-verdict=\"").append(esc(r.verdict())).append("\"><td><a href=\"/run/")
+                    .append(href(r.dir())).append("/\">").append(esc(r.dir())).append("</a></td><td>")
+                    .append(esc(r.test())).append("</td><td class=\"").append(esc(r.verdict())).append("\">")
+                    .append(esc(r.verdict())).append("</td><td>").append(esc(r.recipe()))
+                    .append("</td><td class=\"faults\">").append(r.faults().isEmpty() ? "none"
+                            : esc(String.join("; ", r.faults()))).append("</td><td>")
+                    .append(r.durationSeconds() < 0 ? "" : String.format(Locale.ROOT, "%.1f s", r.durationSeconds()))
+                    .append("</td><td class=\"kinds\">").append(esc(String.join(", ", r.anomalyKinds())))
+                    .append("</td><td>").append(esc(r.seed())).append("</td><td><a class=\"timeline\" href=\"")
+                    .append(files).append("timeline.html\">timeline</a> · <a href=\"").append(files)
+                    .append("summary.txt\">summary</a> · <a href=\"").append(files)
+                    .append("results.json\">results</a></td></tr>\n");
+        }
+        s.append("</table>\n<script>\n"
+                + "document.querySelector('#filters select').addEventListener('change', function () {\n"
+                + "  document.getElementById('filters').submit();\n});\n"
+                + "document.body.setAttribute('data-runs', String(document.querySelectorAll('tr.run').length));\n"
+                + "</script>\n</body></html>\n");
+        return s.toString();
+    }
+
+    /** A run's page: its summary (the verdict and the first story as printed), every story, its plots and files. */
+    static String run(StoredRun r, Path dir, List<JsonNode> stories) {
+        String files = "/files/" + href(r.dir()) + "/";
+        StringBuilder s = new StringBuilder(head(r.test() + " " + r.dir()));
+        s.append("<p><a href=\"/\">all runs</a></p><h1>").append(esc(r.test())).append(" <span class=\"")
+                .append(esc(r.verdict())).append("\">").append(esc(r.verdict())).append("</span></h1>\n<p>")
+                .append(esc(r.dir())).append(" · recipe ").append(esc(r.recipe())).append(" · seed ")
+                .append(esc(r.seed())).append(" · faults: ").append(r.faults().isEmpty() ? "none"
+                        : esc(String.join("; ", r.faults()))).append("</p>\n<p>");
+        for (String f : FILES) {
+            if (Files.isRegularFile(dir.resolve(f))) {
+                s.append("<a href=\"").append(files).append(f).append("\">").append(f).append("</a> ");
+            }
+        }
+        s.append("</p>\n");
+        Path summary = dir.resolve("summary.txt");
+        if (Files.isRegularFile(summary)) {
+            try {
+                s.append("<h2>summary</h2><pre id=\"summary\">").append(esc(Files.readString(summary)))
+                        .append("</pre>\n");
+            } catch (java.io.IOException e) {
+                s.append("<p>summary.txt cannot be read: ").append(esc(e.getMessage())).append("</p>");
+            }
+        }
+        s.append("<h2>stories (").append(stories.size()).append(")</h2>\n");
+        for (JsonNode story : stories) {
+            s.append("<pre class=\"story\">how the double holder of ").append(esc(story.path("key").asText()))
+                    .append(" happened:\n");
+            story.path("events").forEach(e -> s.append(String.format(Locale.ROOT, "%10.3f s  ",
+                    e.path("time_ns").asLong() / 1e9)).append(esc(e.path("what").asText())).append('\n'));
+            s.append("</pre>\n");
+        }
+        s.append("<h2>plots</h2>\n");
+        for (String p : PLOTS) {
+            if (Files.isRegularFile(dir.resolve(p))) {
+                s.append("<img alt=\"").append(p).append("\" src=\"").append(files).append(p).append("\">");
+            }
+        }
+        s.append("\n</body></html>\n");
+        return s.toString();
+    }
+
+    private static String head(String title) {
+        return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + esc(title) + "</title>" + STYLE
+                + "</head><body>\n";
+    }
+
+    /** A relative folder as a URL path: each segment percent-encoded, the separators kept. */
+    private static String href(String dir) {
+        StringBuilder s = new StringBuilder();
+        for (String segment : dir.split("/")) {
+            s.append(s.length() == 0 ? "" : "/").append(URLEncoder.encode(segment, StandardCharsets.UTF_8)
+                    .replace("+", "%20"));
+        }
+        return s.toString();
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#39;");
+    }
+}

@@ -1,0 +1,208 @@
+package io.lockchaos.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.lockchaos.store.StoreIndex;
+import io.lockchaos.store.StoreIndex.StoredRun;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The store in a browser, as Jepsen's {@code serve} does it: a page listing every stored run (newest first, filtered
+ * by verdict and test name), a page per run (summary, stories, plots, links) and the run's own files. It binds
+ * 127.0.0.1 only and serves nothing outside the store root: a path with a {@code ..} or {@code .} segment (after
+ * percent-decoding), an empty segment or a link that leads out of the root is refused with 403.
+ */
+public final class StoreServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("html", "text/html; charset=utf-8"),
+            Map.entry("json", "application/json"), Map.entry("jsonl", "text/plain; charset=utf-8"),
+            Map.entry("txt", "text/plain; charset=utf-8"), Map.entry("log", "text/plain; charset=utf-8"),
+            Map.entry("png", "image/png"), Map.entry("svg", "image/svg+xml"), Map.entry("xml", "application/xml"),
+            Map.entry("edn", "text/plain; charset=utf-8"), Map.entry("cfg", "text/plain; charset=utf-8"));
+
+    private final Path root;
+    private final Path realRoot;
+    private final HttpServer server;
+    private final ExecutorService pool;
+
+    private StoreServer(Path root, HttpServer server, ExecutorService pool) throws IOException {
+        this.root = root.toAbsolutePath().normalize();
+        this.realRoot = this.root.toRealPath();
+        this.server = server;
+        this.pool = pool;
+    }
+
+    /**
+     * Serves {@code root} on 127.0.0.1:{@code port} ({@code 0} picks a free port) until {@link #close}.
+     *
+     * @throws IOException when the root is not a folder or the port cannot be bound
+     */
+    public static StoreServer start(Path root, int port) throws IOException {
+        if (!Files.isDirectory(root)) {
+            throw new IOException(root + ": no such folder (a store is where run writes, histories/ by default)");
+        }
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+        ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "lockchaos-serve");
+            t.setDaemon(true);
+            return t;
+        });
+        StoreServer s = new StoreServer(root, http, pool);
+        http.createContext("/", s::handle);
+        http.setExecutor(pool);
+        http.start();
+        return s;
+    }
+
+    /** The bound port. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port() + "/";
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        pool.shutdownNow();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!ex.getRequestMethod().equals("GET") && !ex.getRequestMethod().equals("HEAD")) {
+                send(ex, 405, "text/plain; charset=utf-8", "only GET\n".getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            if (path.equals("/")) {
+                send(ex, 200, TYPES.get("html"), Pages.index(StoreIndex.scan(root), query(ex))
+                        .getBytes(StandardCharsets.UTF_8));
+            } else if (path.startsWith("/run/")) {
+                Path dir = inside(ex, path.substring("/run/".length()).replaceAll("/$", ""));
+                if (dir != null) {
+                    if (!Files.isRegularFile(dir.resolve("history.jsonl"))) {
+                        notFound(ex);
+                        return;
+                    }
+                    String rel = root.relativize(dir).toString().replace('\\', '/');
+                    StoredRun run = StoreIndex.scan(root).stream().filter(r -> r.dir().equals(rel)).findFirst()
+                            .orElse(null);
+                    if (run == null) {
+                        notFound(ex);
+                        return;
+                    }
+                    send(ex, 200, TYPES.get("html"), Pages.run(run, dir, stories(dir))
+                            .getBytes(StandardCharsets.UTF_8));
+                }
+            } else if (path.startsWith("/files/")) {
+                Path file = inside(ex, path.substring("/files/".length()));
+                if (file != null) {
+                    if (!Files.isRegularFile(file)) {
+                        notFound(ex);
+                        return;
+                    }
+                    String name = file.getFileName().toString();
+                    String ext = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1) : "";
+                    send(ex, 200, TYPES.getOrDefault(ext.toLowerCase(Locale.ROOT), "application/octet-stream"),
+                            Files.readAllBytes(file));
+                }
+            } else {
+                notFound(ex);
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                send(ex, 500, "text/plain; charset=utf-8", ("error: " + e.getMessage() + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+            } catch (IOException ignored) {
+                // the client went away
+            }
+        }
+    }
+
+    /**
+     * The file or folder {@code rel} names inside the store, or null after answering 403 when it would leave it.
+     * {@code rel} is already percent-decoded (so {@code %2e%2e} arrives as {@code ..}).
+     */
+    private Path inside(HttpExchange ex, String rel) throws IOException {
+        boolean bad = rel.isEmpty() || rel.indexOf('\0') >= 0 || rel.startsWith("/") || rel.indexOf('\\') >= 0;
+        for (String segment : rel.split("/", -1)) {
+            bad |= segment.isEmpty() || segment.equals(".") || segment.equals("..");
+        }
+        Path p = null;
+        if (!bad) {
+            try {
+                p = root.resolve(rel).normalize();
+                bad = !p.startsWith(root) || Files.exists(p) && !p.toRealPath().startsWith(realRoot);
+            } catch (InvalidPathException e) {
+                bad = true;
+            }
+        }
+        if (bad) {
+            send(ex, 403, "text/plain; charset=utf-8", "refused: outside the store\n".getBytes(StandardCharsets.UTF_8));
+            return null;
+        }
+        return p;
+    }
+
+    private static List<JsonNode> stories(Path dir) {
+        try {
+            JsonNode r = JSON.readTree(dir.resolve("results.json").toFile());
+            List<JsonNode> out = new java.util.ArrayList<>();
+            if (r.has("stories")) {
+                r.get("stories").forEach(out::add);
+            }
+            return out;
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static Map<String, String> query(HttpExchange ex) {
+        Map<String, String> q = new LinkedHashMap<>();
+        String raw = ex.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    q.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return q;
+    }
+
+    private static void notFound(HttpExchange ex) throws IOException {
+        send(ex, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        boolean head = ex.getRequestMethod().equals("HEAD");
+        ex.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.lockchaos.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Every stored run under a store root, as the store browser lists them. A run is a folder holding {@code
+ * history.jsonl}, at most {@value #MAX_DEPTH} levels down ({@code <test>/<time>/} as {@code run} stores them,
+ * {@code examples/<name>/} for the committed examples); {@code latest} links are not followed, so each run is listed
+ * once. What a run's files do not say is left empty, never guessed.
+ */
+public final class StoreIndex {
+    static final int MAX_DEPTH = 3;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private StoreIndex() {
+    }
+
+    /**
+     * One stored run.
+     *
+     * @param dir the run's folder relative to the store root, with '/' separators
+     * @param test the test's name (test.json's or results.json's; else the parent folder's name)
+     * @param verdict valid, invalid or unknown from results.json, or "unchecked" when there is none
+     * @param recipe the recipe, or empty
+     * @param faults the fault schedule as the run expanded it, one entry per fault
+     * @param durationSeconds from the history's first to its last op, or -1 when it cannot be read
+     * @param anomalyKinds the kinds of the anomalies its checkers found
+     * @param seed the seed, or empty
+     * @param ops how many ops the history holds, or -1
+     * @param modifiedMillis when its history was last written, for newest-first order
+     */
+    public record StoredRun(String dir, String test, String verdict, String recipe, List<String> faults,
+                            double durationSeconds, List<String> anomalyKinds, String seed, long ops,
+                            long modifiedMillis) {
+    }
+
+    /** The runs under {@code root}, newest first. A run whose files cannot be read is listed with what could be. */
+    public static List<StoredRun> scan(Path root) throws IOException {
+        List<StoredRun> runs = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return runs;
+        }
+        try (Stream<Path> files = Files.walk(root, MAX_DEPTH + 1, new FileVisitOption[0])) {
+            for (Path h : files.filter(p -> p.getFileName().toString().equals("history.jsonl")).toList()) {
+                Path dir = h.getParent();
+                if (!dir.equals(root) && !Files.isSymbolicLink(dir)) {
+                    runs.add(read(root, dir));
+                }
+            }
+        }
+        runs.sort(Comparator.comparingLong(StoredRun::modifiedMillis).reversed().thenComparing(StoredRun::dir));
+        return runs;
+    }
+
+    private static StoredRun read(Path root, Path dir) throws IOException {
+        JsonNode test = json(dir.resolve("test.json"));
+        JsonNode results = json(dir.resolve("results.json"));
+        String name = text(test, "name");
+        if (name.isEmpty()) {
+            name = text(results, "name");
+        }
+        if (name.isEmpty()) {
+            name = dir.getParent().getFileName().toString();
+        }
+        String recipe = text(test, "recipe").isEmpty() ? text(results, "recipe") : text(test, "recipe");
+        List<String> faults = new ArrayList<>();
+        if (test != null && test.get("schedule") != null) {
+            test.get("schedule").forEach(f -> faults.add(f.asText()));
+        }
+        TreeSet<String> kinds = new TreeSet<>();
+        if (results != null) {
+            results.findValues("anomalies").forEach(list -> list.forEach(a -> {
+                if (a.hasNonNull("kind")) {
+                    kinds.add(a.get("kind").asText());
+                }
+            }));
+        }
+        String seed = text(test, "seed").isEmpty() ? text(results, "seed") : text(test, "seed");
+        Path history = dir.resolve("history.jsonl");
+        long[] span = span(history);
+        String verdict = results == null || !results.hasNonNull("verdict") ? "unchecked"
+                : results.get("verdict").asText();
+        long ops = results != null && results.hasNonNull("ops") ? results.get("ops").asLong() : -1;
+        return new StoredRun(root.relativize(dir).toString().replace('\\', '/'), name, verdict, recipe,
+                List.copyOf(faults), span == null ? -1 : (span[1] - span[0]) / 1e9, List.copyOf(kinds), seed, ops,
+                Files.getLastModifiedTime(history).toMillis());
+    }
+
+    /** A JSON file's tree, or null when it is missing or unreadable (the run is still listed). */
+    private static JsonNode json(Path file) {
+        try {
+            return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node == null || !node.hasNonNull(field) ? "" : node.get(field).asText();
+    }
+
+    /**
+     * The times of the history's first and last ops, read from its first line and its last 64 KiB (a history may be
+     * large, and the browser lists hundreds), or null when either cannot be read.
+     */
+    static long[] span(Path history) {
+        try (RandomAccessFile f = new RandomAccessFile(history.toFile(), "r")) {
+            String first = f.readLine();
+            long len = f.length();
+            int tail = (int) Math.min(len, 64 * 1024);
+            byte[] buf = new byte[tail];
+            f.seek(len - tail);
+            f.readFully(buf);
+            String[] lines = new String(buf, StandardCharsets.UTF_8).split("\n");
+            String last = null;
+            for (int i = lines.length - 1; i >= 0 && last == null; i--) {
+                if (!lines[i].isBlank()) {
+                    last = lines[i];
+                }
+            }
+            if (first == null || last == null) {
+                return null;
+            }
+            JsonNode a = JSON.readTree(first);
+            JsonNode b = JSON.readTree(last);
+            if (!a.hasNonNull("time") || !b.hasNonNull("time")) {
+                return null;
+            }
+            return new long[] {a.get("time").asLong(), b.get("time").asLong()};
+        } catch (IOException | RuntimeException e) {
+            return null; // a history being written or cut short: the run is listed without a duration
+        }
+    }
+}

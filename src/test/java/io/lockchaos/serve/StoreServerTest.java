@@ -1,0 +1,181 @@
+package io.lockchaos.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.store.StoreIndex;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreServerTest {
+    @TempDir
+    static Path tmp;
+    static Path store;
+    static StoreServer server;
+
+    /** A store of the committed examples, plus one run in run's own layout with a latest link. */
+    static Path exampleStore(Path into) throws IOException {
+        Path s = into.resolve("store");
+        copy(Path.of("histories/examples"), s.resolve("examples"));
+        Path run = s.resolve("scenario-1-partition-ignore/20261201T120000");
+        copy(Path.of("histories/examples/scenario-1-partition-ignore"), run);
+        Files.setLastModifiedTime(run.resolve("history.jsonl"), FileTime.fromMillis(System.currentTimeMillis()
+                + 60_000)); // the newest
+        Files.createSymbolicLink(s.resolve("scenario-1-partition-ignore/latest"), run.getFileName());
+        return s;
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
+    }
+
+    @BeforeAll
+    static void start() throws IOException {
+        store = exampleStore(tmp);
+        Files.writeString(tmp.resolve("secret.txt"), "SECRET-CONTENT");
+        Files.createSymbolicLink(store.resolve("examples/escape"), tmp);
+        server = StoreServer.start(store, 0);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    /** A raw GET, so the path reaches the server exactly as written (no client normalises it). */
+    static String get(int port, String path) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static int status(String response) {
+        return Integer.parseInt(response.substring(9, 12));
+    }
+
+    @Test
+    void theIndexListsEveryRunOnceNewestFirst() throws IOException {
+        List<StoreIndex.StoredRun> runs = StoreIndex.scan(store);
+        assertEquals(List.of("scenario-1-partition-ignore/20261201T120000"), runs.stream().limit(1)
+                .map(StoreIndex.StoredRun::dir).toList(), "newest first, and latest is not listed twice");
+        assertEquals(4, runs.size(), runs.toString());
+        StoreIndex.StoredRun first = runs.get(0);
+        assertEquals("invalid", first.verdict());
+        assertEquals("reentrant-mutex", first.recipe());
+        assertEquals(List.of("at 500ms isolate-client holder for 5000ms"), first.faults());
+        assertTrue(first.anomalyKinds().contains("double-holder"), first.anomalyKinds().toString());
+        assertEquals("1", first.seed());
+        assertTrue(first.durationSeconds() > 5 && first.durationSeconds() < 60, "" + first.durationSeconds());
+
+        String page = get(server.port(), "/");
+        assertEquals(200, status(page));
+        assertTrue(page.contains("4 of 4 runs"), page);
+        assertTrue(page.indexOf("scenario-1-partition-ignore/20261201T120000") < page.indexOf("examples/correct-rw"));
+        for (String column : new String[] {"verdict", "recipe", "faults", "duration", "anomalies", "seed"}) {
+            assertTrue(page.contains("<th>" + column + "</th>"), column);
+        }
+    }
+
+    @Test
+    void filtersByVerdictAndTestName() throws IOException {
+        String valid = get(server.port(), "/?verdict=valid");
+        assertTrue(valid.contains("1 of 4 runs") && valid.contains("correct-rw"), valid);
+        assertFalse(valid.contains("data-verdict=\"invalid\""));
+        String named = get(server.port(), "/?verdict=all&test=SCENARIO");
+        assertTrue(named.contains("2 of 4 runs"), named);
+        String both = get(server.port(), "/?verdict=invalid&test=double");
+        assertTrue(both.contains("1 of 4 runs") && both.contains("examples/double-grant"), both);
+    }
+
+    @Test
+    void aRunPageHasItsSummaryStoriesPlotsAndFiles() throws IOException {
+        String page = get(server.port(), "/run/examples/scenario-1-partition-ignore/");
+        assertEquals(200, status(page));
+        assertTrue(page.contains("how the double holder of /lockchaos/lock-0 happened"), page);
+        assertTrue(page.contains("<pre id=\"summary\">"), page);
+        for (String f : new String[] {"timeline.html", "results.json", "summary.txt", "latency.png", "rate.png"}) {
+            assertTrue(page.contains("/files/examples/scenario-1-partition-ignore/" + f), f);
+        }
+        String png = get(server.port(), "/files/examples/scenario-1-partition-ignore/rate.png");
+        assertEquals(200, status(png));
+        assertTrue(png.contains("Content-type: image/png"), png.substring(0, 200));
+        assertEquals(404, status(get(server.port(), "/run/examples/")));
+        assertEquals(404, status(get(server.port(), "/files/examples/double-grant/nothing.txt")));
+    }
+
+    @Test
+    void nothingOutsideTheStoreIsServed() throws IOException {
+        assertEquals(200, status(get(server.port(), "/files/examples/double-grant/summary.txt")));
+        for (String path : new String[] {"/files/../secret.txt", "/files/%2e%2e/secret.txt",
+            "/files/examples/..%2f..%2fsecret.txt", "/files/examples/%2E%2E/%2e%2e/secret.txt",
+            "/files/./examples/double-grant/summary.txt", "/files//secret.txt", "/files/%2f" + tmp.resolve("secret.txt"),
+            "/files/examples/escape/secret.txt", "/run/..", "/run/%2e%2e/", "/files/examples/%00",
+            "/files/examples/double-grant/..%5c..%5csecret.txt", "/files/examples/escape%2fsecret.txt"}) {
+            String r = get(server.port(), path);
+            assertEquals(403, status(r), path + " -> " + r);
+            assertFalse(r.contains("SECRET-CONTENT"), path);
+        }
+        // a raw backslash is refused by the HTTP server itself, before any path is built
+        assertEquals(400, status(get(server.port(), "/files/examples/double-grant/..\\..\\secret.txt")));
+        // double encoding is a literal name, not a way out
+        assertEquals(404, status(get(server.port(), "/files/%252e%252e/secret.txt")));
+        // only GET and HEAD are answered
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.getOutputStream().write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            assertEquals(405, status(new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8)));
+        }
+    }
+
+    @Test
+    void itListensOnLoopbackOnly() throws IOException {
+        assertTrue(server.url().startsWith("http://127.0.0.1:"));
+        java.net.InetAddress other = null;
+        for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            for (var a : java.util.Collections.list(nic.getInetAddresses())) {
+                if (!a.isLoopbackAddress() && a instanceof java.net.Inet4Address) {
+                    other = a;
+                }
+            }
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(other != null, "no non-loopback address on this machine");
+        java.net.InetAddress addr = other;
+        assertTrue(assertConnectRefused(addr, server.port()), "reachable on " + addr);
+    }
+
+    private static boolean assertConnectRefused(java.net.InetAddress a, int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new java.net.InetSocketAddress(a, port), 2000);
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+}
