@@ -35,7 +35,7 @@ class UsageTest extends ConsoleCapturing {
     @Test
     void theTopLevelHelpHasOneWholeLinePerCommandAndAHelpCommand() {
         assertEquals(0, Main.run("--help"));
-        for (String c : new String[] {"run", "replay", "shrink", "check", "report", "gen", "bench", "help"}) {
+        for (String c : new String[] {"run", "replay", "shrink", "check", "report", "gen", "bench", "serve", "help"}) {
             assertTrue(out().contains("\n  " + c + " "), c + " is listed: " + out());
         }
         assertFalse(out().contains("results. json"), "no description is cut mid-word: " + out());
@@ -67,6 +67,16 @@ class UsageTest extends ConsoleCapturing {
             assertTrue(text.contains("(default: " + d.get(o[1]) + o[2] + ")"), o[0] + ": " + text);
         }
         assertFalse(help.contains("options below"), help);
+    }
+
+    @Test
+    void serveRefusesWhatItCannotServeInOneLine() {
+        assertEquals(2, Main.run("serve", "--store", "no/such/store", "--port", "0"));
+        assertEquals("lockchaos: no/such/store: no such folder (a store is where run writes, histories/ by default)\n",
+                err());
+        err.reset();
+        assertEquals(2, Main.run("serve", "--port", "70000"));
+        assertEquals("lockchaos: --port: expected 0 to 65535, got 70000\n", err());
     }
 
     @Test
