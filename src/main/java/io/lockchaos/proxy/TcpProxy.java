@@ -27,6 +27,7 @@ final class TcpProxy {
     private volatile HostPort upstream;
     private volatile List<Toxic> toxics = List.of();
     private ServerSocket server; // guarded by this; null while disabled
+    private Thread acceptor; // guarded by this; the thread accepting on server
 
     TcpProxy(String name, HostPort listen, HostPort upstream, ScheduledExecutorService scheduler) {
         this.name = name;
@@ -89,7 +90,7 @@ final class TcpProxy {
         server = s;
         listen = new HostPort(HostPort.LOOPBACK, s.getLocalPort());
         ServerSocket accepting = s;
-        Threads.start("lockchaos-proxy-" + name + "-accept", () -> acceptLoop(accepting));
+        acceptor = Threads.start("lockchaos-proxy-" + name + "-accept", () -> acceptLoop(accepting));
     }
 
     /** Stops listening and closes every connection; new connects are refused. */
@@ -99,6 +100,14 @@ final class TcpProxy {
         }
         closeQuietly(server);
         server = null;
+        // the port is released only once the thread blocked in accept() has woken, and until then a connect may still
+        // succeed: wait for it (it takes no lock of this proxy), so that disabled means refused on return
+        try {
+            acceptor.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        acceptor = null;
         new ArrayList<>(connections).forEach(Connection::close);
     }
 
