@@ -38,8 +38,23 @@ import picocli.CommandLine.Parameters;
             "(timeline.html, plots, summary.txt, junit.xml) beside it.",
             "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})
 final class CheckCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "HISTORY", description = "history file (JSON lines or Jepsen EDN)")
-    Path history;
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = {"history files (JSON lines or Jepsen EDN) or"
+        + " folders to search for them (history.jsonl, history.edn, *.jsonl, *.edn, also in Jepsen's",
+        "store/<test>/<time>/ layout); more than one file, or any folder, checks a corpus"})
+    List<Path> paths;
+
+    @Option(names = "--jobs", description = "corpus: files checked at once (default: every core)")
+    Integer jobs;
+
+    @Option(names = "--report", description = "corpus: also write each file's results.json and reports (into its"
+            + " RUN/check/ or NAME.check/)")
+    boolean report;
+
+    @Option(names = "--results-format", defaultValue = "json", description = "json (default), or edn to write a"
+            + " Jepsen-style results.edn ({:valid? ...} per checker) beside results.json")
+    String resultsFormat;
+
+    private Path history;
 
     @Option(names = "--format", description = "jsonl, edn or auto (by file extension; default)",
             converter = FormatConverter.class, defaultValue = "auto")
@@ -76,6 +91,62 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (!resultsFormat.equals("json") && !resultsFormat.equals("edn")) {
+            throw new UserError("--results-format: expected json or edn, got '" + resultsFormat + "'");
+        }
+        if (paths.size() > 1 || Files.isDirectory(paths.get(0))) {
+            if (results != null) {
+                throw new UserError("--results names one file's results; a corpus check writes check-index.json"
+                        + " into --out");
+            }
+            return new CorpusCheck(this).run();
+        }
+        history = paths.get(0);
+        Plan plan = plan(history);
+        History h = HistoryFiles.read(history, format);
+        CheckResult result = plan.checker().check(h);
+        Path dir = outDir != null ? outDir : defaultOut(history);
+        Path out = results != null ? results : dir.resolve("results.json");
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Map<String, Object> about = about(plan, history, h);
+        writeResults(out, result, about);
+        for (String w : h.warnings()) {
+            System.err.println("lockchaos: warning: " + w);
+        }
+        ConsoleSummary.print(System.out, Reports.headline(about), result);
+        System.out.println("  results: " + out);
+        if (!noReport) {
+            try {
+                Reports.writeAll(dir, h, result, about);
+                System.out.println("  summary: " + dir.resolve("summary.txt"));
+                System.out.println("  report: " + dir.resolve("timeline.html"));
+            } catch (IOException | RuntimeException e) {
+                // The verdict stands without the pictures: say what failed and keep the exit code.
+                System.err.println("lockchaos: warning: " + dir + ": reports not written (" + e + ")");
+            }
+        }
+        return result.verdict().exitCode();
+    }
+
+    /**
+     * How one history is checked.
+     *
+     * @param checker the checkers, made safe
+     * @param recipe what the lock promises, or null for a model-only check
+     * @param model the linearizability model, or null
+     * @param recipeFrom where the recipe came from: the test.json's path, "--recipe" or "default"
+     * @param testName the test.json's name, or null
+     */
+    record Plan(Checker checker, Recipe recipe, Model<?> model, String recipeFrom, String testName) {
+    }
+
+    /**
+     * The checkers for {@code history}: {@code --recipe}, else the recipe of its test.json, else mutex; and the
+     * {@code --model}, alone when there is no {@code --recipe}.
+     *
+     * @throws UserError naming the option or the test.json at fault
+     */
+    Plan plan(Path history) {
         boolean recipeModel = "recipe".equals(model);
         Path sidecar = sidecar(history);
         String fromTest = recipe == null && (model == null || recipeModel) ? recipeOf(sidecar) : null;
@@ -94,57 +165,76 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + e.getMessage());
         }
-        Duration budget = Durations.parse("--time-limit", timeLimit);
-        if (budget.isZero() || maxConfigurations < 1) {
-            throw new UserError("--time-limit must be more than 0 and --max-configurations at least 1");
-        }
-        History h = HistoryFiles.read(history, format);
         List<Checker> checkers = new ArrayList<>();
         if (r != null) {
             checkers.add(Checkers.forRecipe(r));
         }
         if (m != null) {
-            checkers.add(new LinearizabilityChecker(m, budget, maxConfigurations));
+            checkers.add(new LinearizabilityChecker(m, budget(), maxConfigurations));
         }
-        CheckResult result = checkers.size() == 1 ? Checkers.safe(checkers.get(0)).check(h)
-                : Checkers.compose("all", checkers).check(h);
-        Path dir = outDir != null ? outDir : defaultOut(history);
-        Path out = results != null ? results : dir.resolve("results.json");
-        Files.createDirectories(out.toAbsolutePath().getParent());
+        Checker c = checkers.size() == 1 ? Checkers.safe(checkers.get(0)) : Checkers.compose("all", checkers);
+        return new Plan(c, r, m, r == null ? null : fromTest != null ? sidecar.toString()
+                : recipe != null ? "--recipe" : "default", nameOf(sidecar));
+    }
+
+    Duration budget() {
+        Duration budget = Durations.parse("--time-limit", timeLimit);
+        if (budget.isZero() || maxConfigurations < 1) {
+            throw new UserError("--time-limit must be more than 0 and --max-configurations at least 1");
+        }
+        return budget;
+    }
+
+    /** What results.json says about the check besides the verdict. */
+    static Map<String, Object> about(Plan plan, Path history, History h) {
         Map<String, Object> about = new LinkedHashMap<>();
-        String testName = nameOf(sidecar);
-        if (testName != null) {
-            about.put("name", testName);
+        if (plan.testName() != null) {
+            about.put("name", plan.testName());
         }
         about.put("history", history.toString());
-        if (r != null) {
-            about.put("recipe", r.name());
-            about.put("recipe_from", fromTest != null ? sidecar.toString() : recipe != null ? "--recipe" : "default");
+        if (plan.recipe() != null) {
+            about.put("recipe", plan.recipe().name());
+            about.put("recipe_from", plan.recipeFrom());
         }
-        if (m != null) {
-            about.put("model", m.name());
+        if (plan.model() != null) {
+            about.put("model", plan.model().name());
         }
         about.put("ops", h.size());
         if (!h.warnings().isEmpty()) {
             about.put("warnings", h.warnings());
         }
+        return about;
+    }
+
+    /** results.json, and with {@code --results-format edn} a Jepsen-style results.edn beside it. */
+    void writeResults(Path out, CheckResult result, Map<String, Object> about) throws IOException {
+        Path edn = writeResultsQuietly(out, result, about);
+        if (edn != null) {
+            System.out.println("  results.edn: " + edn);
+        }
+    }
+
+    /** As {@link #writeResults}, printing nothing; returns the results.edn written, or null. */
+    Path writeResultsQuietly(Path out, CheckResult result, Map<String, Object> about) throws IOException {
         ResultsJson.write(out, result, about);
-        for (String w : h.warnings()) {
-            System.err.println("lockchaos: warning: " + w);
+        if (!resultsFormat.equals("edn")) {
+            return null;
         }
-        ConsoleSummary.print(System.out, Reports.headline(about), result);
-        System.out.println("  results: " + out);
-        if (!noReport) {
-            try {
-                Reports.writeAll(dir, h, result, about);
-                System.out.println("  summary: " + dir.resolve("summary.txt"));
-                System.out.println("  report: " + dir.resolve("timeline.html"));
-            } catch (IOException | RuntimeException e) {
-                // The verdict stands without the pictures: say what failed and keep the exit code.
-                System.err.println("lockchaos: warning: " + dir + ": reports not written (" + e + ")");
-            }
-        }
-        return result.verdict().exitCode();
+        Path edn = out.resolveSibling(stem(out.getFileName().toString()) + ".edn");
+        Files.writeString(edn, io.lockchaos.report.ResultsEdn.of(result));
+        return edn;
+    }
+
+    HistoryFiles.Format format() {
+        return format;
+    }
+
+    Path outDir() {
+        return outDir;
+    }
+
+    boolean noReport() {
+        return noReport;
     }
 
     /** The test.json that describes a history: its run's ({@code history.*} beside test.json), else NAME.test.json. */

@@ -34,6 +34,15 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = "--crashes", defaultValue = "10", description = "register workloads: ops that end info")
     int crashes;
 
+    @Option(names = "--count", defaultValue = "1", description = {"register workloads: a corpus of this many"
+        + " histories, --out being its folder, in Jepsen's store layout OUT/<workload>/<NNNN>/history.edn;",
+        "seeds are --seed, --seed+1, ... (default ${DEFAULT-VALUE}: one file)"})
+    int count;
+
+    @Option(names = "--bug-every", defaultValue = "1", description = "a corpus: inject --bug into every K-th history"
+            + " only (default ${DEFAULT-VALUE})")
+    int bugEvery;
+
     @Override
     public Integer call() throws IOException {
         if (!workload.equals("lock")) {
@@ -80,6 +89,9 @@ final class GenCommand implements Callable<Integer> {
             throw new UserError("--ops/--processes/--keys/--crashes: " + e.getMessage());
         }
         long seed = sim.seed();
+        if (count != 1) {
+            return corpus(config, seed);
+        }
         RegisterSimulator.Result r = RegisterSimulator.runWithBug(config, seed);
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
             r.history().ops().forEach(writer(w));
@@ -89,6 +101,38 @@ final class GenCommand implements Callable<Integer> {
         System.out.println("wrote " + out + " (seed " + seed + ", " + workload + ", " + r.history().size() + " ops"
                 + (config.staleRead() ? (r.bugCommitted() ? ", stale read committed" : ", stale read not committed")
                 : "") + ")");
+        return 0;
+    }
+
+    /**
+     * {@code count} register histories under {@code out}, Jepsen's store layout, so {@code check OUT} (and any tool
+     * that reads Jepsen stores) finds them: the corpus the README's corpus figures are measured on.
+     */
+    private int corpus(RegisterSimulator.Config config, long seed) throws IOException {
+        if (count < 1 || bugEvery < 1) {
+            throw new UserError("--count and --bug-every: expected at least 1, got " + count + " and " + bugEvery);
+        }
+        int buggy = 0;
+        long ops = 0;
+        for (int i = 0; i < count; i++) {
+            boolean bug = config.staleRead() && i % bugEvery == 0;
+            RegisterSimulator.Config c = new RegisterSimulator.Config(config.processes(), config.keys(),
+                    config.targetOps(), config.crashes(), config.cas(), bug);
+            RegisterSimulator.Result r = RegisterSimulator.runWithBug(c, seed + i);
+            Path dir = out.resolve(workload).resolve(String.format(java.util.Locale.ROOT, "%04d", i));
+            Files.createDirectories(dir);
+            try (Writer w = Files.newBufferedWriter(dir.resolve("history.edn"), StandardCharsets.UTF_8)) {
+                for (io.lockchaos.history.Op op : r.history().ops()) {
+                    w.write(EdnHistory.toEdn(op));
+                    w.write('\n');
+                }
+            }
+            buggy += r.bugCommitted() ? 1 : 0;
+            ops += r.history().size();
+        }
+        System.out.println("wrote " + count + " " + workload + " histories (" + ops + " ops) under " + out.resolve(
+                workload) + " (seeds " + seed + " to " + (seed + count - 1) + (config.staleRead() ? ", stale read"
+                + " committed in " + buggy : "") + "); check them with: check --model " + workload + " " + out);
         return 0;
     }
 
