@@ -121,7 +121,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             spec = TestSpecs.validate(OPTIONS, TestSpecs.with(OPTIONS, spec, o));
         } catch (SpecException e) {
-            throw new UserError(byOption(e.getMessage(), o.keySet()));
+            throw new UserError(byOption(e.getMessage(), o));
         }
         if (connect != null) {
             try {
@@ -229,17 +229,25 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * A spec error about the command line, naming the option the user typed rather than the workload key behind it;
-     * an error about a key no option set comes from the workload file (or the defaults) and names that.
+     * A spec error about the command line, naming the option the user typed rather than the workload key behind it.
+     * An error about a key no option set comes from the workload file (or the defaults) and names that, with the
+     * options that may have made it impossible (a workload's partition with {@code --nodes 1}).
      */
-    private String byOption(String message, java.util.Set<String> given) {
+    private String byOption(String message, Map<String, String> given) {
         String rest = message.substring(OPTIONS.length() + 2);
         int colon = rest.indexOf(": ");
         String key = colon < 0 ? "" : rest.substring(0, colon);
-        if (given.contains(key)) {
+        if (given.containsKey(key)) {
             return OPTION_OF.get(key) + rest.substring(colon);
         }
-        return (workload == null ? "defaults" : workload.toString()) + ": " + rest;
+        java.util.List<String> typed = new java.util.ArrayList<>();
+        given.forEach((k, v) -> {
+            if (!k.equals("seed") || seed != null) { // the seed is always set, but typed only with --seed
+                typed.add(OPTION_OF.get(k) + " " + v);
+            }
+        });
+        return (workload == null ? "defaults" : workload.toString()) + ": " + rest
+                + (typed.isEmpty() ? "" : " (with " + String.join(", ", typed) + ")");
     }
 
     private static void put(Map<String, String> m, String key, String value) {

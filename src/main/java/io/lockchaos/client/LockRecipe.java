@@ -110,10 +110,11 @@ public record LockRecipe(Kind kind, int permits) {
 
     /**
      * Whether writers (every holder of an exclusive lock) run the critical section on the protected resources: a
-     * semaphore admits several holders, so they would race by design and a lost update would prove nothing.
+     * semaphore admits several holders, so they would race by design and a lost update would prove nothing (a
+     * one-lease semaphore included: runs have always treated every semaphore alike).
      */
     public boolean protectsResources() {
-        return promises().capacity() == 1;
+        return kind != Kind.SEMAPHORE;
     }
 
     /**

@@ -93,7 +93,8 @@ public final class ProgressLine implements AutoCloseable {
         }
         // the last line, also in CI logs, so even a run shorter than one period shows its workers' phase
         synchronized (this) {
-            out.print((terminal ? "\r" : "  ") + line(true) + System.lineSeparator());
+            // on a terminal, \033[K clears what a longer line before it left at the end
+            out.print((terminal ? "\r" : "  ") + line(true) + (terminal ? "\033[K" : "") + System.lineSeparator());
             out.flush();
         }
     }

@@ -59,12 +59,11 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
      * A lane's label: {@code p N} for a worker; the final phase's processes say what they are, {@code probe N} (an
      * acquire by a fresh client after the heal) or {@code final read N}.
      */
-    static String laneLabel(History h, int process) {
+    static String laneLabel(int process, boolean doesMoreThanRead) {
         if (process < Op.FIRST_FINAL_PROCESS) {
             return "p " + process;
         }
-        boolean reads = h.ops().stream().filter(op -> op.process() == process).allMatch(op -> op.f() == Fn.READ);
-        return (reads ? "final read " : "probe ") + process;
+        return (doesMoreThanRead ? "probe " : "final read ") + process;
     }
 
     /** An anomaly with the lane and time of each op it cites ({@code marks}: lane, time, index triples). */
@@ -82,9 +81,15 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
         List<String> lanes = new ArrayList<>(List.of("nemesis"));
         Map<Integer, Integer> laneOf = new HashMap<>();
         laneOf.put(Op.NEMESIS, 0);
+        java.util.Set<Integer> finalWriters = new java.util.HashSet<>(); // final-phase processes that do more than read
+        for (Op op : h.ops()) {
+            if (op.process() >= Op.FIRST_FINAL_PROCESS && op.f() != Fn.READ) {
+                finalWriters.add(op.process());
+            }
+        }
         for (int p : procs) {
             laneOf.put(p, lanes.size());
-            lanes.add(laneLabel(h, p));
+            lanes.add(laneLabel(p, finalWriters.contains(p)));
         }
         long end = h.endTime();
         List<long[]> waits = new ArrayList<>();

@@ -73,8 +73,11 @@ final class Pages {
         return s.toString();
     }
 
-    /** A run's page: its summary (the verdict and the first story as printed), every story, its plots and files. */
-    static String run(StoredRun r, Path dir, List<JsonNode> stories) {
+    /**
+     * A run's page: its summary (the verdict and the first story as printed), every story, its plots and files; only
+     * files {@code inStore} accepts (regular files really inside the store) are read or linked.
+     */
+    static String run(StoredRun r, Path dir, java.util.function.Predicate<Path> inStore, List<JsonNode> stories) {
         String files = "/files/" + href(r.dir()) + "/";
         StringBuilder s = new StringBuilder(head(r.test() + " " + r.dir()));
         s.append("<p><a href=\"/\">all runs</a></p><h1>").append(esc(r.test())).append(" <span class=\"")
@@ -83,13 +86,13 @@ final class Pages {
                 .append(esc(r.seed())).append(" · faults: ").append(r.faults().isEmpty() ? "none"
                         : esc(String.join("; ", r.faults()))).append("</p>\n<p>");
         for (String f : FILES) {
-            if (Files.isRegularFile(dir.resolve(f))) {
+            if (inStore.test(dir.resolve(f))) {
                 s.append("<a href=\"").append(files).append(f).append("\">").append(f).append("</a> ");
             }
         }
         s.append("</p>\n");
         Path summary = dir.resolve("summary.txt");
-        if (Files.isRegularFile(summary)) {
+        if (inStore.test(summary)) {
             try {
                 s.append("<h2>summary</h2><pre id=\"summary\">").append(esc(Files.readString(summary)))
                         .append("</pre>\n");
@@ -107,7 +110,7 @@ final class Pages {
         }
         s.append("<h2>plots</h2>\n");
         for (String p : PLOTS) {
-            if (Files.isRegularFile(dir.resolve(p))) {
+            if (inStore.test(dir.resolve(p))) {
                 s.append("<img alt=\"").append(p).append("\" src=\"").append(files).append(p).append("\">");
             }
         }

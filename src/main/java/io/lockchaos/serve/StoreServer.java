@@ -30,6 +30,8 @@ import java.util.concurrent.Executors;
  */
 public final class StoreServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final java.util.regex.Pattern LOCAL_HOST = java.util.regex.Pattern.compile(
+            "(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?", java.util.regex.Pattern.CASE_INSENSITIVE);
     private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("html", "text/html; charset=utf-8"),
             Map.entry("json", "application/json"), Map.entry("jsonl", "text/plain; charset=utf-8"),
             Map.entry("txt", "text/plain; charset=utf-8"), Map.entry("log", "text/plain; charset=utf-8"),
@@ -41,9 +43,9 @@ public final class StoreServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService pool;
 
-    private StoreServer(Path root, HttpServer server, ExecutorService pool) throws IOException {
+    private StoreServer(Path root, Path realRoot, HttpServer server, ExecutorService pool) {
         this.root = root.toAbsolutePath().normalize();
-        this.realRoot = this.root.toRealPath();
+        this.realRoot = realRoot;
         this.server = server;
         this.pool = pool;
     }
@@ -57,13 +59,14 @@ public final class StoreServer implements AutoCloseable {
         if (!Files.isDirectory(root)) {
             throw new IOException(root + ": no such folder (a store is where run writes, histories/ by default)");
         }
+        Path realRoot = root.toAbsolutePath().normalize().toRealPath();
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "lockchaos-serve");
             t.setDaemon(true);
             return t;
         });
-        StoreServer s = new StoreServer(root, http, pool);
+        StoreServer s = new StoreServer(root, realRoot, http, pool);
         http.createContext("/", s::handle);
         http.setExecutor(pool);
         http.start();
@@ -91,6 +94,12 @@ public final class StoreServer implements AutoCloseable {
                 send(ex, 405, "text/plain; charset=utf-8", "only GET\n".getBytes(StandardCharsets.UTF_8));
                 return;
             }
+            if (!localHost(ex.getRequestHeaders().getFirst("Host"))) {
+                // a page elsewhere whose name was rebound to 127.0.0.1 sends its own name: it reads nothing here
+                send(ex, 403, "text/plain; charset=utf-8", "refused: not a local host name\n"
+                        .getBytes(StandardCharsets.UTF_8));
+                return;
+            }
             String path = ex.getRequestURI().getPath();
             if (path.equals("/")) {
                 send(ex, 200, TYPES.get("html"), Pages.index(StoreIndex.scan(root), query(ex))
@@ -109,7 +118,7 @@ public final class StoreServer implements AutoCloseable {
                         notFound(ex);
                         return;
                     }
-                    send(ex, 200, TYPES.get("html"), Pages.run(run, dir, stories(dir))
+                    send(ex, 200, TYPES.get("html"), Pages.run(run, dir, this::contained, stories(dir))
                             .getBytes(StandardCharsets.UTF_8));
                 }
             } else if (path.startsWith("/files/")) {
@@ -121,8 +130,9 @@ public final class StoreServer implements AutoCloseable {
                     }
                     String name = file.getFileName().toString();
                     String ext = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1) : "";
+                    // the real path checked is the one read: no second resolution of the links on the way
                     send(ex, 200, TYPES.getOrDefault(ext.toLowerCase(Locale.ROOT), "application/octet-stream"),
-                            Files.readAllBytes(file));
+                            Files.readAllBytes(file.toRealPath()));
                 }
             } else {
                 notFound(ex);
@@ -150,7 +160,7 @@ public final class StoreServer implements AutoCloseable {
         if (!bad) {
             try {
                 p = root.resolve(rel).normalize();
-                bad = !p.startsWith(root) || Files.exists(p) && !p.toRealPath().startsWith(realRoot);
+                bad = !p.startsWith(root) || !realPathInside(p);
             } catch (InvalidPathException e) {
                 bad = true;
             }
@@ -162,7 +172,47 @@ public final class StoreServer implements AutoCloseable {
         return p;
     }
 
-    private static List<JsonNode> stories(Path dir) {
+    /**
+     * Whether {@code p}, or the deepest part of it that exists, really lies inside the store once links are resolved:
+     * a path through a link that leads out is refused whether or not its target exists, so the answer tells nothing
+     * about the world outside.
+     */
+    private boolean realPathInside(Path p) throws IOException {
+        Path q = p;
+        while (q != null && !Files.exists(q, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            q = q.getParent();
+        }
+        if (q == null) {
+            return false;
+        }
+        try {
+            return q.toRealPath().startsWith(realRoot);
+        } catch (IOException e) {
+            return false; // a dangling link: it leads nowhere we serve
+        }
+    }
+
+    /** Whether {@code f} is a regular file that really lies inside the store: what the pages may read and link. */
+    boolean contained(Path f) {
+        try {
+            return Files.isRegularFile(f) && f.toRealPath().startsWith(realRoot);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Whether a Host header names this machine's loopback (or is absent, as in HTTP/1.0). */
+    static boolean localHost(String host) {
+        if (host == null) {
+            return true;
+        }
+        return LOCAL_HOST.matcher(host).matches();
+    }
+
+    private List<JsonNode> stories(Path dir) {
+        if (!contained(dir.resolve("results.json"))) {
+            return List.of();
+        }
         try {
             JsonNode r = JSON.readTree(dir.resolve("results.json").toFile());
             List<JsonNode> out = new java.util.ArrayList<>();

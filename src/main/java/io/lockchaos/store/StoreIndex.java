@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * Every stored run under a store root, as the store browser lists them. A run is a folder holding {@code
@@ -52,21 +51,40 @@ public final class StoreIndex {
         if (!Files.isDirectory(root)) {
             return runs;
         }
-        try (Stream<Path> files = Files.walk(root, MAX_DEPTH + 1, new FileVisitOption[0])) {
-            for (Path h : files.filter(p -> p.getFileName().toString().equals("history.jsonl")).toList()) {
-                Path dir = h.getParent();
-                if (!dir.equals(root) && !Files.isSymbolicLink(dir)) {
-                    runs.add(read(root, dir));
-                }
+        Path realRoot = root.toRealPath();
+        List<Path> dirs = new ArrayList<>();
+        // an unreadable folder, or a run deleted while the walk passes, costs that folder, not the listing
+        Files.walkFileTree(root, java.util.EnumSet.noneOf(FileVisitOption.class), MAX_DEPTH + 1,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(Path f,
+                            java.nio.file.attribute.BasicFileAttributes a) {
+                        if (f.getFileName().toString().equals("history.jsonl") && a.isRegularFile()
+                                && !f.getParent().equals(root)) {
+                            dirs.add(f.getParent());
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
+        for (Path dir : dirs) {
+            try {
+                runs.add(read(root, realRoot, dir));
+            } catch (IOException | RuntimeException e) {
+                // gone or unreadable since the walk saw it: not listed
             }
         }
         runs.sort(Comparator.comparingLong(StoredRun::modifiedMillis).reversed().thenComparing(StoredRun::dir));
         return runs;
     }
 
-    private static StoredRun read(Path root, Path dir) throws IOException {
-        JsonNode test = json(dir.resolve("test.json"));
-        JsonNode results = json(dir.resolve("results.json"));
+    private static StoredRun read(Path root, Path realRoot, Path dir) throws IOException {
+        JsonNode test = json(realRoot, dir.resolve("test.json"));
+        JsonNode results = json(realRoot, dir.resolve("results.json"));
         String name = text(test, "name");
         if (name.isEmpty()) {
             name = text(results, "name");
@@ -98,10 +116,14 @@ public final class StoreIndex {
                 Files.getLastModifiedTime(history).toMillis());
     }
 
-    /** A JSON file's tree, or null when it is missing or unreadable (the run is still listed). */
-    private static JsonNode json(Path file) {
+    /**
+     * A JSON file's tree, or null when it is missing, unreadable or a link out of the store (whose contents the
+     * browser must not show); the run is still listed.
+     */
+    private static JsonNode json(Path realRoot, Path file) {
         try {
-            return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
+            return Files.isRegularFile(file) && file.toRealPath().startsWith(realRoot)
+                    ? JSON.readTree(file.toFile()) : null;
         } catch (IOException e) {
             return null;
         }

@@ -49,6 +49,7 @@ class LockRecipeTest {
             }
         }
         assertEquals(3, LockRecipe.semaphore(3).promises().capacity());
+        assertFalse(LockRecipe.semaphore(1).protectsResources(), "every semaphore, as runs always had it");
     }
 
     @Test

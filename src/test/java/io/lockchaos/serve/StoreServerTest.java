@@ -56,6 +56,16 @@ class StoreServerTest {
         store = exampleStore(tmp);
         Files.writeString(tmp.resolve("secret.txt"), "SECRET-CONTENT");
         Files.createSymbolicLink(store.resolve("examples/escape"), tmp);
+        // a run whose summary and test.json are links to a file outside the store
+        Path linked = store.resolve("linked/20261201T000000");
+        Files.createDirectories(linked);
+        Files.copy(Path.of("histories/examples/double-grant/history.jsonl"), linked.resolve("history.jsonl"));
+        Files.createSymbolicLink(linked.resolve("summary.txt"), tmp.resolve("secret.txt"));
+        Files.createSymbolicLink(linked.resolve("test.json"), tmp.resolve("secret.json"));
+        Files.writeString(tmp.resolve("secret.json"), "{\"name\": \"SECRET-CONTENT\", \"recipe\": \"SECRET-CONTENT\"}");
+        // a dangling link where a history would be, and a folder nobody may read: the listing goes on
+        Files.createDirectories(store.resolve("dangling/1"));
+        Files.createSymbolicLink(store.resolve("dangling/1/history.jsonl"), tmp.resolve("gone.jsonl"));
         server = StoreServer.start(store, 0);
     }
 
@@ -85,7 +95,7 @@ class StoreServerTest {
         List<StoreIndex.StoredRun> runs = StoreIndex.scan(store);
         assertEquals(List.of("scenario-1-partition-ignore/20261201T120000"), runs.stream().limit(1)
                 .map(StoreIndex.StoredRun::dir).toList(), "newest first, and latest is not listed twice");
-        assertEquals(4, runs.size(), runs.toString());
+        assertEquals(5, runs.size(), runs.toString());
         StoreIndex.StoredRun first = runs.get(0);
         assertEquals("invalid", first.verdict());
         assertEquals("reentrant-mutex", first.recipe());
@@ -96,7 +106,8 @@ class StoreServerTest {
 
         String page = get(server.port(), "/");
         assertEquals(200, status(page));
-        assertTrue(page.contains("4 of 4 runs"), page);
+        assertTrue(page.contains("5 of 5 runs"), page);
+        assertFalse(page.contains("SECRET-CONTENT"), "a test.json linked from outside is not read: " + page);
         assertTrue(page.indexOf("scenario-1-partition-ignore/20261201T120000") < page.indexOf("examples/correct-rw"));
         for (String column : new String[] {"verdict", "recipe", "faults", "duration", "anomalies", "seed"}) {
             assertTrue(page.contains("<th>" + column + "</th>"), column);
@@ -106,12 +117,12 @@ class StoreServerTest {
     @Test
     void filtersByVerdictAndTestName() throws IOException {
         String valid = get(server.port(), "/?verdict=valid");
-        assertTrue(valid.contains("1 of 4 runs") && valid.contains("correct-rw"), valid);
+        assertTrue(valid.contains("1 of 5 runs") && valid.contains("correct-rw"), valid);
         assertFalse(valid.contains("data-verdict=\"invalid\""));
         String named = get(server.port(), "/?verdict=all&test=SCENARIO");
-        assertTrue(named.contains("2 of 4 runs"), named);
+        assertTrue(named.contains("2 of 5 runs"), named);
         String both = get(server.port(), "/?verdict=invalid&test=double");
-        assertTrue(both.contains("1 of 4 runs") && both.contains("examples/double-grant"), both);
+        assertTrue(both.contains("1 of 5 runs") && both.contains("examples/double-grant"), both);
     }
 
     @Test
@@ -144,6 +155,14 @@ class StoreServerTest {
         }
         // a raw backslash is refused by the HTTP server itself, before any path is built
         assertEquals(400, status(get(server.port(), "/files/examples/double-grant/..\\..\\secret.txt")));
+        // a run page neither shows nor links a file that is a link out of the store
+        String linked = get(server.port(), "/run/linked/20261201T000000/");
+        assertEquals(200, status(linked));
+        assertFalse(linked.contains("SECRET-CONTENT"), linked);
+        assertFalse(linked.contains("/files/linked/20261201T000000/summary.txt"), linked);
+        assertEquals(403, status(get(server.port(), "/files/linked/20261201T000000/summary.txt")));
+        // through a link out, a missing file is refused like an existing one: no oracle for the world outside
+        assertEquals(403, status(get(server.port(), "/files/examples/escape/no-such-file")));
         // double encoding is a literal name, not a way out
         assertEquals(404, status(get(server.port(), "/files/%252e%252e/secret.txt")));
         // only GET and HEAD are answered
@@ -152,6 +171,21 @@ class StoreServerTest {
                     .getBytes(StandardCharsets.ISO_8859_1));
             assertEquals(405, status(new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8)));
         }
+    }
+
+    @Test
+    void aPageElsewhereRebindingItsNameToLoopbackReadsNothing() throws IOException {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: evil.example:8080\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String r = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(403, status(r));
+            assertFalse(r.contains("examples/"), r);
+        }
+        assertTrue(StoreServer.localHost("127.0.0.1:8080") && StoreServer.localHost("localhost")
+                && StoreServer.localHost("LOCALHOST:1") && StoreServer.localHost("[::1]:80"));
+        assertFalse(StoreServer.localHost("127.0.0.1.evil.example") || StoreServer.localHost("localhost.evil")
+                || StoreServer.localHost("[::1].x"));
     }
 
     @Test

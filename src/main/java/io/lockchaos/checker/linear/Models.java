@@ -76,7 +76,7 @@ public final class Models {
                     }
                 }
                 throw new IllegalArgumentException("model: unknown model '" + s + "' (expected mutex, owner-mutex,"
-                        + " reentrant-mutex, semaphore:N, rw, register or cas-register)");
+                        + " reentrant-mutex, semaphore:N, rw, register or cas-register; check also takes recipe)");
         }
     }
 }
