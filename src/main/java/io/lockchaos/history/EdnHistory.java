@@ -11,13 +11,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import us.bpsm.edn.EdnException;
 import us.bpsm.edn.Keyword;
 import us.bpsm.edn.Symbol;
 import us.bpsm.edn.TaggedValue;
-import us.bpsm.edn.parser.Parseable;
-import us.bpsm.edn.parser.Parser;
-import us.bpsm.edn.parser.Parsers;
 import us.bpsm.edn.printer.Printers;
 
 /**
@@ -36,63 +32,100 @@ public final class EdnHistory {
     private EdnHistory() {
     }
 
+    /** Reads a history file, streaming: the file is never held as one string. */
     public static History read(Path file) throws HistoryFormatException, IOException {
-        String text;
-        try {
-            text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-        } catch (java.io.UncheckedIOException e) {
-            throw e.getCause();
+        try (java.io.Reader r = new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
+            return read(file.toString(), r);
         }
-        return read(file.toString(), text);
     }
 
     public static History read(String source, String text) throws HistoryFormatException {
-        Parser parser = Parsers.newParser(Parsers.defaultConfiguration());
-        List<Object> values = new ArrayList<>();
-        List<Long> lineOf = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
-        String trimmed = text.stripLeading();
-        if (trimmed.startsWith("[")) {
-            Object v = parseOne(parser, source, 1, text);
-            if (!(v instanceof List<?> list)) {
-                throw new HistoryFormatException(source, 1, "line: expected a vector of op maps");
-            }
-            long i = 0;
-            for (Object o : list) {
-                values.add(o);
-                lineOf.add(++i);
-            }
-        } else {
-            try (BufferedReader in = new BufferedReader(new java.io.StringReader(text))) {
-                long lineNo = 0;
-                String line = in.readLine();
-                while (line != null) {
-                    lineNo++;
-                    String next = in.readLine();
-                    if (!line.isBlank() && !line.stripLeading().startsWith(";")) {
-                        try {
-                            values.add(parseOne(parser, source, lineNo, line));
-                            lineOf.add(lineNo);
-                        } catch (HistoryFormatException e) {
-                            if (next != null || !e.getMessage().contains("end of input")) {
-                                throw e;
-                            }
-                            warnings.add(source + ":" + lineNo + ": truncated last line dropped");
-                        }
-                    }
-                    line = next;
-                }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+        try {
+            return read(source, new java.io.StringReader(text));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a string cannot fail to be read
         }
-        List<Op> ops = new ArrayList<>(values.size());
-        long[] lines = new long[values.size()];
-        boolean anyTime = false;
-        boolean anyUntimed = false;
-        boolean nemesisOpen = false;
-        for (int i = 0; i < values.size(); i++) {
-            Op op = toOp(source, lineOf.get(i), values.get(i));
+    }
+
+    /**
+     * Reads Jepsen's forms of a history: one op map per line (what Jepsen's store writes), or one vector of op maps.
+     * A value cut short by the end of the file on its own last line is a crash while writing: it is dropped with a
+     * warning. Anything else malformed is refused with the line it is on.
+     */
+    static History read(String source, java.io.Reader reader) throws HistoryFormatException, IOException {
+        EdnReader in = new EdnReader(source, new java.io.BufferedReader(reader, 1 << 16));
+        List<String> warnings = new ArrayList<>();
+        Builder b = new Builder(source);
+        try {
+            in.skipSpace(true);
+            if (in.peek() == '[') {
+                in.next();
+                while (true) {
+                    in.skipSpace(true);
+                    if (in.peek() == ']') {
+                        in.next();
+                        break;
+                    }
+                    long line = in.line();
+                    Object v = in.value(1);
+                    if (v != EdnReader.DISCARDED) {
+                        b.add(v, line);
+                    }
+                }
+                in.skipSpace(true);
+                if (in.peek() != -1) {
+                    throw new HistoryFormatException(source, in.line(), "line: more than one value after the"
+                            + " vector of ops");
+                }
+            } else {
+                while (true) {
+                    in.skipSpace(true);
+                    if (in.peek() == -1) {
+                        break;
+                    }
+                    long line = in.line();
+                    Object v;
+                    try {
+                        v = in.value(0);
+                    } catch (EdnReader.EndOfInput e) {
+                        if (in.line() != line) {
+                            throw new HistoryFormatException(source, line, "line: malformed EDN (end of input)");
+                        }
+                        warnings.add(source + ":" + line + ": truncated last line dropped");
+                        break;
+                    }
+                    in.skipSpace(false);
+                    int c = in.peek();
+                    if (c != '\n' && c != -1) {
+                        throw new HistoryFormatException(source, line, "line: more than one value on the line");
+                    }
+                    if (v != EdnReader.DISCARDED) {
+                        b.add(v, line);
+                    }
+                }
+            }
+        } catch (EdnReader.EndOfInput e) {
+            throw new HistoryFormatException(source, in.line(), "line: malformed EDN (end of input)");
+        }
+        return b.build(warnings);
+    }
+
+    /** Turns values into ops as they are read, so only the ops are kept. */
+    private static final class Builder {
+        private final String source;
+        private final List<Op> ops = new ArrayList<>();
+        private long[] lines = new long[1024];
+        private boolean anyTime;
+        private boolean anyUntimed;
+        private boolean nemesisOpen;
+
+        Builder(String source) {
+            this.source = source;
+        }
+
+        void add(Object value, long line) throws HistoryFormatException {
+            int i = ops.size();
+            Op op = toOp(source, line, value);
             if (op.isNemesis()) {
                 // Jepsen writes both halves of a nemesis op as :info; the first of a pair is the invocation.
                 if (op.type() == OpType.INFO && !nemesisOpen) {
@@ -104,74 +137,22 @@ public final class EdnHistory {
             anyTime |= op.time() >= 0;
             anyUntimed |= op.time() < 0;
             if (anyTime && anyUntimed) {
-                throw new HistoryFormatException(source, lineOf.get(i), "time: present in some ops and not others");
+                throw new HistoryFormatException(source, line, "time: present in some ops and not others");
             }
             ops.add(op.time() < 0 ? op.withTime(i) : op);
-            lines[i] = lineOf.get(i);
+            if (i == lines.length) {
+                lines = java.util.Arrays.copyOf(lines, lines.length * 2);
+            }
+            lines[i] = line;
         }
-        return History.build(source, ops, lines, warnings);
+
+        History build(List<String> warnings) throws HistoryFormatException {
+            return History.build(source, ops, java.util.Arrays.copyOf(lines, ops.size()), warnings);
+        }
     }
 
-    /** Deeper nesting than any op needs is refused before parsing: the EDN parser recurses and would overflow. */
+    /** Deeper nesting than any op needs is refused while parsing: deeper would risk the stack. */
     static final int MAX_DEPTH = 200;
-
-    private static void checkDepth(String source, long firstLine, String text) throws HistoryFormatException {
-        int depth = 0;
-        long line = firstLine;
-        boolean inString = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\n') {
-                line++;
-            }
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '\\') {
-                i++; // a character literal such as \( is no bracket
-            } else if (c == ';') {
-                while (i + 1 < text.length() && text.charAt(i + 1) != '\n') {
-                    i++;
-                }
-            } else if (c == '(' || c == '[' || c == '{') {
-                if (++depth > MAX_DEPTH) {
-                    throw new HistoryFormatException(source, line, "line: nested more than " + MAX_DEPTH
-                            + " levels deep");
-                }
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth = Math.max(0, depth - 1);
-            }
-        }
-    }
-
-    private static Object parseOne(Parser parser, String source, long line, String text)
-            throws HistoryFormatException {
-        checkDepth(source, line, text);
-        Parseable pbr = Parsers.newParseable(text);
-        try {
-            Object v = parser.nextValue(pbr);
-            if (v == Parser.END_OF_INPUT) {
-                throw new HistoryFormatException(source, line, "line: end of input before a value");
-            }
-            if (parser.nextValue(pbr) != Parser.END_OF_INPUT) {
-                throw new HistoryFormatException(source, line, "line: more than one value on the line");
-            }
-            return v;
-        } catch (StackOverflowError e) {
-            throw new HistoryFormatException(source, line, "line: nested too deeply");
-        } catch (EdnException | IllegalStateException | IllegalArgumentException | ClassCastException
-                 | UnsupportedOperationException | IndexOutOfBoundsException | NullPointerException e) {
-            String m = String.valueOf(e.getMessage());
-            boolean eof = m.contains("EOF") || m.contains("end of input") || m.contains("Unexpected end");
-            throw new HistoryFormatException(source, line, "line: malformed EDN"
-                    + (eof ? " (end of input)" : " (" + m.lines().findFirst().orElse("") + ")"));
-        }
-    }
 
     private static Op toOp(String source, long line, Object raw) throws HistoryFormatException {
         if (raw instanceof TaggedValue tv) {

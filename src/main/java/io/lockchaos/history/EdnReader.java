@@ -1,0 +1,354 @@
+package io.lockchaos.history;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import us.bpsm.edn.Keyword;
+import us.bpsm.edn.Symbol;
+
+/**
+ * A streaming reader of the EDN that Jepsen histories hold: maps, vectors, lists, sets, keywords, symbols, strings,
+ * characters, numbers (with {@code N}, {@code M}, ratios, {@code ##Inf}), {@code nil}, booleans, comments, {@code
+ * #_} discards and tagged values (record literals such as {@code #jepsen.history.Op{...}} and {@code #inst}, read as
+ * the value they tag). It reads from a buffered {@link Reader}, never the whole file as one string, counts lines, and
+ * refuses nesting deeper than {@link EdnHistory#MAX_DEPTH} before it could overflow the stack. Keywords and symbols
+ * are edn-java's, so the values are what edn-java's parser would give.
+ */
+final class EdnReader {
+    /** End of input inside a value; the caller decides whether that is a truncated last line. */
+    static final class EndOfInput extends Exception {
+        EndOfInput() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** What {@code #_ form} reads as: containers and the top level leave it out. */
+    static final Object DISCARDED = new Object();
+
+    private static final int EOF = -1;
+    private final String source;
+    private final Reader in;
+    private final char[] buf = new char[1 << 16];
+    private int pos;
+    private int len;
+    private long line = 1;
+    private final Map<String, Keyword> keywords = new HashMap<>();
+    private final StringBuilder token = new StringBuilder();
+
+    EdnReader(String source, Reader in) {
+        this.source = source;
+        this.in = in;
+    }
+
+    long line() {
+        return line;
+    }
+
+    int peek() throws IOException {
+        if (pos == len) {
+            len = in.read(buf, 0, buf.length);
+            pos = 0;
+            if (len <= 0) {
+                len = 0;
+                return EOF;
+            }
+        }
+        return buf[pos];
+    }
+
+    int next() throws IOException {
+        int c = peek();
+        if (c != EOF) {
+            pos++;
+            if (c == '\n') {
+                line++;
+            }
+        }
+        return c;
+    }
+
+    /** Skips whitespace, commas and comments; with {@code newlines} false, stops at a newline. */
+    void skipSpace(boolean newlines) throws IOException {
+        while (true) {
+            int c = peek();
+            if (c == ';') {
+                while (peek() != '\n' && peek() != EOF) {
+                    next();
+                }
+            } else if (c == '\n' ? newlines : c != EOF && (Character.isWhitespace(c) || c == ',' || c == '\uFEFF')) {
+                next();
+            } else {
+                return;
+            }
+        }
+    }
+
+    HistoryFormatException malformed(String why) {
+        return new HistoryFormatException(source, line, "line: malformed EDN (" + why + ")");
+    }
+
+    /**
+     * Reads one value whose enclosing containers number {@code depth}.
+     *
+     * @throws EndOfInput when the input ends inside the value
+     */
+    Object value(int depth) throws IOException, HistoryFormatException, EndOfInput {
+        skipSpace(true);
+        int c = next();
+        switch (c) {
+            case EOF:
+                throw new EndOfInput();
+            case '{':
+                return map(open(depth), '}');
+            case '[':
+                return sequence(open(depth), ']');
+            case '(':
+                return sequence(open(depth), ')');
+            case '"':
+                return string();
+            case ':':
+                return keyword();
+            case '\\':
+                return character();
+            case '#':
+                return dispatch(depth);
+            case ')':
+            case ']':
+            case '}':
+                throw malformed("unexpected '" + (char) c + "'");
+            default:
+                return atom((char) c);
+        }
+    }
+
+    private int open(int depth) throws HistoryFormatException {
+        if (depth + 1 > EdnHistory.MAX_DEPTH) {
+            throw new HistoryFormatException(source, line, "line: nested more than " + EdnHistory.MAX_DEPTH
+                    + " levels deep");
+        }
+        return depth + 1;
+    }
+
+    /** Reads values up to {@code close}; the opening bracket is read. */
+    private List<Object> sequence(int depth, char close) throws IOException, HistoryFormatException, EndOfInput {
+        List<Object> out = new ArrayList<>();
+        while (true) {
+            skipSpace(true);
+            int c = peek();
+            if (c == close) {
+                next();
+                return out;
+            }
+            if (c == EOF) {
+                throw new EndOfInput();
+            }
+            Object v = value(depth);
+            if (v != DISCARDED) {
+                out.add(v);
+            }
+        }
+    }
+
+    private Map<Object, Object> map(int depth, char close) throws IOException, HistoryFormatException, EndOfInput {
+        List<Object> forms = sequence(depth, close);
+        if (forms.size() % 2 != 0) {
+            throw malformed("a map needs an even number of forms, got " + forms.size());
+        }
+        Map<Object, Object> m = new LinkedHashMap<>(forms.size());
+        for (int i = 0; i < forms.size(); i += 2) {
+            m.put(forms.get(i), forms.get(i + 1));
+        }
+        return m;
+    }
+
+    private Object dispatch(int depth) throws IOException, HistoryFormatException, EndOfInput {
+        int c = peek();
+        if (c == '{') {
+            next();
+            Set<Object> s = new LinkedHashSet<>(sequence(open(depth), '}'));
+            return s;
+        }
+        if (c == '_') {
+            next();
+            value(depth);
+            return DISCARDED;
+        }
+        if (c == '#') {
+            next();
+            String t = readToken();
+            switch (t) {
+                case "Inf": return Double.POSITIVE_INFINITY;
+                case "-Inf": return Double.NEGATIVE_INFINITY;
+                case "NaN": return Double.NaN;
+                default: throw malformed("unknown symbolic value ##" + t);
+            }
+        }
+        if (c == EOF) {
+            throw new EndOfInput();
+        }
+        String tag = readToken();
+        if (tag.isEmpty() || !Character.isLetter(tag.charAt(0))) {
+            throw malformed("bad tag '#" + tag + "'");
+        }
+        return value(depth); // a record literal or #inst: the value it tags
+    }
+
+    private String readToken() throws IOException {
+        token.setLength(0);
+        while (true) {
+            int c = peek();
+            if (c == EOF || Character.isWhitespace(c) || c == ',' || "()[]{}\";\\".indexOf(c) >= 0) {
+                return token.toString();
+            }
+            token.append((char) next());
+        }
+    }
+
+    private String string() throws IOException, HistoryFormatException, EndOfInput {
+        StringBuilder s = new StringBuilder();
+        while (true) {
+            int c = next();
+            if (c == EOF) {
+                throw new EndOfInput();
+            }
+            if (c == '"') {
+                return s.toString();
+            }
+            if (c == '\\') {
+                int e = next();
+                switch (e) {
+                    case EOF -> throw new EndOfInput();
+                    case 'n' -> s.append('\n');
+                    case 't' -> s.append('\t');
+                    case 'r' -> s.append('\r');
+                    case 'b' -> s.append('\b');
+                    case 'f' -> s.append('\f');
+                    case '"', '\\' -> s.append((char) e);
+                    case 'u' -> s.append(unicode());
+                    default -> throw malformed("bad escape '\\" + (char) e + "' in a string");
+                }
+            } else {
+                s.append((char) c);
+            }
+        }
+    }
+
+    private char unicode() throws IOException, HistoryFormatException, EndOfInput {
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            int c = next();
+            if (c == EOF) {
+                throw new EndOfInput();
+            }
+            int d = Character.digit(c, 16);
+            if (d < 0) {
+                throw malformed("bad \\u escape");
+            }
+            v = v * 16 + d;
+        }
+        return (char) v;
+    }
+
+    private Character character() throws IOException, HistoryFormatException, EndOfInput {
+        int first = next();
+        if (first == EOF) {
+            throw new EndOfInput();
+        }
+        String rest = readToken();
+        if (rest.isEmpty()) {
+            return (char) first;
+        }
+        String name = (char) first + rest;
+        switch (name) {
+            case "newline": return '\n';
+            case "space": return ' ';
+            case "tab": return '\t';
+            case "return": return '\r';
+            case "formfeed": return '\f';
+            case "backspace": return '\b';
+            default:
+                if (first == 'u' && rest.length() == 4) {
+                    try {
+                        return (char) Integer.parseInt(rest, 16);
+                    } catch (NumberFormatException e) {
+                        // reported below
+                    }
+                }
+                throw malformed("unknown character \\" + name);
+        }
+    }
+
+    private Keyword keyword() throws IOException, HistoryFormatException {
+        String t = readToken();
+        Keyword k = keywords.get(t);
+        if (k != null) {
+            return k;
+        }
+        int slash = t.indexOf('/');
+        if (t.isEmpty() || slash == 0 && t.length() > 1 || slash == t.length() - 1 && t.length() > 1) {
+            throw malformed("bad keyword ':" + t + "'");
+        }
+        try {
+            k = slash > 0 ? Keyword.newKeyword(t.substring(0, slash), t.substring(slash + 1)) : Keyword.newKeyword(t);
+        } catch (RuntimeException e) { // edn-java refuses names EDN does not allow
+            throw malformed("bad keyword ':" + t + "'");
+        }
+        keywords.put(t, k);
+        return k;
+    }
+
+    private Object atom(char first) throws IOException, HistoryFormatException {
+        String t = first + readToken();
+        char c0 = t.charAt(0);
+        if (Character.isDigit(c0) || (c0 == '+' || c0 == '-') && t.length() > 1 && Character.isDigit(t.charAt(1))) {
+            return number(t);
+        }
+        switch (t) {
+            case "nil": return null;
+            case "true": return Boolean.TRUE;
+            case "false": return Boolean.FALSE;
+            default:
+                int slash = t.indexOf('/');
+                try {
+                    return slash > 0 && slash < t.length() - 1
+                            ? Symbol.newSymbol(t.substring(0, slash), t.substring(slash + 1)) : Symbol.newSymbol(t);
+                } catch (RuntimeException e) { // edn-java refuses names EDN does not allow
+                    throw malformed("bad symbol '" + t + "'");
+                }
+        }
+    }
+
+    private Object number(String t) throws HistoryFormatException {
+        try {
+            if (t.endsWith("N")) {
+                return new BigInteger(t.substring(0, t.length() - 1));
+            }
+            if (t.endsWith("M")) {
+                return new BigDecimal(t.substring(0, t.length() - 1));
+            }
+            int slash = t.indexOf('/');
+            if (slash > 0) {
+                return new BigDecimal(t.substring(0, slash)).divide(new BigDecimal(t.substring(slash + 1)),
+                        java.math.MathContext.DECIMAL64).doubleValue();
+            }
+            if (t.indexOf('.') >= 0 || t.indexOf('e') >= 0 || t.indexOf('E') >= 0) {
+                return Double.parseDouble(t);
+            }
+            if (t.length() < 18) {
+                return Long.parseLong(t);
+            }
+            BigInteger b = new BigInteger(t);
+            return b.bitLength() < 64 ? (Object) b.longValue() : b;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw malformed("bad number '" + t + "'");
+        }
+    }
+}
