@@ -34,9 +34,10 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = "--crashes", defaultValue = "10", description = "register workloads: ops that end info")
     int crashes;
 
-    @Option(names = "--count", defaultValue = "1", description = {"register workloads: a corpus of this many"
-        + " histories, --out being its folder, in Jepsen's store layout OUT/<workload>/<NNNN>/history.edn;",
-        "seeds are --seed, --seed+1, ... (default ${DEFAULT-VALUE}: one file)"})
+    @Option(names = "--count", defaultValue = "1", description = {"a corpus of this many histories, --out being its"
+        + " folder: register workloads in Jepsen's store layout OUT/<workload>/<NNNN>/history.edn, lock workloads in",
+        "lockchaos' OUT/gen-<recipe>/<NNNN>/history.jsonl with its test.json; seeds are --seed, --seed+1, ..."
+        + " (default ${DEFAULT-VALUE}: one file)"})
     int count;
 
     @Option(names = "--bug-every", defaultValue = "1", description = "a corpus: inject --bug into every K-th history"
@@ -50,6 +51,9 @@ final class GenCommand implements Callable<Integer> {
         }
         var config = sim.config();
         long seed = sim.seed();
+        if (count != 1) {
+            return lockCorpus(config, seed);
+        }
         boolean bug;
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
             bug = LockSimulator.run(config, seed, writer(w));
@@ -101,6 +105,40 @@ final class GenCommand implements Callable<Integer> {
         System.out.println("wrote " + out + " (seed " + seed + ", " + workload + ", " + r.history().size() + " ops"
                 + (config.staleRead() ? (r.bugCommitted() ? ", stale read committed" : ", stale read not committed")
                 : "") + ")");
+        return 0;
+    }
+
+    /** {@code count} lock histories under {@code out} as stored runs: a store to measure {@code check} on. */
+    private int lockCorpus(io.lockchaos.sim.SimConfig config, long seed) throws IOException {
+        if (count < 1 || bugEvery < 1) {
+            throw new UserError("--count and --bug-every: expected at least 1, got " + count + " and " + bugEvery);
+        }
+        Path test = out.resolve("gen-" + config.recipe().name().replace(':', '-'));
+        int committed = 0;
+        for (int i = 0; i < count; i++) {
+            io.lockchaos.sim.SimConfig c = i % bugEvery == 0 ? config : config.withBug(io.lockchaos.sim.Bug.NONE);
+            Path dir = test.resolve(String.format(java.util.Locale.ROOT, "%04d", i));
+            Files.createDirectories(dir);
+            try (Writer w = Files.newBufferedWriter(dir.resolve("history.jsonl"), StandardCharsets.UTF_8)) {
+                HistoryWriter hw = new HistoryWriter(w, false);
+                committed += LockSimulator.run(c, seed + i, op -> {
+                    try {
+                        hw.append(op);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }) ? 1 : 0;
+            }
+            Map<String, Object> t = new java.util.LinkedHashMap<>();
+            t.put("name", test.getFileName().toString());
+            t.put("recipe", config.recipe().name());
+            t.put("seed", seed + i);
+            t.put("generated_by", "lockchaos gen");
+            io.lockchaos.report.ResultsJson.writeMap(dir.resolve("test.json"), t);
+        }
+        System.out.println("wrote " + count + " " + config.recipe().name() + " histories under " + test + " (seeds "
+                + seed + " to " + (seed + count - 1) + (config.bug() == io.lockchaos.sim.Bug.NONE ? ""
+                : ", bug " + sim.bug + " committed in " + committed) + "); check them with: check " + out);
         return 0;
     }
 

@@ -28,8 +28,11 @@ final class Pages {
     private Pages() {
     }
 
-    /** Every run that passes the filters {@code verdict} (or all) and {@code test} (a substring of its name). */
-    static String index(List<StoredRun> runs, Map<String, String> query) {
+    /**
+     * Every run that passes the filters {@code verdict} (or all) and {@code test} (a substring of its name), and the
+     * store's last corpus check when it has one ({@code corpus}, or null).
+     */
+    static String index(List<StoredRun> runs, Map<String, String> query, JsonNode corpus) {
         String verdict = query.getOrDefault("verdict", "all");
         String test = query.getOrDefault("test", "").trim();
         List<StoredRun> shown = runs.stream()
@@ -46,6 +49,13 @@ final class Pages {
         }
         s.append("</select> test <input name=\"test\" value=\"").append(esc(test)).append("\" size=\"24\">"
                 + " <button>filter</button></form>\n");
+        if (corpus != null) {
+            s.append("<p id=\"corpus\">last corpus check of the store: <span class=\"")
+                    .append(esc(corpus.path("verdict").asText())).append("\">").append(esc(corpus.path("verdict")
+                    .asText())).append("</span>, ").append(corpus.path("files").asLong()).append(" files, ")
+                    .append(corpus.path("ops").asLong()).append(" ops (<a href=\"/files/check-index.json\">"
+                    + "check-index.json</a>)</p>\n");
+        }
         s.append("<p id=\"count\">").append(shown.size()).append(" of ").append(runs.size())
                 .append(" runs, newest first</p>\n");
         s.append("<table id=\"runs\"><tr><th>run</th><th>test</th><th>verdict</th><th>recipe</th><th>faults</th>"

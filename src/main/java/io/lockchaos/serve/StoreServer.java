@@ -102,7 +102,7 @@ public final class StoreServer implements AutoCloseable {
             }
             String path = ex.getRequestURI().getPath();
             if (path.equals("/")) {
-                send(ex, 200, TYPES.get("html"), Pages.index(StoreIndex.scan(root), query(ex))
+                send(ex, 200, TYPES.get("html"), Pages.index(StoreIndex.scan(root), query(ex), corpusIndex())
                         .getBytes(StandardCharsets.UTF_8));
             } else if (path.startsWith("/run/")) {
                 Path dir = inside(ex, path.substring("/run/".length()).replaceAll("/$", ""));
@@ -207,6 +207,19 @@ public final class StoreServer implements AutoCloseable {
             return true;
         }
         return LOCAL_HOST.matcher(host).matches();
+    }
+
+    /** The store's check-index.json (written by {@code check STORE}), or null when there is none. */
+    private JsonNode corpusIndex() {
+        Path f = root.resolve("check-index.json");
+        if (!contained(f)) {
+            return null;
+        }
+        try {
+            return JSON.readTree(f.toFile());
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private List<JsonNode> stories(Path dir) {

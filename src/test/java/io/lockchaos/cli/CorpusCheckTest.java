@@ -151,4 +151,21 @@ class CorpusCheckTest extends ConsoleCapturing {
         assertTrue(out().contains("total: 20 files, ") && out().contains((20 - committed) + " valid, " + committed
                 + " invalid, 0 unknown"), "every committed stale read is caught, nothing else: " + out());
     }
+
+    @Test
+    void genWritesALockCorpusAsStoredRunsThatCheckReadsWithTheirRecipes() throws Exception {
+        Path c = dir.resolve("store");
+        assertEquals(0, Main.run("gen", "--count", "6", "--ops", "300", "--processes", "4", "--recipe", "mutex",
+                "--bug", "over-grant", "--bug-every", "3", "--seed", "11", "--out", c.toString()));
+        assertTrue(Files.exists(c.resolve("gen-mutex/0005/history.jsonl")));
+        assertTrue(Files.readString(c.resolve("gen-mutex/0005/test.json")).contains("\"recipe\" : \"mutex\""));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("committed in ([0-9]+)").matcher(out());
+        assertTrue(m.find(), out());
+        int committed = Integer.parseInt(m.group(1));
+        out.reset();
+        Main.run("check", c.toString());
+        assertTrue(out().contains("total: 6 files, ") && out().contains(committed + " invalid, 0 unknown"), out());
+        JsonNode index = new ObjectMapper().readTree(c.resolve("check-index.json").toFile());
+        index.get("results").forEach(r -> assertEquals("mutex", r.get("checked_as").asText()));
+    }
 }

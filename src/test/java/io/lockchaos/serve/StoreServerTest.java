@@ -108,6 +108,12 @@ class StoreServerTest {
         assertEquals(200, status(page));
         assertTrue(page.contains("5 of 5 runs"), page);
         assertFalse(page.contains("SECRET-CONTENT"), "a test.json linked from outside is not read: " + page);
+        assertFalse(page.contains("id=\"corpus\""), "no corpus check yet");
+        io.lockchaos.cli.Main.run("check", store.resolve("examples").toString(), "--out", store.toString());
+        String checked = get(server.port(), "/");
+        assertTrue(checked.contains("last corpus check of the store: <span class=\"invalid\">invalid</span>, 3 files"),
+                checked);
+        assertEquals(200, status(get(server.port(), "/files/check-index.json")));
         assertTrue(page.indexOf("scenario-1-partition-ignore/20261201T120000") < page.indexOf("examples/correct-rw"));
         for (String column : new String[] {"verdict", "recipe", "faults", "duration", "anomalies", "seed"}) {
             assertTrue(page.contains("<th>" + column + "</th>"), column);
