@@ -95,9 +95,44 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         }
     }
 
-    private static int freePort() throws IOException {
+    /** Ports this JVM has handed out: a port is free again once released, but a server may still be about to bind it. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A free loopback port below the kernel's ephemeral range. A port from the ephemeral range (what binding port 0
+     * gives) can be taken, between this check and the server's bind, by any outgoing connection's local end, and a
+     * run opens many: the server then dies with "Address already in use". Below the range only another listener can
+     * take it. Falls back to port 0 where the range cannot be read.
+     */
+    static int freePort() throws IOException {
+        int low = ephemeralLow();
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; low > 12_000 && attempt < 200; attempt++) {
+            int port = r.nextInt(10_000, low);
+            if (HANDED_OUT.contains(port)) {
+                continue;
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(false);
+                s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                HANDED_OUT.add(port);
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range, or 0 where it cannot be read. */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 

@@ -80,14 +80,14 @@ class RunTest {
         PrintStream old = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            assertEquals(0, Main.run("run", "--overhead", "--nodes", "1", "--clients", "2", "--time", "1s",
-                    "--store", dir.toString()));
+            assertEquals(0, Main.run("run", "--overhead", "--overhead-pairs", "2", "--nodes", "1", "--clients", "2",
+                    "--time", "1s", "--store", dir.toString()));
         } finally {
             System.setOut(old);
         }
         String o = out.toString(StandardCharsets.UTF_8);
-        assertTrue(o.contains("round 1 (recorded)") && o.contains("round 4 (not recorded)"), o);
-        assertTrue(o.contains("recorder overhead (rounds 3 and 4): "), o);
+        assertTrue(o.contains("pair 0 (warm-up, not judged): recorded ") && o.contains("pair 2: recorded "), o);
+        assertTrue(o.matches("(?s).*recorder overhead: median -?[0-9.]+% throughput loss over 2 pairs.*"), o);
     }
 
     @Test
