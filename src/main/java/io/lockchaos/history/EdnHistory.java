@@ -224,8 +224,15 @@ public final class EdnHistory {
                 + Printers.printString(v));
     }
 
+    /** The op fields' keywords, made once: Keyword.newKeyword interns through a shared map, per call. */
+    private static final Map<String, Keyword> FIELDS = Map.of("type", Keyword.newKeyword("type"), "process",
+            Keyword.newKeyword("process"), "f", Keyword.newKeyword("f"), "value", Keyword.newKeyword("value"),
+            "time", Keyword.newKeyword("time"), "index", Keyword.newKeyword("index"), "key", Keyword.newKeyword("key"),
+            "error", Keyword.newKeyword("error"));
+
     private static Object get(Map<?, ?> m, String name) {
-        return m.get(Keyword.newKeyword(name));
+        Keyword k = FIELDS.get(name);
+        return m.get(k != null ? k : Keyword.newKeyword(name));
     }
 
     /** Converts parsed EDN into the JSON-shaped values ops carry. */

@@ -5,7 +5,6 @@ import java.io.Reader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,7 +39,6 @@ final class EdnReader {
     private int pos;
     private int len;
     private long line = 1;
-    private final Map<String, Keyword> keywords = new HashMap<>();
     private final StringBuilder token = new StringBuilder();
 
     EdnReader(String source, Reader in) {
@@ -202,13 +200,24 @@ final class EdnReader {
     }
 
     private String readToken() throws IOException {
+        readTokenChars();
+        return token.toString();
+    }
+
+    /** Reads a token's characters into {@link #token}; tokens never span lines, so no line is counted here. */
+    private void readTokenChars() throws IOException {
         token.setLength(0);
         while (true) {
-            int c = peek();
-            if (c == EOF || Character.isWhitespace(c) || c == ',' || "()[]{}\";\\".indexOf(c) >= 0) {
-                return token.toString();
+            if (pos == len && peek() == EOF) {
+                return;
             }
-            token.append((char) next());
+            char c = buf[pos];
+            if (c <= ' ' || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}'
+                    || c == '"' || c == ';' || c == '\\' || Character.isWhitespace(c)) {
+                return;
+            }
+            token.append(c);
+            pos++;
         }
     }
 
@@ -287,11 +296,12 @@ final class EdnReader {
     }
 
     private Keyword keyword() throws IOException, HistoryFormatException {
-        String t = readToken();
-        Keyword k = keywords.get(t);
+        readTokenChars();
+        Keyword k = cachedKeyword();
         if (k != null) {
-            return k;
+            return k; // the common case: a keyword seen before, found without making a String
         }
+        String t = token.toString();
         int slash = t.indexOf('/');
         if (t.isEmpty() || slash == 0 && t.length() > 1 || slash == t.length() - 1 && t.length() > 1) {
             throw malformed("bad keyword ':" + t + "'");
@@ -301,8 +311,62 @@ final class EdnReader {
         } catch (RuntimeException e) { // edn-java refuses names EDN does not allow
             throw malformed("bad keyword ':" + t + "'");
         }
-        keywords.put(t, k);
+        cacheKeyword(t, k);
         return k;
+    }
+
+    /** Open-addressed keyword cache keyed by the token's characters, so a repeated keyword costs no allocation. */
+    private String[] cachedNames = new String[256];
+    private Keyword[] cachedKeywords = new Keyword[256];
+    private int cached;
+
+    private int tokenHash() {
+        int h = 0;
+        for (int i = 0; i < token.length(); i++) {
+            h = 31 * h + token.charAt(i);
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private Keyword cachedKeyword() {
+        int mask = cachedNames.length - 1;
+        for (int i = tokenHash() & mask; cachedNames[i] != null; i = (i + 1) & mask) {
+            if (cachedNames[i].contentEquals(token)) {
+                return cachedKeywords[i];
+            }
+        }
+        return null;
+    }
+
+    private void cacheKeyword(String name, Keyword k) {
+        if (cached * 2 >= cachedNames.length) {
+            if (cachedNames.length >= 1 << 16) {
+                return; // a history of ever new keywords: stop caching rather than grow without bound
+            }
+            String[] names = cachedNames;
+            Keyword[] kws = cachedKeywords;
+            cachedNames = new String[names.length * 2];
+            cachedKeywords = new Keyword[names.length * 2];
+            cached = 0;
+            for (int i = 0; i < names.length; i++) {
+                if (names[i] != null) {
+                    put(names[i], kws[i]);
+                }
+            }
+        }
+        put(name, k);
+    }
+
+    private void put(String name, Keyword k) {
+        int mask = cachedNames.length - 1;
+        int h = name.hashCode();
+        int i = (h ^ (h >>> 16)) & mask;
+        while (cachedNames[i] != null) {
+            i = (i + 1) & mask;
+        }
+        cachedNames[i] = name;
+        cachedKeywords[i] = k;
+        cached++;
     }
 
     private Object atom(char first) throws IOException, HistoryFormatException {
