@@ -113,14 +113,15 @@ public final class MutualExclusionChecker implements Checker {
         List<Hold> byEnd = new ArrayList<>(units);
         byEnd.sort(java.util.Comparator.comparingLong(x -> x.certain().until()));
         List<Hold> active = new ArrayList<>();
-        Map<Integer, Integer> activeByProcess = new HashMap<>();
+        Map<Integer, Integer> activeByProcess = new HashMap<>(); // processes with active holds only
         int nextEnd = 0;
         for (Hold x : byStart) {
             // positions are distinct: a window that ended before this grant's position is over
             while (nextEnd < byEnd.size() && byEnd.get(nextEnd).certain().until() <= x.certain().from()) {
                 Hold done = byEnd.get(nextEnd++);
                 active.remove(done);
-                activeByProcess.merge(done.process(), -1, Integer::sum);
+                // a process with no active hold leaves the map: counting them is then its size, not a scan
+                activeByProcess.computeIfPresent(done.process(), (p, n) -> n > 1 ? n - 1 : null);
             }
             long ownerOther = x.process() == firstProcess ? secondStart : firstStart;
             if (ownerOther < x.certain().until()) {
@@ -135,19 +136,9 @@ public final class MutualExclusionChecker implements Checker {
             }
             active.add(x);
             activeByProcess.merge(x.process(), 1, Integer::sum);
-            int concurrent = recipe.isSemaphore() ? active.size() : distinctActive(activeByProcess);
+            int concurrent = recipe.isSemaphore() ? active.size() : activeByProcess.size();
             counts.maxConcurrent = Math.max(counts.maxConcurrent, concurrent);
         }
-    }
-
-    private static int distinctActive(Map<Integer, Integer> activeByProcess) {
-        int d = 0;
-        for (int c : activeByProcess.values()) {
-            if (c > 0) {
-                d++;
-            }
-        }
-        return d;
     }
 
     /** The active holds that the new hold {@code x} may not overlap, or an empty list. */
