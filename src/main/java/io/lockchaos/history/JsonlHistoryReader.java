@@ -7,9 +7,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import java.io.IOException;
 import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,19 +24,28 @@ public final class JsonlHistoryReader {
     private JsonlHistoryReader() {
     }
 
+    /**
+     * Reads a history file. The parser reads the bytes itself (Jackson's UTF-8 parser, faster than decoding to
+     * characters first); a byte sequence that is not UTF-8 is refused with its line.
+     */
     public static History read(Path file) throws HistoryFormatException, IOException {
-        var decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (Reader r = new java.io.InputStreamReader(Files.newInputStream(file), decoder)) {
-            return read(file.toString(), r);
-        } catch (CharacterCodingException e) {
-            throw new HistoryFormatException(file.toString(), 0, "file: not valid UTF-8");
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            LineCounter counting = new LineCountingStream(new java.io.BufferedInputStream(in, 1 << 16));
+            return read(file.toString(), JSON.createParser((java.io.InputStream) counting), counting);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new HistoryFormatException(file.toString(), line, "line: " + firstLine(e.getOriginalMessage()));
+        } catch (java.io.CharConversionException e) {
+            throw new HistoryFormatException(file.toString(), 0, "file: not valid UTF-8 (" + e.getMessage() + ")");
+        } catch (StackOverflowError e) {
+            throw new HistoryFormatException(file.toString(), 0, "line: nested too deeply");
         }
     }
 
     public static History read(String source, Reader reader) throws HistoryFormatException, IOException {
         try {
-            return readOps(source, reader);
+            LineCountingReader counting = new LineCountingReader(reader);
+            return read(source, JSON.createParser(counting), counting);
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
             long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
@@ -48,15 +54,25 @@ public final class JsonlHistoryReader {
         }
     }
 
-    private static History readOps(String source, Reader reader) throws HistoryFormatException, IOException {
+    private static History read(String source, JsonParser parser, LineCounter counting)
+            throws HistoryFormatException, IOException {
+        try {
+            return readOps(source, parser, counting);
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+        }
+    }
+
+    private static History readOps(String source, JsonParser parser, LineCounter counting)
+            throws HistoryFormatException, IOException {
         List<Op> ops = new ArrayList<>();
         long[] lines = new long[1024];
         List<String> warnings = new ArrayList<>();
         Boolean timed = null;
         long lastEndLine = 0;
         // One streaming parser over the whole file: a parser per line costs about half the reading time.
-        LineCountingReader counting = new LineCountingReader(reader);
-        try (JsonParser p = JSON.createParser(counting)) {
+        try (JsonParser p = parser) {
             while (true) {
                 JsonToken t;
                 long line = p.currentLocation().getLineNr();
@@ -114,8 +130,58 @@ public final class JsonlHistoryReader {
         return History.build(source, ops, lines, warnings);
     }
 
+    /** What the reader needs to tell a line cut off by a crash (the last, with no newline) from a malformed one. */
+    private interface LineCounter {
+        /** True when all input has been read and no newline follows the start of line {@code line}. */
+        boolean isLastLine(long line) throws IOException;
+    }
+
+    /** Counts the newline bytes the parser has consumed. */
+    private static final class LineCountingStream extends java.io.FilterInputStream implements LineCounter {
+        private long newlines;
+        private boolean eof;
+
+        LineCountingStream(java.io.InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            if (c < 0) {
+                eof = true;
+            } else if (c == '\n') {
+                newlines++;
+            }
+            return c;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n < 0) {
+                eof = true;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf[off + i] == '\n') {
+                    newlines++;
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isLastLine(long line) throws IOException {
+            byte[] skip = new byte[8192];
+            while (!eof) {
+                read(skip, 0, skip.length);
+            }
+            return newlines == line - 1;
+        }
+    }
+
     /** Counts the newlines the parser has consumed, to tell a cut-off last line from a malformed one. */
-    private static final class LineCountingReader extends java.io.FilterReader {
+    private static final class LineCountingReader extends java.io.FilterReader implements LineCounter {
         private long newlines;
         private boolean eof;
 
@@ -148,8 +214,8 @@ public final class JsonlHistoryReader {
             return n;
         }
 
-        /** True when all input has been read and no newline follows the start of line {@code line}. */
-        boolean isLastLine(long line) throws IOException {
+        @Override
+        public boolean isLastLine(long line) throws IOException {
             while (!eof) {
                 char[] skip = new char[8192];
                 read(skip, 0, skip.length);

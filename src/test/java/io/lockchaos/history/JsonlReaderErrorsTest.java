@@ -58,4 +58,21 @@ class JsonlReaderErrorsTest {
                 + "{\"type\":\"ok\",\"process\":0,\"f\":\"acquire\"}\r\n");
         assertEquals(2, crlf.size());
     }
+
+    @Test
+    void bytesThatAreNotUtf8AreRefusedWithTheirLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path f = dir.resolve("bad.jsonl");
+        byte[] good = "{\"index\":0,\"time\":1,\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\",\"key\":\"/l\"}\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bad = "{\"index\":1,\"time\":2,\"type\":\"ok\",\"process\":0,\"f\":\"acquire\",\"key\":\"/l"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.write(good);
+        b.write(bad);
+        b.write(new byte[] {(byte) 0xff, (byte) 0xfe, '"', '}', '\n'});
+        java.nio.file.Files.write(f, b.toByteArray());
+        HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> JsonlHistoryReader.read(f));
+        assertEquals(f + ":2: line: malformed JSON (Invalid UTF-8 start byte 0xff)", e.getMessage());
+    }
 }
