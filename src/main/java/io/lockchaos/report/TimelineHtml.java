@@ -21,7 +21,7 @@ import java.util.Map;
  */
 public final class TimelineHtml {
     /** Acquire and hold windows drawn at most; more would make the page slow and the file large. */
-    public static final int DEFAULT_CAP = 200_000;
+    public static final int DEFAULT_CAP = 100_000;
     static final String TEMPLATE = "timeline.html";
     private static final String DATA_MARK = "/*LOCKCHAOS_DATA*/";
     private static final String TITLE_MARK = "{{TITLE}}";
