@@ -115,18 +115,24 @@ public final class Plots {
     static XYChart rate(History h, List<FaultPeriods.Period> faults, long width) {
         XYChart chart = chart("Completed client ops per second, per " + duration(width) + " bucket", "ops/s");
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-        List<List<Long>> times = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        // counted straight into buckets: a list of a million boxed times cost more than drawing the chart
+        long[][] countsBy = new long[3][TimeBuckets.bucket(Math.max(h.endTime(), 0), width) + 1];
+        boolean[] any = new boolean[3];
         for (Op op : h.ops()) {
             if (!op.isNemesis() && op.f() != Fn.STATE && op.type() != OpType.INVOKE) {
-                times.get(op.type() == OpType.OK ? 0 : op.type() == OpType.FAIL ? 1 : 2).add(op.time());
+                int o = op.type() == OpType.OK ? 0 : op.type() == OpType.FAIL ? 1 : 2;
+                any[o] = true;
+                int bucket = TimeBuckets.bucket(op.time(), width);
+                if (bucket >= 0 && bucket < countsBy[o].length) {
+                    countsBy[o][bucket]++;
+                }
             }
         }
         double perSecond = 1e9 / width;
         double[][] ys = new double[3][];
         double top = 0;
         for (int o = 0; o < 3; o++) {
-            long[] counts = TimeBuckets.counts(times.get(o).stream().mapToLong(Long::longValue).toArray(), width,
-                    h.endTime());
+            long[] counts = countsBy[o];
             ys[o] = new double[counts.length];
             for (int b = 0; b < counts.length; b++) {
                 ys[o][b] = counts[b] * perSecond;
@@ -139,7 +145,7 @@ public final class Plots {
             x[b] = (b * width + width / 2.0) / 1e9;
         }
         for (int o = 0; o < 3; o++) {
-            if (!times.get(o).isEmpty()) {
+            if (any[o]) {
                 line(chart, OUTCOMES[o], x, ys[o], OUTCOME_COLOURS[o]);
             }
         }

@@ -3,6 +3,7 @@ package io.lockchaos.report;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Fixed-width time buckets for the plots: a round bucket width, per-bucket latency quantiles and per-bucket counts.
@@ -57,30 +58,25 @@ public final class TimeBuckets {
         if (times.length != values.length) {
             throw new IllegalArgumentException("times and values differ in length");
         }
-        // Sort sample positions by (bucket, value); then each bucket is one sorted run.
-        Integer[] order = new Integer[times.length];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
+        // Each bucket's values into an array of its own (a counting pass, then a filling pass), each sorted as
+        // primitives: a million samples sort in a fraction of what sorting boxed positions by (bucket, value) took.
+        java.util.TreeMap<Integer, long[]> runs = new java.util.TreeMap<>();
+        java.util.HashMap<Integer, int[]> sizes = new java.util.HashMap<>();
+        for (long t : times) {
+            sizes.computeIfAbsent(bucket(t, width), k -> new int[1])[0]++;
         }
-        Arrays.sort(order, (a, b) -> {
-            int c = Integer.compare(bucket(times[a], width), bucket(times[b], width));
-            return c != 0 ? c : Long.compare(values[a], values[b]);
-        });
+        java.util.HashMap<Integer, int[]> filled = new java.util.HashMap<>();
+        for (int i = 0; i < times.length; i++) {
+            int b = bucket(times[i], width);
+            long[] run = runs.computeIfAbsent(b, k -> new long[sizes.get(k)[0]]);
+            run[filled.computeIfAbsent(b, k -> new int[1])[0]++] = values[i];
+        }
         List<Quantiles> out = new ArrayList<>();
-        int from = 0;
-        while (from < order.length) {
-            int b = bucket(times[order[from]], width);
-            int to = from;
-            while (to < order.length && bucket(times[order[to]], width) == b) {
-                to++;
-            }
-            long[] run = new long[to - from];
-            for (int i = from; i < to; i++) {
-                run[i - from] = values[order[i]];
-            }
-            out.add(new Quantiles(b * width, run.length, rank(run, 0.50), rank(run, 0.95), rank(run, 0.99),
+        for (Map.Entry<Integer, long[]> e : runs.entrySet()) {
+            long[] run = e.getValue();
+            Arrays.sort(run);
+            out.add(new Quantiles(e.getKey() * width, run.length, rank(run, 0.50), rank(run, 0.95), rank(run, 0.99),
                     run[run.length - 1]));
-            from = to;
         }
         return out;
     }
