@@ -49,6 +49,17 @@ final class CorpusCheck {
      */
     record FileResult(Path file, Verdict verdict, long ops, double millis, String checkedAs, String first,
                       String error) {
+        /** Whether it may have been unknown for want of time or memory that other files were using. */
+        boolean starved() {
+            String why = (error == null ? "" : error) + " " + (first == null ? "" : first);
+            return why.contains("OutOfMemoryError") || why.contains("time limit reached");
+        }
+
+        String shortReason() {
+            String why = error != null ? error : first;
+            return why == null ? "" : why.length() <= 60 ? why : why.substring(0, 57) + "...";
+        }
+
         String line() {
             String tail = error != null ? "  error: " + error : first != null ? "  " + first : "";
             return String.format(Locale.ROOT, "%-7s %9s %9.1f ms  %s%s", verdict.name(), ops < 0 ? "-"
@@ -97,7 +108,8 @@ final class CorpusCheck {
             for (Path f : files) {
                 pending.add(pool.submit(() -> checkOne(f)));
             }
-            for (Future<FileResult> f : pending) {
+            for (int i = 0; i < pending.size(); i++) {
+                Future<FileResult> f = pending.get(i);
                 FileResult r;
                 try {
                     r = f.get();
@@ -112,6 +124,18 @@ final class CorpusCheck {
             }
         } finally {
             pool.shutdownNow();
+        }
+        // Checked side by side, files share the cores and the heap: one whose search ran out of its wall-clock budget
+        // or of memory is checked again alone, so it gets what a check of that file alone would give it.
+        if (jobs > 1) {
+            for (int i = 0; i < out.size(); i++) {
+                FileResult r = out.get(i);
+                if (r.verdict() == Verdict.UNKNOWN && r.starved()) {
+                    FileResult again = checkOne(r.file());
+                    out.set(i, again);
+                    System.out.println(again.line() + "  (checked again alone: " + r.shortReason() + ")");
+                }
+            }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
@@ -170,17 +194,23 @@ final class CorpusCheck {
             h = HistoryFiles.read(file, options.format());
             CheckResult result = plan.checker().check(h);
             if (options.report) {
+                // as for one file, the verdict stands without the pictures
                 Path dir = CheckCommand.defaultOut(file);
-                Files.createDirectories(dir);
-                Map<String, Object> about = CheckCommand.about(plan, file, h);
-                options.writeResultsQuietly(dir.resolve("results.json"), result, about);
-                Reports.writeAll(dir, h, result, about);
+                try {
+                    Files.createDirectories(dir);
+                    Map<String, Object> about = CheckCommand.about(plan, file, h);
+                    options.writeResultsQuietly(dir.resolve("results.json"), result, about);
+                    Reports.writeAll(dir, h, result, about);
+                } catch (IOException | RuntimeException e) {
+                    System.err.println("lockchaos: warning: " + dir + ": reports not written (" + e + ")");
+                }
             }
             return new FileResult(file, result.verdict(), h.size(), ms(t0), checkedAs, first(result), null);
         } catch (UserError e) {
             return new FileResult(file, Verdict.UNKNOWN, h == null ? -1 : h.size(), ms(t0), checkedAs, null,
                     e.getMessage());
-        } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
+            // whatever one file causes is that file's unknown; the corpus goes on
             return new FileResult(file, Verdict.UNKNOWN, h == null ? -1 : h.size(), ms(t0), checkedAs, null,
                     String.valueOf(e));
         }
@@ -196,10 +226,27 @@ final class CorpusCheck {
         Anomaly a = all.stream().filter(x -> x.severity() == io.lockchaos.checker.Severity.VIOLATION).findFirst()
                 .orElse(all.isEmpty() ? null : all.get(0));
         if (a == null) {
-            return r.checked() ? null : "nothing checked: " + r.error();
+            if (!r.checked()) {
+                return "nothing checked: " + r.error();
+            }
+            // an unknown without anomalies says why (a search out of budget, a checker that failed)
+            return r.verdict() == Verdict.UNKNOWN ? cut("unknown: " + unknownReason(r)) : null;
         }
-        String text = a.kind().wireName() + ": " + a.explanation().replace('\n', ' ');
-        return text.length() <= LINE_TEXT ? text : text.substring(0, LINE_TEXT - 3) + "...";
+        return cut(a.kind().wireName() + ": " + a.explanation());
+    }
+
+    private static String cut(String text) {
+        String one = text.replace('\n', ' ');
+        return one.length() <= LINE_TEXT ? one : one.substring(0, LINE_TEXT - 3) + "...";
+    }
+
+    private static String unknownReason(CheckResult r) {
+        for (CheckResult leaf : Reports.leaves(r)) {
+            if (leaf.verdict() == Verdict.UNKNOWN && leaf.error() != null) {
+                return leaf.checker() + ": " + leaf.error();
+            }
+        }
+        return String.valueOf(r.error());
     }
 
     /**
@@ -214,20 +261,29 @@ final class CorpusCheck {
             if (Files.isRegularFile(p)) {
                 found.add(p.normalize());
             } else if (Files.isDirectory(p)) {
-                try (Stream<Path> walk = Files.walk(p)) {
+                // a folder named through a link (a store's latest) is walked where it leads; the files keep its name
+                Path real = p.toRealPath();
+                try (Stream<Path> walk = Files.walk(real)) {
                     walk.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-                            .filter(f -> {
-                                String n = f.getFileName().toString();
-                                return n.endsWith(".jsonl") || n.endsWith(".edn");
-                            })
-                            .filter(f -> !skipped(p, p.relativize(f)))
-                            .forEach(f -> found.add(f.normalize()));
+                            .filter(f -> history(f.getFileName().toString()))
+                            .filter(f -> !skipped(real, real.relativize(f)))
+                            .forEach(f -> found.add(p.resolve(real.relativize(f).toString()).normalize()));
                 }
             } else {
                 throw new UserError(p + ": no such file or folder");
             }
         }
         return List.copyOf(found);
+    }
+
+    /**
+     * Whether a file found in a folder is a history: {@code *.jsonl} and {@code *.edn}, except Jepsen's
+     * {@code results.edn} beside its history and the recorder-overhead rounds of {@code run --overhead} (workers only,
+     * no final phase, nothing to hold them to).
+     */
+    static boolean history(String name) {
+        return (name.endsWith(".jsonl") || name.endsWith(".edn")) && !name.equals("results.edn")
+                && !name.startsWith("overhead-");
     }
 
     /**

@@ -128,6 +128,8 @@ final class GenCommand implements Callable<Integer> {
                         throw new UncheckedIOException(e);
                     }
                 }) ? 1 : 0;
+            } catch (UncheckedIOException e) {
+                throw new UserError(dir + ": cannot write (" + e.getCause().getMessage() + ")");
             }
             Map<String, Object> t = new java.util.LinkedHashMap<>();
             t.put("name", test.getFileName().toString());

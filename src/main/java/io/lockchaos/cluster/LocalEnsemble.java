@@ -109,16 +109,15 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
         for (int attempt = 0; low > 12_000 && attempt < 200; attempt++) {
             int port = r.nextInt(10_000, low);
-            if (HANDED_OUT.contains(port)) {
-                continue;
+            if (!HANDED_OUT.add(port)) {
+                continue; // the set is the gate: two threads never get the same port
             }
             try (ServerSocket s = new ServerSocket()) {
                 s.setReuseAddress(false);
                 s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-                HANDED_OUT.add(port);
                 return port;
             } catch (IOException taken) {
-                // try another
+                // in use by another listener: try another (it stays marked, so it is not tried again here)
             }
         }
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -94,10 +94,28 @@ public final class EdnHistory {
                         warnings.add(source + ":" + line + ": truncated last line dropped");
                         break;
                     }
+                    // the rest of the line may hold #_ discards, before or after the op, but no second value
                     in.skipSpace(false);
-                    int c = in.peek();
-                    if (c != '\n' && c != -1) {
-                        throw new HistoryFormatException(source, line, "line: more than one value on the line");
+                    while (in.peek() != '\n' && in.peek() != -1) {
+                        Object w;
+                        try {
+                            w = in.value(0);
+                        } catch (EdnReader.EndOfInput e) {
+                            if (in.line() != line) {
+                                throw new HistoryFormatException(source, line, "line: malformed EDN (end of input)");
+                            }
+                            warnings.add(source + ":" + line + ": truncated form after the op on the last line"
+                                    + " dropped");
+                            w = EdnReader.DISCARDED;
+                        }
+                        if (w != EdnReader.DISCARDED) {
+                            if (v != EdnReader.DISCARDED) {
+                                throw new HistoryFormatException(source, line, "line: more than one value on the"
+                                        + " line");
+                            }
+                            v = w;
+                        }
+                        in.skipSpace(false);
                     }
                     if (v != EdnReader.DISCARDED) {
                         b.add(v, line);

@@ -176,7 +176,7 @@ final class EdnReader {
         }
         if (c == '_') {
             next();
-            value(depth);
+            value(open(depth)); // a discard nests like a container: a line of #_#_#_... cannot overflow the stack
             return DISCARDED;
         }
         if (c == '#') {
@@ -186,7 +186,7 @@ final class EdnReader {
                 case "Inf": return Double.POSITIVE_INFINITY;
                 case "-Inf": return Double.NEGATIVE_INFINITY;
                 case "NaN": return Double.NaN;
-                default: throw malformed("unknown symbolic value ##" + t);
+                default: return cutOrFail("unknown symbolic value ##" + t);
             }
         }
         if (c == EOF) {
@@ -194,9 +194,23 @@ final class EdnReader {
         }
         String tag = readToken();
         if (tag.isEmpty() || !Character.isLetter(tag.charAt(0))) {
-            throw malformed("bad tag '#" + tag + "'");
+            return cutOrFail("bad tag '#" + tag + "'");
         }
-        return value(depth); // a record literal or #inst: the value it tags
+        return value(open(depth)); // a record literal or #inst: the value it tags (nesting like a container)
+    }
+
+    /** Whether the last token read ended at the end of the input (it may have been cut short there). */
+    private boolean tokenAtEnd;
+
+    /**
+     * A bad token that ended with the input may be a value cut short by a crash (a last line ending in {@code :} or
+     * {@code ##In}): that is the end of input, which the caller may forgive on the last line; otherwise malformed.
+     */
+    private <T> T cutOrFail(String why) throws EndOfInput, HistoryFormatException {
+        if (tokenAtEnd) {
+            throw new EndOfInput();
+        }
+        throw malformed(why);
     }
 
     private String readToken() throws IOException {
@@ -207,8 +221,10 @@ final class EdnReader {
     /** Reads a token's characters into {@link #token}; tokens never span lines, so no line is counted here. */
     private void readTokenChars() throws IOException {
         token.setLength(0);
+        tokenAtEnd = false;
         while (true) {
             if (pos == len && peek() == EOF) {
+                tokenAtEnd = true;
                 return;
             }
             char c = buf[pos];
@@ -291,11 +307,11 @@ final class EdnReader {
                         // reported below
                     }
                 }
-                throw malformed("unknown character \\" + name);
+                return cutOrFail("unknown character \\" + name);
         }
     }
 
-    private Keyword keyword() throws IOException, HistoryFormatException {
+    private Keyword keyword() throws IOException, HistoryFormatException, EndOfInput {
         readTokenChars();
         Keyword k = cachedKeyword();
         if (k != null) {
@@ -304,7 +320,7 @@ final class EdnReader {
         String t = token.toString();
         int slash = t.indexOf('/');
         if (t.isEmpty() || slash == 0 && t.length() > 1 || slash == t.length() - 1 && t.length() > 1) {
-            throw malformed("bad keyword ':" + t + "'");
+            return cutOrFail("bad keyword ':" + t + "'");
         }
         try {
             k = slash > 0 ? Keyword.newKeyword(t.substring(0, slash), t.substring(slash + 1)) : Keyword.newKeyword(t);
@@ -369,7 +385,7 @@ final class EdnReader {
         cached++;
     }
 
-    private Object atom(char first) throws IOException, HistoryFormatException {
+    private Object atom(char first) throws IOException, HistoryFormatException, EndOfInput {
         String t = first + readToken();
         char c0 = t.charAt(0);
         if (Character.isDigit(c0) || (c0 == '+' || c0 == '-') && t.length() > 1 && Character.isDigit(t.charAt(1))) {
@@ -390,7 +406,7 @@ final class EdnReader {
         }
     }
 
-    private Object number(String t) throws HistoryFormatException {
+    private Object number(String t) throws HistoryFormatException, EndOfInput {
         try {
             if (t.endsWith("N")) {
                 return new BigInteger(t.substring(0, t.length() - 1));
@@ -412,7 +428,7 @@ final class EdnReader {
             BigInteger b = new BigInteger(t);
             return b.bitLength() < 64 ? (Object) b.longValue() : b;
         } catch (NumberFormatException | ArithmeticException e) {
-            throw malformed("bad number '" + t + "'");
+            return cutOrFail("bad number '" + t + "'");
         }
     }
 }

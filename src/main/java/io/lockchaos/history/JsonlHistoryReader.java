@@ -79,7 +79,7 @@ public final class JsonlHistoryReader {
                 try {
                     t = p.nextToken();
                 } catch (JsonParseException e) {
-                    if (counting.isLastLine(line)) {
+                    if (!notUtf8(e) && counting.isLastLine(line)) {
                         warnings.add(source + ":" + line + ": truncated last line dropped");
                         break;
                     }
@@ -102,7 +102,7 @@ public final class JsonlHistoryReader {
                     throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
                 } catch (JsonParseException e) {
                     // Whatever the parser says, a line cut off by a crash is the last one and has no newline.
-                    if (counting.isLastLine(line)) {
+                    if (!notUtf8(e) && counting.isLastLine(line)) {
                         warnings.add(source + ":" + line + ": truncated last line dropped");
                         break;
                     }
@@ -222,6 +222,11 @@ public final class JsonlHistoryReader {
             }
             return newlines == line - 1;
         }
+    }
+
+    /** Bytes that are not UTF-8 are refused wherever they are: a crash cuts a line short, it does not garble it. */
+    private static boolean notUtf8(JsonParseException e) {
+        return String.valueOf(e.getOriginalMessage()).contains("Invalid UTF-8");
     }
 
     private static HistoryFormatException malformed(String source, JsonParseException e) {

@@ -82,16 +82,18 @@ public final class ResultsEdn {
         return v == Verdict.VALID ? "true" : v == Verdict.INVALID ? "false" : ":unknown";
     }
 
-    /** A keyword for a name: letters, digits and {@code -_.?!*+<>=} kept, underscores as dashes, others as dashes. */
+    /**
+     * A map key for a name: a keyword with dashes for underscores when the name is a plain identifier ({@code
+     * overlap_ns} is {@code :overlap-ns}), else the name as a string ({@code "/lock/a_b"}), so that two different
+     * names never become one key, which EDN readers refuse.
+     */
     static String keyword(String name) {
-        StringBuilder k = new StringBuilder(":");
-        for (char c : name.toCharArray()) {
-            k.append(Character.isLetterOrDigit(c) || "-.?!*+<>=".indexOf(c) >= 0 ? c : '-');
+        if (name.matches("[a-z][a-z0-9]*([_-][a-z0-9]+)*")) {
+            return ":" + name.replace('_', '-');
         }
-        if (k.length() == 1 || Character.isDigit(k.charAt(1))) {
-            k.insert(1, '_');
-        }
-        return k.toString();
+        StringBuilder s = new StringBuilder();
+        value(s, name);
+        return s.toString();
     }
 
     /** A JSON-shaped value as EDN: maps with keyword keys, lists as vectors, strings escaped, null as nil. */
@@ -107,15 +109,31 @@ public final class ResultsEdn {
                     case '\n' -> s.append("\\n");
                     case '\r' -> s.append("\\r");
                     case '\t' -> s.append("\\t");
-                    default -> s.append(c);
+                    default -> {
+                        // control characters and surrogates (a lone one cannot even be written as UTF-8) escaped
+                        if (c < 0x20 || Character.isSurrogate(c)) {
+                            s.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+                        } else {
+                            s.append(c);
+                        }
+                    }
                 }
             }
             s.append('"');
         } else if (v instanceof Map<?, ?> m) {
+            // keys as keywords, unless two of them would become one (a_b and a-b): then all as strings
+            List<String> keys = m.keySet().stream().map(k -> keyword(String.valueOf(k))).toList();
+            boolean distinct = keys.stream().distinct().count() == keys.size();
             s.append('{');
             String sep = "";
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                s.append(sep).append(keyword(String.valueOf(e.getKey()))).append(' ');
+                s.append(sep);
+                if (distinct) {
+                    s.append(keyword(String.valueOf(e.getKey())));
+                } else {
+                    value(s, String.valueOf(e.getKey()));
+                }
+                s.append(' ');
                 value(s, e.getValue());
                 sep = ", ";
             }
@@ -131,8 +149,10 @@ public final class ResultsEdn {
             s.append(']');
         } else if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
             s.append(d.isNaN() ? "##NaN" : d > 0 ? "##Inf" : "##-Inf");
-        } else {
+        } else if (v instanceof Number || v instanceof Boolean) {
             s.append(v);
+        } else {
+            value(s, String.valueOf(v)); // anything else as its text, quoted: never bare words
         }
     }
 }

@@ -44,6 +44,8 @@ class CorpusCheckTest extends ConsoleCapturing {
         Files.writeString(store.resolve("broken.jsonl"), "{\"index\": 0, \"type\": \"ok\"\n");
         Files.createDirectories(store.resolve("clean.check"));
         Files.copy(Path.of("checker/overlap-1ns.jsonl"), store.resolve("clean.check/old.jsonl"));
+        Files.writeString(jepsen.resolve("results.edn"), "{:valid? true}\n"); // Jepsen's, beside its history
+        Files.copy(Path.of("checker/overlap-1ns.jsonl"), run.resolve("overhead-recorded.jsonl")); // run --overhead's
         return store;
     }
 
@@ -52,7 +54,11 @@ class CorpusCheckTest extends ConsoleCapturing {
         Path store = corpus();
         assertEquals(List.of(store.resolve("broken.jsonl"), store.resolve("cas/20261201T000000.000Z/history.edn"),
                 store.resolve("clean.jsonl"), store.resolve("reentrant/20261201T000000/history.jsonl")),
-                CorpusCheck.find(List.of(store)), "links, check outputs and check/ are not searched");
+                CorpusCheck.find(List.of(store)), "links, check outputs, check/, results.edn and overhead rounds are"
+                + " not histories to check");
+        // a folder named through a link is searched where it leads, under the name given
+        assertEquals(List.of(store.resolve("reentrant/latest/history.jsonl")),
+                CorpusCheck.find(List.of(store.resolve("reentrant/latest"))));
         assertEquals(1, Main.run("check", store.toString(), "--jobs", "2"));
         String[] lines = out().split("\n");
         assertTrue(lines[0].startsWith("UNKNOWN") && lines[0].contains("broken.jsonl  error: "), lines[0]);

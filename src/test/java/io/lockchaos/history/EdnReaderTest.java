@@ -86,4 +86,40 @@ class EdnReaderTest {
         assertEquals("f.edn:1: f: missing", assertThrows(HistoryFormatException.class,
                 () -> EdnHistory.read("f.edn", "{:type :invoke, :process 0}\n")).getMessage());
     }
+
+    @Test
+    void discardsAndTagsNestLikeContainersSoNoLineOverflowsTheStack() {
+        String discards = "#_".repeat(5000) + "1 " + op("1");
+        HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> EdnHistory.read("d.edn", discards));
+        assertEquals("d.edn:1: line: nested more than 200 levels deep", e.getMessage());
+        String tags = "{:type :invoke, :f :write, :process 0, :time 1, :value " + "#a ".repeat(5000) + "1}\n";
+        e = assertThrows(HistoryFormatException.class, () -> EdnHistory.read("t.edn", tags));
+        assertEquals("t.edn:1: line: nested more than 200 levels deep", e.getMessage());
+    }
+
+    @Test
+    void aLastLineCutInsideATokenIsDroppedLikeAnyCutLine() throws Exception {
+        String first = "{:type :invoke, :f :write, :process 0, :time 1, :value 1}\n";
+        for (String cut : new String[] {"{:type :ok, :f :write, :process 0, :time 2, :value ##In",
+            "{:type :ok, :f :write, :process 0, :time 2, :", "{:type :ok, :f :write, :process 0, :time 2, :ns/",
+            "{:type :ok, :f :write, :process 0, :time 2, :value \\newl"}) {
+            History h = EdnHistory.read("c.edn", first + cut);
+            assertEquals(1, h.size(), cut);
+            assertEquals(List.of("c.edn:2: truncated last line dropped"), h.warnings(), cut);
+        }
+        // the same bad token with a line after it is malformed
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> EdnHistory.read("m.edn", "{:type :ok, :value ##In}\n" + first));
+        assertTrue(e.getMessage().startsWith("m.edn:1: line: malformed EDN (unknown symbolic value ##In"),
+                e.getMessage());
+    }
+
+    @Test
+    void discardsBesideTheOpOnItsLineAreAllowedASecondValueIsNot() throws Exception {
+        assertEquals(1, EdnHistory.read("a.edn", "#_{:old 1} " + op("1")).size());
+        assertEquals(1, EdnHistory.read("b.edn", op("1").trim() + " #_x\n").size());
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> EdnHistory.read("c.edn", op("1").trim() + " " + op("2")));
+        assertEquals("c.edn:1: line: more than one value on the line", e.getMessage());
+    }
 }

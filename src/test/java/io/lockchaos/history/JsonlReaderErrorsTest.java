@@ -2,6 +2,7 @@ package io.lockchaos.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringReader;
 import org.junit.jupiter.api.Test;
@@ -74,5 +75,19 @@ class JsonlReaderErrorsTest {
         java.nio.file.Files.write(f, b.toByteArray());
         HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> JsonlHistoryReader.read(f));
         assertEquals(f + ":2: line: malformed JSON (Invalid UTF-8 start byte 0xff)", e.getMessage());
+    }
+
+    @Test
+    void bytesThatAreNotUtf8OnAnUnterminatedLastLineAreRefusedNotDropped(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path f = dir.resolve("cut.jsonl");
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.write("{\"index\":0,\"time\":1,\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\",\"key\":\"/l\"}\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        b.write("{\"index\":1,\"key\":\"".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        b.write(new byte[] {(byte) 0xc3, (byte) 0x28}); // not UTF-8, and no newline after it
+        java.nio.file.Files.write(f, b.toByteArray());
+        HistoryFormatException e = assertThrows(HistoryFormatException.class, () -> JsonlHistoryReader.read(f));
+        assertTrue(e.getMessage().startsWith(f + ":2: line: malformed JSON (Invalid UTF-8"), e.getMessage());
     }
 }
