@@ -84,28 +84,16 @@ public final class EdnHistory {
                         break;
                     }
                     long line = in.line();
-                    Object v;
-                    try {
-                        v = in.value(0);
-                    } catch (EdnReader.EndOfInput e) {
-                        if (in.line() != line) {
-                            throw new HistoryFormatException(source, line, "line: malformed EDN (end of input)");
-                        }
-                        warnings.add(source + ":" + line + ": truncated last line dropped");
+                    Object v = valueOrCut(in, source, line, warnings, "truncated last line dropped");
+                    if (v == CUT) {
                         break;
                     }
                     // the rest of the line may hold #_ discards, before or after the op, but no second value
                     in.skipSpace(false);
                     while (in.peek() != '\n' && in.peek() != -1) {
-                        Object w;
-                        try {
-                            w = in.value(0);
-                        } catch (EdnReader.EndOfInput e) {
-                            if (in.line() != line) {
-                                throw new HistoryFormatException(source, line, "line: malformed EDN (end of input)");
-                            }
-                            warnings.add(source + ":" + line + ": truncated form after the op on the last line"
-                                    + " dropped");
+                        Object w = valueOrCut(in, source, line, warnings,
+                                "truncated form after the op on the last line dropped");
+                        if (w == CUT) {
                             w = EdnReader.DISCARDED;
                         }
                         if (w != EdnReader.DISCARDED) {
@@ -127,6 +115,27 @@ public final class EdnHistory {
         }
         return b.build(warnings);
     }
+
+    /**
+     * The next value, which starts on line {@code line}; {@link #CUT} when the input ends inside it on that same line (a
+     * crash cut the last line short: forgiven, with the warning {@code dropped}). Ending inside a value that began on
+     * an earlier line is malformed.
+     */
+    private static Object valueOrCut(EdnReader in, String source, long line, List<String> warnings, String dropped)
+            throws HistoryFormatException, IOException {
+        try {
+            return in.value(0);
+        } catch (EdnReader.EndOfInput e) {
+            if (in.line() != line) {
+                throw new HistoryFormatException(source, line, "line: malformed EDN (end of input)");
+            }
+            warnings.add(source + ":" + line + ": " + dropped);
+            return CUT;
+        }
+    }
+
+    /** What {@link #valueOrCut} gives for a value cut short (not null: {@code nil} is a value). */
+    private static final Object CUT = new Object();
 
     /** Turns values into ops as they are read, so only the ops are kept. */
     private static final class Builder {

@@ -122,4 +122,11 @@ class EdnReaderTest {
                 () -> EdnHistory.read("c.edn", op("1").trim() + " " + op("2")));
         assertEquals("c.edn:1: line: more than one value on the line", e.getMessage());
     }
+
+    @Test
+    void nilOnALineIsAValueThatIsNoOpNotTheEndOfTheHistory() {
+        HistoryFormatException e = assertThrows(HistoryFormatException.class,
+                () -> EdnHistory.read("n.edn", op("1") + "nil\n" + op("2")));
+        assertEquals("n.edn:2: line: expected an op map", e.getMessage());
+    }
 }
