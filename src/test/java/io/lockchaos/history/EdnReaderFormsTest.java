@@ -118,4 +118,18 @@ class EdnReaderFormsTest {
         r.value(0);
         assertEquals(4, r.line());
     }
+
+    @Test
+    void manyDistinctKeywordsOutgrowTheCacheAndStillReadTheSame() throws Exception {
+        StringBuilder text = new StringBuilder("[");
+        List<Object> expected = new java.util.ArrayList<>();
+        for (int round = 0; round < 2; round++) { // the second round finds each in the grown cache
+            for (int i = 0; i < 600; i++) {
+                text.append(" :k").append(i).append(" :ns").append(i % 7).append("/n").append(i);
+                expected.add("k" + i);
+                expected.add("ns" + (i % 7) + "/n" + i);
+            }
+        }
+        assertEquals(expected, read(text.append("]").toString()));
+    }
 }
