@@ -33,10 +33,11 @@ import picocli.CommandLine.Parameters;
  * or {@code NAME.test.json} beside the file, which {@code gen} writes), else it is mutex.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        header = "Check a history file (JSON lines or Jepsen EDN) and write results and reports.",
+        header = "Check history files or whole stores (JSON lines or Jepsen EDN); write results and reports.",
         description = {"Checks a history with the lock checkers and writes results.json and the reports",
-            "(timeline.html, plots, summary.txt, junit.xml) beside it.",
-            "Exit code: 0 valid, 1 invalid, 2 unknown or bad input."})
+            "(timeline.html, plots, summary.txt, junit.xml) into its own folder; checks several files or folders",
+            "as a corpus: a line per file, a total and check-index.json.",
+            "Exit code: 0 valid, 1 invalid, 2 unknown or bad input (for a corpus: the worst verdict)."})
 final class CheckCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = {"history files (JSON lines or Jepsen EDN) or"
         + " folders to search for them (history.jsonl, history.edn, *.jsonl, *.edn, also in Jepsen's",
