@@ -73,6 +73,7 @@ public final class Runner {
     private final Map<String, Resources> resources = new LinkedHashMap<>();
     private Sessions sessions;
     private java.io.PrintStream console;
+    private int overheadRounds;
     private org.testcontainers.containers.Network network;
 
     /** A runner that starts a local ensemble of {@code spec.cluster().nodes()} servers in the run's folder. */
@@ -163,8 +164,11 @@ public final class Runner {
      * returns granted acquires per second: the two sides of the recorder overhead measurement. Nothing is checked.
      */
     public double grantsPerSecond(boolean record) throws Exception {
+        // every round on an ensemble of its own, from empty data: a reused data folder would bring back the last
+        // round's sessions and their lock nodes until they expire, and slow this round down
+        int round = ++overheadRounds;
         Path historyFile = runDir.resolve(record ? "overhead-recorded.jsonl" : "overhead-discarded.jsonl");
-        try (Cluster zk = cluster(record ? "servers-recorded" : "servers-discarded", PeerRouting.DIRECT);
+        try (Cluster zk = cluster((record ? "servers-recorded-" : "servers-discarded-") + round, PeerRouting.DIRECT);
              HistoryWriter w = record ? HistoryWriter.create(historyFile) : null) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));
