@@ -55,8 +55,6 @@ final class CheckCommand implements Callable<Integer> {
             + " Jepsen-style results.edn ({:valid? ...} per checker) beside results.json")
     String resultsFormat;
 
-    private Path history;
-
     @Option(names = "--format", description = "jsonl, edn or auto (by file extension; default)",
             converter = FormatConverter.class, defaultValue = "auto")
     HistoryFiles.Format format;
@@ -102,7 +100,7 @@ final class CheckCommand implements Callable<Integer> {
             }
             return new CorpusCheck(this).run();
         }
-        history = paths.get(0);
+        Path history = paths.get(0);
         Plan plan = plan(history);
         History h = HistoryFiles.read(history, format);
         CheckResult result = plan.checker().check(h);
@@ -232,10 +230,6 @@ final class CheckCommand implements Callable<Integer> {
 
     Path outDir() {
         return outDir;
-    }
-
-    boolean noReport() {
-        return noReport;
     }
 
     /** The test.json that describes a history: its run's ({@code history.*} beside test.json), else NAME.test.json. */

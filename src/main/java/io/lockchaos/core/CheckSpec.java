@@ -9,8 +9,6 @@ import java.util.Optional;
  * @param expect the verdict a scenario is expected to reach, or null when the workload states none
  */
 public record CheckSpec(Verdict expect) {
-    public static final CheckSpec NONE = new CheckSpec(null);
-
     public Optional<Verdict> expected() {
         return Optional.ofNullable(expect);
     }

@@ -107,13 +107,7 @@ public final class StoreServer implements AutoCloseable {
             } else if (path.startsWith("/run/")) {
                 Path dir = inside(ex, path.substring("/run/".length()).replaceAll("/$", ""));
                 if (dir != null) {
-                    if (!Files.isRegularFile(dir.resolve("history.jsonl"))) {
-                        notFound(ex);
-                        return;
-                    }
-                    String rel = root.relativize(dir).toString().replace('\\', '/');
-                    StoredRun run = StoreIndex.scan(root).stream().filter(r -> r.dir().equals(rel)).findFirst()
-                            .orElse(null);
+                    StoredRun run = StoreIndex.run(root, dir);
                     if (run == null) {
                         notFound(ex);
                         return;

@@ -82,6 +82,17 @@ public final class StoreIndex {
         return runs;
     }
 
+    /**
+     * The one run in folder {@code dir} under {@code root} (a run page needs only its own line, not a walk of the
+     * whole store), or null when it holds no history.
+     */
+    public static StoredRun run(Path root, Path dir) throws IOException {
+        if (!Files.isRegularFile(dir.resolve("history.jsonl"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        return read(root, root.toRealPath(), dir);
+    }
+
     private static StoredRun read(Path root, Path realRoot, Path dir) throws IOException {
         JsonNode test = json(realRoot, dir.resolve("test.json"));
         JsonNode results = json(realRoot, dir.resolve("results.json"));
