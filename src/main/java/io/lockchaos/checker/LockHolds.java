@@ -488,18 +488,28 @@ public final class LockHolds {
             return out;
         }
 
+        private static int countMode(Deque<Open> mine, Hold.Mode mode) {
+            int n = 0;
+            for (Open o : mine) {
+                if (o.mode == mode) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
         void acquire(int i, Op op, String key) {
             Hold.Mode mode = Hold.Mode.of(op.value());
             Deque<Open> mine = mine(key, op.process());
             if (live) {
-                int depth = recipe.reentrant() ? (int) mine.stream().filter(x -> x.mode == mode).count() : 0;
+                int depth = recipe.reentrant() ? countMode(mine, mode) : 0;
                 liveAcquires.computeIfAbsent(op.process(), p -> new ArrayList<>())
                         .add(new Open(op.process(), key, keyOf(op), mode, op.index(), i, depth, mine.isEmpty()));
                 return;
             }
             int c = h.completionOf(i);
             OpType outcome = h.outcome(i);
-            boolean holdsMode = mine.stream().anyMatch(o -> o.mode == mode);
+            boolean holdsMode = countMode(mine, mode) > 0;
             boolean upgrade = recipe.readWrite() && mode == Hold.Mode.WRITE && !mine.isEmpty() && !holdsMode;
             if (upgrade) {
                 upgrades++;
@@ -511,7 +521,7 @@ public final class LockHolds {
                 return;
             }
             // Read and write locks are separate reentrant locks (Curator's __READ__ and __WRIT__ nodes).
-            int depth = recipe.reentrant() ? (int) mine.stream().filter(x -> x.mode == mode).count() : 0;
+            int depth = recipe.reentrant() ? countMode(mine, mode) : 0;
             Open o = new Open(op.process(), key, keyOf(op), mode, op.index(), i, depth, mine.isEmpty());
             if (outcome == OpType.OK) {
                 grantsAt.computeIfAbsent(c, x -> new ArrayList<>()).add(o);

@@ -102,8 +102,11 @@ final class CheckCommand implements Callable<Integer> {
         }
         Path history = paths.get(0);
         Plan plan = plan(history);
+        long t0 = System.nanoTime();
         History h = HistoryFiles.read(history, format);
+        long t1 = System.nanoTime();
         CheckResult result = plan.checker().check(h);
+        long t2 = System.nanoTime();
         Path dir = outDir != null ? outDir : defaultOut(history);
         Path out = results != null ? results : dir.resolve("results.json");
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -117,6 +120,10 @@ final class CheckCommand implements Callable<Integer> {
         if (!noReport) {
             try {
                 Reports.writeAll(dir, h, result, about);
+                if (Boolean.getBoolean("lockchaos.timing")) {
+                    System.err.printf("read %.2f s, check %.2f s, results+reports %.2f s%n", (t1 - t0) / 1e9,
+                            (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9);
+                }
                 System.out.println("  summary: " + dir.resolve("summary.txt"));
                 System.out.println("  report: " + dir.resolve("timeline.html"));
             } catch (IOException | RuntimeException e) {

@@ -58,7 +58,7 @@ public final class History {
         List<Op> ops = new ArrayList<>(n);
         int[] partner = new int[n];
         Arrays.fill(partner, -1);
-        Map<Integer, Integer> inFlight = new HashMap<>();
+        ProcessSlots inFlight = new ProcessSlots();
         Map<Integer, Long> retiredAt = new HashMap<>();
         long lastIndex = Long.MIN_VALUE;
         long lastTime = Long.MIN_VALUE;
@@ -94,15 +94,15 @@ public final class History {
                     throw new HistoryFormatException(source, line, "process: " + p
                             + " was retired by the info completion at line " + retired + " and may not act again");
                 }
-                Integer open = inFlight.get(p);
+                int open = inFlight.get(p);
                 if (op.type() == OpType.INVOKE) {
-                    if (open != null) {
+                    if (open >= 0) {
                         throw new HistoryFormatException(source, line, "type: process " + processName(p)
                                 + " invokes while its invocation at index " + ops.get(open).index() + " is in flight");
                     }
                     inFlight.put(p, i);
                 } else {
-                    if (open == null) {
+                    if (open < 0) {
                         throw new HistoryFormatException(source, line, "type: " + op.type().wireName()
                                 + " completion of process " + processName(p) + " has no invocation in flight");
                     }
@@ -111,7 +111,7 @@ public final class History {
                         throw new HistoryFormatException(source, line, "f: completion is " + op.f().wireName()
                                 + " but the invocation at index " + inv.index() + " is " + inv.f().wireName());
                     }
-                    inFlight.remove(p);
+                    inFlight.put(p, -1);
                     partner[open] = i;
                     partner[i] = open;
                     if (op.type() == OpType.INFO && p != Op.NEMESIS) {
@@ -122,6 +122,64 @@ public final class History {
             ops.add(op);
         }
         return new History(Collections.unmodifiableList(ops), partner, List.copyOf(warnings));
+    }
+
+    /**
+     * Process to position of its invocation in flight (-1: none), without boxing: a HashMap of Integers was a fifth of
+     * building a million-op history.
+     */
+    private static final class ProcessSlots {
+        private int[] keys = new int[64];
+        private int[] values = new int[64];
+        private boolean[] used = new boolean[64];
+        private int size;
+
+        int get(int process) {
+            int mask = keys.length - 1;
+            for (int i = mix(process) & mask; used[i]; i = (i + 1) & mask) {
+                if (keys[i] == process) {
+                    return values[i];
+                }
+            }
+            return -1;
+        }
+
+        void put(int process, int position) {
+            int mask = keys.length - 1;
+            int i = mix(process) & mask;
+            while (used[i] && keys[i] != process) {
+                i = (i + 1) & mask;
+            }
+            if (!used[i]) {
+                used[i] = true;
+                keys[i] = process;
+                if (++size * 2 > keys.length) {
+                    values[i] = position;
+                    grow();
+                    return;
+                }
+            }
+            values[i] = position;
+        }
+
+        private void grow() {
+            int[] k = keys;
+            int[] v = values;
+            boolean[] u = used;
+            keys = new int[k.length * 2];
+            values = new int[k.length * 2];
+            used = new boolean[k.length * 2];
+            size = 0;
+            for (int i = 0; i < k.length; i++) {
+                if (u[i]) {
+                    put(k[i], v[i]);
+                }
+            }
+        }
+
+        private static int mix(int x) {
+            return x * 0x9E3779B9 >>> 7;
+        }
     }
 
     static String processName(int p) {

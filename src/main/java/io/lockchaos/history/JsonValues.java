@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,13 +32,13 @@ public final class JsonValues {
                 return list;
             }
             case START_OBJECT: {
-                Map<String, Object> map = new LinkedHashMap<>();
+                SmallMap.Builder map = new SmallMap.Builder();
                 while (p.nextToken() != JsonToken.END_OBJECT) {
                     String name = p.currentName();
                     p.nextToken();
                     map.put(name, read(p));
                 }
-                return map;
+                return map.build();
             }
             default:
                 throw new IOException("unexpected token " + t);

@@ -24,63 +24,216 @@ public final class JsonlHistoryReader {
     private JsonlHistoryReader() {
     }
 
+    /** Files of at least this many bytes per piece are parsed in pieces, one thread each. */
+    static final long PIECE_MIN_BYTES = 8L << 20;
+
     /**
      * Reads a history file. The parser reads the bytes itself (Jackson's UTF-8 parser, faster than decoding to
-     * characters first); a byte sequence that is not UTF-8 is refused with its line.
+     * characters first); a byte sequence that is not UTF-8 is refused with its line. A large file is cut at line
+     * ends into one piece per core, parsed at once; the pieces are only trusted when every one parses cleanly, so any
+     * problem (a malformed line, an op spread over lines, a truncated end) is found and worded by one sequential
+     * reading, exactly as for a small file.
      */
     public static History read(Path file) throws HistoryFormatException, IOException {
-        try (java.io.InputStream in = Files.newInputStream(file)) {
-            LineCounter counting = new LineCountingStream(new java.io.BufferedInputStream(in, 1 << 16));
-            return read(file.toString(), JSON.createParser((java.io.InputStream) counting), counting);
-        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new HistoryFormatException(file.toString(), line, "line: " + firstLine(e.getOriginalMessage()));
-        } catch (java.io.CharConversionException e) {
-            throw new HistoryFormatException(file.toString(), 0, "file: not valid UTF-8 (" + e.getMessage() + ")");
-        } catch (StackOverflowError e) {
-            throw new HistoryFormatException(file.toString(), 0, "line: nested too deeply");
+        long size = Files.size(file);
+        return read(file, (int) Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 8),
+                size / PIECE_MIN_BYTES));
+    }
+
+    /** Reads {@code file} in {@code pieces} pieces at once (1: sequentially); the tests choose the number. */
+    static History read(Path file, int pieces) throws HistoryFormatException, IOException {
+        long size = Files.size(file);
+        if (pieces > 1) {
+            History h = readInPieces(file, size, pieces);
+            if (h != null) {
+                return h;
+            }
         }
+        return build(file.toString(), List.of(readPiece(file, 0, size, true)));
     }
 
     public static History read(String source, Reader reader) throws HistoryFormatException, IOException {
         try {
             LineCountingReader counting = new LineCountingReader(reader);
-            return read(source, JSON.createParser(counting), counting);
+            return build(source, List.of(readOps(source, JSON.createParser(counting), counting, true)));
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+            throw constraint(source, e);
         } catch (StackOverflowError e) {
             throw new HistoryFormatException(source, 0, "line: nested too deeply");
         }
     }
 
-    private static History read(String source, JsonParser parser, LineCounter counting)
+    /** The ops of one piece of a file, with their piece-relative line numbers. */
+    private record Piece(List<Op> ops, long[] lines, long truncatedLine, Boolean timed, long newlines) {
+    }
+
+    /** Parses {@code pieces} pieces of the file at once; null when any piece is not clean. */
+    private static History readInPieces(Path file, long size, int pieces) throws HistoryFormatException, IOException {
+        long[] starts = new long[pieces + 1];
+        starts[pieces] = size;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            for (int i = 1; i < pieces; i++) {
+                starts[i] = lineStartAfter(ch, Math.max(starts[i - 1], size * i / pieces), size);
+            }
+        }
+        List<java.util.concurrent.CompletableFuture<Piece>> parts = new ArrayList<>();
+        for (int i = 0; i < pieces; i++) {
+            long from = starts[i];
+            long to = starts[i + 1];
+            boolean last = i == pieces - 1;
+            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return from == to ? null : readPiece(file, from, to, last);
+                } catch (HistoryFormatException | IOException | RuntimeException | StackOverflowError e) {
+                    return null;
+                }
+            }, PIECE_THREADS));
+        }
+        List<Piece> read = new ArrayList<>();
+        Boolean timed = null;
+        for (java.util.concurrent.CompletableFuture<Piece> part : parts) {
+            Piece piece = part.join();
+            if (piece == null) {
+                return null;
+            }
+            if (timed != null && piece.timed() != null && !timed.equals(piece.timed())) {
+                return null;
+            }
+            timed = timed != null ? timed : piece.timed();
+            read.add(piece);
+        }
+        return build(file.toString(), read);
+    }
+
+    /** A thread per piece, not the common pool, whose size is one less than the cores. */
+    private static final java.util.concurrent.Executor PIECE_THREADS = task -> {
+        Thread t = new Thread(task, "lockchaos-read");
+        t.setDaemon(true);
+        t.start();
+    };
+
+    /** The position just after the first newline at or after {@code from}, or {@code size}. */
+    private static long lineStartAfter(java.nio.channels.FileChannel ch, long from, long size) throws IOException {
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 16);
+        long pos = from;
+        while (pos < size) {
+            buf.clear();
+            int n = ch.read(buf, pos);
+            if (n <= 0) {
+                return size;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf.get(i) == '\n') {
+                    return pos + i + 1;
+                }
+            }
+            pos += n;
+        }
+        return size;
+    }
+
+    /** Parses bytes {@code from..to} of the file; only the last piece may end in a line cut off by a crash. */
+    private static Piece readPiece(Path file, long from, long to, boolean last)
             throws HistoryFormatException, IOException {
-        try {
-            return readOps(source, parser, counting);
+        String source = file.toString();
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            ch.position(from);
+            java.io.InputStream in = new Bounded(java.nio.channels.Channels.newInputStream(ch), to - from);
+            LineCountingStream counting = new LineCountingStream(new java.io.BufferedInputStream(in, 1 << 16));
+            return readOps(source, JSON.createParser((java.io.InputStream) counting), counting, last);
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-            long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+            throw constraint(source, e);
+        } catch (java.io.CharConversionException e) {
+            throw new HistoryFormatException(source, 0, "file: not valid UTF-8 (" + e.getMessage() + ")");
+        } catch (StackOverflowError e) {
+            throw new HistoryFormatException(source, 0, "line: nested too deeply");
         }
     }
 
-    private static History readOps(String source, JsonParser parser, LineCounter counting)
+    /** Joins the pieces in order: line numbers and (for a history without times) positions run on across them. */
+    private static History build(String source, List<Piece> pieces) throws HistoryFormatException {
+        int n = 0;
+        for (Piece p : pieces) {
+            n += p.ops().size();
+        }
+        List<Op> ops = new ArrayList<>(n);
+        long[] lines = new long[n];
+        List<String> warnings = new ArrayList<>();
+        long lineBase = 0;
+        for (Piece p : pieces) {
+            boolean untimed = Boolean.FALSE.equals(p.timed());
+            for (int i = 0; i < p.ops().size(); i++) {
+                Op op = p.ops().get(i);
+                lines[ops.size()] = p.lines()[i] + lineBase;
+                ops.add(untimed ? op.withTime(ops.size()) : op);
+            }
+            if (p.truncatedLine() > 0) {
+                warnings.add(source + ":" + (p.truncatedLine() + lineBase) + ": truncated last line dropped");
+            }
+            lineBase += p.newlines();
+        }
+        return History.build(source, ops, lines, warnings);
+    }
+
+    private static HistoryFormatException constraint(String source,
+            com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+        long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+        return new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+    }
+
+    /** At most {@code limit} bytes of a stream. */
+    private static final class Bounded extends java.io.FilterInputStream {
+        private long left;
+
+        Bounded(java.io.InputStream in, long limit) {
+            super(in);
+            this.left = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int c = super.read();
+            if (c >= 0) {
+                left--;
+            }
+            return c;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int n = super.read(buf, off, (int) Math.min(len, left));
+            if (n > 0) {
+                left -= n;
+            }
+            return n;
+        }
+    }
+
+    private static Piece readOps(String source, JsonParser parser, LineCounter counting, boolean last)
             throws HistoryFormatException, IOException {
         List<Op> ops = new ArrayList<>();
         long[] lines = new long[1024];
-        List<String> warnings = new ArrayList<>();
+        long truncatedLine = 0;
+        RecentStrings recent = new RecentStrings();
         Boolean timed = null;
         long lastEndLine = 0;
         // One streaming parser over the whole file: a parser per line costs about half the reading time.
         try (JsonParser p = parser) {
             while (true) {
                 JsonToken t;
-                long line = p.currentLocation().getLineNr();
+                // The parser stands just after the last op's closing brace (or at the start).
+                long line = Math.max(1, lastEndLine);
                 try {
                     t = p.nextToken();
                 } catch (JsonParseException e) {
-                    if (!notUtf8(e) && counting.isLastLine(line)) {
-                        warnings.add(source + ":" + line + ": truncated last line dropped");
+                    if (last && !notUtf8(e) && counting.isLastLine(line)) {
+                        truncatedLine = line;
                         break;
                     }
                     throw malformed(source, e);
@@ -88,7 +241,7 @@ public final class JsonlHistoryReader {
                 if (t == null) {
                     break;
                 }
-                line = p.currentTokenLocation().getLineNr();
+                line = tokenLine(p);
                 if (t != JsonToken.START_OBJECT) {
                     throw new HistoryFormatException(source, line, "line: expected a JSON object");
                 }
@@ -97,18 +250,18 @@ public final class JsonlHistoryReader {
                 }
                 Op op;
                 try {
-                    op = parseOp(source, line, p);
+                    op = parseOp(source, line, p, recent);
                 } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
                     throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
                 } catch (JsonParseException e) {
                     // Whatever the parser says, a line cut off by a crash is the last one and has no newline.
-                    if (!notUtf8(e) && counting.isLastLine(line)) {
-                        warnings.add(source + ":" + line + ": truncated last line dropped");
+                    if (last && !notUtf8(e) && counting.isLastLine(line)) {
+                        truncatedLine = line;
                         break;
                     }
                     throw malformed(source, e);
                 }
-                lastEndLine = p.currentLocation().getLineNr();
+                lastEndLine = tokenLine(p);
                 boolean hasTime = op.time() >= 0;
                 if (timed == null) {
                     timed = hasTime;
@@ -117,9 +270,6 @@ public final class JsonlHistoryReader {
                             ? "time: present although earlier ops have none"
                             : "time: missing although earlier ops have it");
                 }
-                if (!hasTime) {
-                    op = op.withTime(ops.size());
-                }
                 if (ops.size() == lines.length) {
                     lines = java.util.Arrays.copyOf(lines, lines.length * 2);
                 }
@@ -127,13 +277,25 @@ public final class JsonlHistoryReader {
                 ops.add(op);
             }
         }
-        return History.build(source, ops, lines, warnings);
+        return new Piece(ops, lines, truncatedLine, timed, counting.newlines());
+    }
+
+    /**
+     * The line of the current token. Jackson's own parsers tell it without building a location object per call,
+     * which cost a tenth of the reading time.
+     */
+    private static long tokenLine(JsonParser p) {
+        return p instanceof com.fasterxml.jackson.core.base.ParserBase b ? b.getTokenLineNr()
+                : p.currentTokenLocation().getLineNr();
     }
 
     /** What the reader needs to tell a line cut off by a crash (the last, with no newline) from a malformed one. */
     private interface LineCounter {
         /** True when all input has been read and no newline follows the start of line {@code line}. */
         boolean isLastLine(long line) throws IOException;
+
+        /** The newlines consumed so far. */
+        long newlines();
     }
 
     /** Counts the newline bytes the parser has consumed. */
@@ -168,6 +330,11 @@ public final class JsonlHistoryReader {
                 }
             }
             return n;
+        }
+
+        @Override
+        public long newlines() {
+            return newlines;
         }
 
         @Override
@@ -215,6 +382,11 @@ public final class JsonlHistoryReader {
         }
 
         @Override
+        public long newlines() {
+            return newlines;
+        }
+
+        @Override
         public boolean isLastLine(long line) throws IOException {
             while (!eof) {
                 char[] skip = new char[8192];
@@ -236,7 +408,7 @@ public final class JsonlHistoryReader {
     }
 
     /** Parses the op whose START_OBJECT is the current token, leaving the parser on its END_OBJECT. */
-    private static Op parseOp(String source, long lineNo, JsonParser p) throws HistoryFormatException, IOException {
+    private static Op parseOp(String source, long lineNo, JsonParser p, RecentStrings recent) throws HistoryFormatException, IOException {
         long index = -1;
         long time = -1;
         OpType type = null;
@@ -262,7 +434,7 @@ public final class JsonlHistoryReader {
                         time = nonNegative(source, lineNo, field, p);
                         break;
                     case "type":
-                        type = OpType.parse(text(source, lineNo, field, p));
+                        type = OpType.parse(text(source, lineNo, field, p, recent));
                         if (type == null) {
                             throw bad(source, lineNo, field, "unknown type '" + p.getText()
                                     + "' (expected invoke, ok, fail or info)");
@@ -272,13 +444,15 @@ public final class JsonlHistoryReader {
                         process = process(source, lineNo, p);
                         break;
                     case "f":
-                        f = Fn.parse(text(source, lineNo, field, p));
+                        f = Fn.parse(text(source, lineNo, field, p, recent));
                         if (f == null) {
                             throw bad(source, lineNo, field, "unknown f '" + p.getText() + "'");
                         }
                         break;
                     case "key":
-                        key = p.currentToken() == JsonToken.VALUE_NULL ? null : scalarText(source, lineNo, field, p);
+                        key = p.currentToken() == JsonToken.VALUE_NULL ? null
+                                : p.currentToken() == JsonToken.VALUE_STRING ? recent.text(p)
+                                : scalarText(source, lineNo, field, p);
                         break;
                     case "value":
                         value = JsonValues.read(p);
@@ -329,12 +503,47 @@ public final class JsonlHistoryReader {
         return v;
     }
 
-    private static String text(String source, long line, String field, JsonParser p)
+    private static String text(String source, long line, String field, JsonParser p, RecentStrings recent)
             throws IOException, HistoryFormatException {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw bad(source, line, field, "expected a string, got " + describe(p));
         }
-        return p.getText();
+        return recent.text(p);
+    }
+
+    /**
+     * The strings a history repeats on every line (types, functions, lock keys), handed out once each: a new String
+     * per field per line was a tenth of the reading time and most of its garbage.
+     */
+    private static final class RecentStrings {
+        private final String[] seen = new String[16];
+        private int next;
+
+        String text(JsonParser p) throws IOException {
+            char[] chars = p.getTextCharacters();
+            int off = p.getTextOffset();
+            int len = p.getTextLength();
+            for (String s : seen) {
+                if (s != null && s.length() == len && same(s, chars, off, len)) {
+                    return s;
+                }
+            }
+            String s = new String(chars, off, len);
+            if (len <= 64) {
+                seen[next] = s;
+                next = (next + 1) % seen.length;
+            }
+            return s;
+        }
+
+        private static boolean same(String s, char[] chars, int off, int len) {
+            for (int i = 0; i < len; i++) {
+                if (s.charAt(i) != chars[off + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static String scalarText(String source, long line, String field, JsonParser p)

@@ -1,0 +1,116 @@
+package io.lockchaos.history;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * An unmodifiable JSON object of a few fields, in their order, as one array of alternating names and values. An op's
+ * value is such an object (a grant has five fields); a million of them as LinkedHashMaps cost five times the memory,
+ * and the young collections that copy them were most of the time spent reading a large history.
+ */
+final class SmallMap extends AbstractMap<String, Object> {
+    private final Object[] kv;
+
+    /** {@code kv} alternates names (distinct Strings) and values; it is kept, not copied. */
+    SmallMap(Object[] kv) {
+        this.kv = kv;
+    }
+
+    @Override
+    public int size() {
+        return kv.length / 2;
+    }
+
+    @Override
+    public Object get(Object key) {
+        int i = find(key);
+        return i < 0 ? null : kv[i + 1];
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return find(key) >= 0;
+    }
+
+    private int find(Object key) {
+        for (int i = 0; i < kv.length; i += 2) {
+            if (kv[i] == key) {
+                return i;
+            }
+        }
+        for (int i = 0; i < kv.length; i += 2) {
+            if (kv[i].equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public Set<Entry<String, Object>> entrySet() {
+        return new AbstractSet<>() {
+            @Override
+            public int size() {
+                return kv.length / 2;
+            }
+
+            @Override
+            public Iterator<Entry<String, Object>> iterator() {
+                return new Iterator<>() {
+                    private int i;
+
+                    @Override
+                    public boolean hasNext() {
+                        return i < kv.length;
+                    }
+
+                    @Override
+                    public Entry<String, Object> next() {
+                        if (i >= kv.length) {
+                            throw new NoSuchElementException();
+                        }
+                        Entry<String, Object> e = new SimpleImmutableEntry<>((String) kv[i], kv[i + 1]);
+                        i += 2;
+                        return e;
+                    }
+                };
+            }
+        };
+    }
+
+    /** Collects fields in order; a repeated name keeps its first place and takes the last value, as a map's put. */
+    static final class Builder {
+        private Object[] kv = new Object[16];
+        private int n;
+
+        void put(String name, Object value) {
+            for (int i = 0; i < n; i += 2) {
+                if (kv[i].equals(name)) {
+                    kv[i + 1] = value;
+                    return;
+                }
+            }
+            if (n == kv.length) {
+                kv = java.util.Arrays.copyOf(kv, n * 2);
+            }
+            kv[n++] = name;
+            kv[n++] = value;
+        }
+
+        Map<String, Object> build() {
+            if (n > 32) {
+                // Linear lookups stop paying off; a rare wide object gets a hash map.
+                Map<String, Object> m = new java.util.LinkedHashMap<>();
+                for (int i = 0; i < n; i += 2) {
+                    m.put((String) kv[i], kv[i + 1]);
+                }
+                return java.util.Collections.unmodifiableMap(m);
+            }
+            return new SmallMap(java.util.Arrays.copyOf(kv, n));
+        }
+    }
+}
