@@ -105,9 +105,10 @@ final class CheckCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         History h = HistoryFiles.read(history, format);
         long t1 = System.nanoTime();
+        Path dir = outDir != null ? outDir : defaultOut(history);
+        Reports.PlotJob plots = noReport ? null : Reports.startPlots(dir, h);
         CheckResult result = plan.checker().check(h);
         long t2 = System.nanoTime();
-        Path dir = outDir != null ? outDir : defaultOut(history);
         Path out = results != null ? results : dir.resolve("results.json");
         Files.createDirectories(out.toAbsolutePath().getParent());
         Map<String, Object> about = about(plan, history, h);
@@ -119,7 +120,7 @@ final class CheckCommand implements Callable<Integer> {
         System.out.println("  results: " + out);
         if (!noReport) {
             try {
-                Reports.writeAll(dir, h, result, about);
+                Reports.writeAll(dir, h, result, about, plots);
                 if (Boolean.getBoolean("lockchaos.timing")) {
                     System.err.printf("read %.2f s, check %.2f s, results+reports %.2f s%n", (t1 - t0) / 1e9,
                             (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9);

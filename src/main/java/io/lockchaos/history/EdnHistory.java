@@ -252,14 +252,28 @@ public final class EdnHistory {
     }
 
     /** The op fields' keywords, made once: Keyword.newKeyword interns through a shared map, per call. */
-    private static final Map<String, Keyword> FIELDS = Map.of("type", Keyword.newKeyword("type"), "process",
-            Keyword.newKeyword("process"), "f", Keyword.newKeyword("f"), "value", Keyword.newKeyword("value"),
-            "time", Keyword.newKeyword("time"), "index", Keyword.newKeyword("index"), "key", Keyword.newKeyword("key"),
-            "error", Keyword.newKeyword("error"));
+    private static final Keyword TYPE = Keyword.newKeyword("type");
+    private static final Keyword PROCESS = Keyword.newKeyword("process");
+    private static final Keyword F = Keyword.newKeyword("f");
+    private static final Keyword VALUE = Keyword.newKeyword("value");
+    private static final Keyword TIME = Keyword.newKeyword("time");
+    private static final Keyword INDEX = Keyword.newKeyword("index");
+    private static final Keyword KEY = Keyword.newKeyword("key");
+    private static final Keyword ERROR = Keyword.newKeyword("error");
 
     private static Object get(Map<?, ?> m, String name) {
-        Keyword k = FIELDS.get(name);
-        return m.get(k != null ? k : Keyword.newKeyword(name));
+        Keyword k = switch (name) {
+            case "type" -> TYPE;
+            case "process" -> PROCESS;
+            case "f" -> F;
+            case "value" -> VALUE;
+            case "time" -> TIME;
+            case "index" -> INDEX;
+            case "key" -> KEY;
+            case "error" -> ERROR;
+            default -> Keyword.newKeyword(name);
+        };
+        return m.get(k);
     }
 
     /** Converts parsed EDN into the JSON-shaped values ops carry. */
@@ -286,12 +300,12 @@ public final class EdnHistory {
             return plain(tv.getValue());
         }
         if (v instanceof Map<?, ?> m) {
-            Map<String, Object> out = new LinkedHashMap<>();
+            SmallMap.Builder<String> out = new SmallMap.Builder<>();
             for (Map.Entry<?, ?> e : m.entrySet()) {
                 Object k = plain(e.getKey());
                 out.put(String.valueOf(k), plain(e.getValue()));
             }
-            return out;
+            return out.build();
         }
         if (v instanceof Collection<?> c) {
             List<Object> out = new ArrayList<>(c.size());

@@ -5,7 +5,6 @@ import java.io.Reader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -155,16 +154,35 @@ final class EdnReader {
         }
     }
 
+    /** A map, read straight into a compact map (no list of forms, no hash table: an op map has seven keys). */
     private Map<Object, Object> map(int depth, char close) throws IOException, HistoryFormatException, EndOfInput {
-        List<Object> forms = sequence(depth, close);
-        if (forms.size() % 2 != 0) {
-            throw malformed("a map needs an even number of forms, got " + forms.size());
+        SmallMap.Builder<Object> m = new SmallMap.Builder<>();
+        Object key = null;
+        int forms = 0;
+        while (true) {
+            skipSpace(true);
+            int c = peek();
+            if (c == close) {
+                next();
+                break;
+            }
+            if (c == EOF) {
+                throw new EndOfInput();
+            }
+            Object v = value(depth);
+            if (v == DISCARDED) {
+                continue;
+            }
+            if (forms++ % 2 == 0) {
+                key = v;
+            } else {
+                m.put(key, v);
+            }
         }
-        Map<Object, Object> m = new LinkedHashMap<>(forms.size());
-        for (int i = 0; i < forms.size(); i += 2) {
-            m.put(forms.get(i), forms.get(i + 1));
+        if (forms % 2 != 0) {
+            throw malformed("a map needs an even number of forms, got " + forms);
         }
-        return m;
+        return m.build();
     }
 
     private Object dispatch(int depth) throws IOException, HistoryFormatException, EndOfInput {
@@ -237,15 +255,21 @@ final class EdnReader {
         }
     }
 
+    private final StringBuilder text = new StringBuilder();
+    /** Strings a history repeats (lock keys, errors), handed out once each instead of once per op. */
+    private final String[] recentStrings = new String[16];
+    private int nextRecent;
+
     private String string() throws IOException, HistoryFormatException, EndOfInput {
-        StringBuilder s = new StringBuilder();
+        StringBuilder s = text;
+        s.setLength(0);
         while (true) {
             int c = next();
             if (c == EOF) {
                 throw new EndOfInput();
             }
             if (c == '"') {
-                return s.toString();
+                return shared(s);
             }
             if (c == '\\') {
                 int e = next();
@@ -264,6 +288,21 @@ final class EdnReader {
                 s.append((char) c);
             }
         }
+    }
+
+    private String shared(StringBuilder s) {
+        if (s.length() > 64) {
+            return s.toString();
+        }
+        for (String r : recentStrings) {
+            if (r != null && r.contentEquals(s)) {
+                return r;
+            }
+        }
+        String r = s.toString();
+        recentStrings[nextRecent] = r;
+        nextRecent = (nextRecent + 1) % recentStrings.length;
+        return r;
     }
 
     private char unicode() throws IOException, HistoryFormatException, EndOfInput {
@@ -386,7 +425,23 @@ final class EdnReader {
     }
 
     private Object atom(char first) throws IOException, HistoryFormatException, EndOfInput {
-        String t = first + readToken();
+        readTokenChars();
+        if (first >= '0' && first <= '9' && token.length() < 17) {
+            // the common case, a small whole number: no String made
+            long v = first - '0';
+            int i = 0;
+            for (; i < token.length(); i++) {
+                char c = token.charAt(i);
+                if (c < '0' || c > '9') {
+                    break;
+                }
+                v = v * 10 + (c - '0');
+            }
+            if (i == token.length()) {
+                return v;
+            }
+        }
+        String t = first + token.toString();
         char c0 = t.charAt(0);
         if (Character.isDigit(c0) || (c0 == '+' || c0 == '-') && t.length() > 1 && Character.isDigit(t.charAt(1))) {
             return number(t);

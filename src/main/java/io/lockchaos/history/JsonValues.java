@@ -32,7 +32,7 @@ public final class JsonValues {
                 return list;
             }
             case START_OBJECT: {
-                SmallMap.Builder map = new SmallMap.Builder();
+                SmallMap.Builder<String> map = new SmallMap.Builder<>();
                 while (p.nextToken() != JsonToken.END_OBJECT) {
                     String name = p.currentName();
                     p.nextToken();

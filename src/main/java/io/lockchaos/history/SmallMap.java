@@ -12,10 +12,10 @@ import java.util.Set;
  * value is such an object (a grant has five fields); a million of them as LinkedHashMaps cost five times the memory,
  * and the young collections that copy them were most of the time spent reading a large history.
  */
-final class SmallMap extends AbstractMap<String, Object> {
+final class SmallMap<K> extends AbstractMap<K, Object> {
     private final Object[] kv;
 
-    /** {@code kv} alternates names (distinct Strings) and values; it is kept, not copied. */
+    /** {@code kv} alternates keys (distinct) and values; it is kept, not copied. */
     SmallMap(Object[] kv) {
         this.kv = kv;
     }
@@ -43,7 +43,7 @@ final class SmallMap extends AbstractMap<String, Object> {
             }
         }
         for (int i = 0; i < kv.length; i += 2) {
-            if (kv[i].equals(key)) {
+            if (java.util.Objects.equals(kv[i], key)) {
                 return i;
             }
         }
@@ -51,7 +51,7 @@ final class SmallMap extends AbstractMap<String, Object> {
     }
 
     @Override
-    public Set<Entry<String, Object>> entrySet() {
+    public Set<Entry<K, Object>> entrySet() {
         return new AbstractSet<>() {
             @Override
             public int size() {
@@ -59,7 +59,7 @@ final class SmallMap extends AbstractMap<String, Object> {
             }
 
             @Override
-            public Iterator<Entry<String, Object>> iterator() {
+            public Iterator<Entry<K, Object>> iterator() {
                 return new Iterator<>() {
                     private int i;
 
@@ -69,11 +69,12 @@ final class SmallMap extends AbstractMap<String, Object> {
                     }
 
                     @Override
-                    public Entry<String, Object> next() {
+                    @SuppressWarnings("unchecked")
+                    public Entry<K, Object> next() {
                         if (i >= kv.length) {
                             throw new NoSuchElementException();
                         }
-                        Entry<String, Object> e = new SimpleImmutableEntry<>((String) kv[i], kv[i + 1]);
+                        Entry<K, Object> e = new SimpleImmutableEntry<>((K) kv[i], kv[i + 1]);
                         i += 2;
                         return e;
                     }
@@ -83,13 +84,13 @@ final class SmallMap extends AbstractMap<String, Object> {
     }
 
     /** Collects fields in order; a repeated name keeps its first place and takes the last value, as a map's put. */
-    static final class Builder {
+    static final class Builder<K> {
         private Object[] kv = new Object[16];
         private int n;
 
-        void put(String name, Object value) {
+        void put(K name, Object value) {
             for (int i = 0; i < n; i += 2) {
-                if (kv[i].equals(name)) {
+                if (java.util.Objects.equals(kv[i], name)) {
                     kv[i + 1] = value;
                     return;
                 }
@@ -101,16 +102,27 @@ final class SmallMap extends AbstractMap<String, Object> {
             kv[n++] = value;
         }
 
-        Map<String, Object> build() {
+        int size() {
+            return n / 2;
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<K, Object> build() {
             if (n > 32) {
                 // Linear lookups stop paying off; a rare wide object gets a hash map.
-                Map<String, Object> m = new java.util.LinkedHashMap<>();
+                Map<K, Object> m = new java.util.LinkedHashMap<>();
                 for (int i = 0; i < n; i += 2) {
-                    m.put((String) kv[i], kv[i + 1]);
+                    m.put((K) kv[i], kv[i + 1]);
                 }
                 return java.util.Collections.unmodifiableMap(m);
             }
-            return new SmallMap(java.util.Arrays.copyOf(kv, n));
+            return new SmallMap<>(java.util.Arrays.copyOf(kv, n));
+        }
+
+        /** Empties the builder for the next map (the maps it built keep their own arrays). */
+        void clear() {
+            java.util.Arrays.fill(kv, 0, n, null);
+            n = 0;
         }
     }
 }
