@@ -32,10 +32,75 @@ public final class EdnHistory {
     private EdnHistory() {
     }
 
-    /** Reads a history file, streaming: the file is never held as one string. */
+    /**
+     * Reads a history file, streaming: the file is never held as one string. A large file of one op per line is cut at
+     * line ends into a piece per core, parsed at once; the pieces are trusted only when every one parses cleanly, so
+     * anything wrong is found and worded by one sequential reading, as for a small file.
+     */
     public static History read(Path file) throws HistoryFormatException, IOException {
+        long size = Files.size(file);
+        return read(file, (int) Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 8),
+                size / JsonlHistoryReader.PIECE_MIN_BYTES));
+    }
+
+    /** Reads {@code file} in {@code pieces} pieces at once (1: sequentially); the tests choose the number. */
+    static History read(Path file, int pieces) throws HistoryFormatException, IOException {
+        if (pieces > 1 && !startsWithVector(file)) {
+            List<FilePieces.Range> ranges = FilePieces.split(file, pieces);
+            List<Piece> read = FilePieces.parse(ranges, r -> readPiece(file, r));
+            if (read != null) {
+                Builder b = new Builder(file.toString(), false);
+                List<String> warnings = new ArrayList<>();
+                long lineBase = 0;
+                for (Piece piece : read) {
+                    for (int i = 0; i < piece.ops().size(); i++) {
+                        b.addOp(piece.ops().get(i), piece.lines()[i] + lineBase);
+                    }
+                    for (Cut c : piece.cuts()) {
+                        warnings.add(file + ":" + (c.line() + lineBase) + ": " + c.what());
+                    }
+                    lineBase += piece.newlines();
+                }
+                return b.build(warnings);
+            }
+        }
         try (java.io.Reader r = new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
             return read(file.toString(), r);
+        }
+    }
+
+    /** Whether the first thing in the file is a vector (Knossos' form), which cannot be cut into lines. */
+    private static boolean startsWithVector(Path file) throws IOException {
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(4096);
+            for (byte c : head) {
+                if (c == '[') {
+                    return true;
+                }
+                if (!(c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ',' || (c & 0xff) >= 0x80)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The ops of one piece, as written (nemesis halves not yet paired), with piece-relative lines. */
+    private record Piece(List<Op> ops, long[] lines, List<Cut> cuts, long newlines) {
+    }
+
+    /** A value cut short by the end of the input on its own line, forgiven on the file's last line. */
+    private record Cut(long line, String what) {
+    }
+
+    private static Piece readPiece(Path file, FilePieces.Range r) throws HistoryFormatException, IOException {
+        String source = file.toString();
+        try (java.io.Reader reader = new java.io.InputStreamReader(FilePieces.open(file, r), StandardCharsets.UTF_8)) {
+            EdnReader in = new EdnReader(source, new java.io.BufferedReader(reader, 1 << 16));
+            Builder b = new Builder(source, true);
+            List<Cut> cuts = new ArrayList<>();
+            readLines(in, source, b, r.last(), cuts);
+            return new Piece(b.ops, b.lines, cuts, in.line() - 1);
         }
     }
 
@@ -54,8 +119,8 @@ public final class EdnHistory {
      */
     static History read(String source, java.io.Reader reader) throws HistoryFormatException, IOException {
         EdnReader in = new EdnReader(source, new java.io.BufferedReader(reader, 1 << 16));
-        List<String> warnings = new ArrayList<>();
-        Builder b = new Builder(source);
+        Builder b = new Builder(source, false);
+        List<Cut> cuts = new ArrayList<>();
         try {
             in.skipSpace(true);
             if (in.peek() == '[') {
@@ -78,58 +143,68 @@ public final class EdnHistory {
                             + " vector of ops");
                 }
             } else {
-                while (true) {
-                    in.skipSpace(true);
-                    if (in.peek() == -1) {
-                        break;
-                    }
-                    long line = in.line();
-                    Object v = valueOrCut(in, source, line, warnings, "truncated last line dropped");
-                    if (v == CUT) {
-                        break;
-                    }
-                    // the rest of the line may hold #_ discards, before or after the op, but no second value
-                    in.skipSpace(false);
-                    while (in.peek() != '\n' && in.peek() != -1) {
-                        Object w = valueOrCut(in, source, line, warnings,
-                                "truncated form after the op on the last line dropped");
-                        if (w == CUT) {
-                            w = EdnReader.DISCARDED;
-                        }
-                        if (w != EdnReader.DISCARDED) {
-                            if (v != EdnReader.DISCARDED) {
-                                throw new HistoryFormatException(source, line, "line: more than one value on the"
-                                        + " line");
-                            }
-                            v = w;
-                        }
-                        in.skipSpace(false);
-                    }
-                    if (v != EdnReader.DISCARDED) {
-                        b.add(v, line);
-                    }
-                }
+                readLines(in, source, b, true, cuts);
             }
         } catch (EdnReader.EndOfInput e) {
             throw new HistoryFormatException(source, in.line(), "line: malformed EDN (end of input)");
         }
+        List<String> warnings = new ArrayList<>();
+        for (Cut c : cuts) {
+            warnings.add(source + ":" + c.line() + ": " + c.what());
+        }
         return b.build(warnings);
+    }
+
+    /** Reads op maps one per line to the end; only the {@code last} piece of a file may end in a cut value. */
+    private static void readLines(EdnReader in, String source, Builder b, boolean last, List<Cut> cuts)
+            throws HistoryFormatException, IOException {
+        while (true) {
+            in.skipSpace(true);
+            if (in.peek() == -1) {
+                break;
+            }
+            long line = in.line();
+            Object v = valueOrCut(in, source, line, last, cuts, "truncated last line dropped");
+            if (v == CUT) {
+                break;
+            }
+            // the rest of the line may hold #_ discards, before or after the op, but no second value
+            in.skipSpace(false);
+            while (in.peek() != '\n' && in.peek() != -1) {
+                Object w = valueOrCut(in, source, line, last, cuts,
+                        "truncated form after the op on the last line dropped");
+                if (w == CUT) {
+                    w = EdnReader.DISCARDED;
+                }
+                if (w != EdnReader.DISCARDED) {
+                    if (v != EdnReader.DISCARDED) {
+                        throw new HistoryFormatException(source, line, "line: more than one value on the"
+                                + " line");
+                    }
+                    v = w;
+                }
+                in.skipSpace(false);
+            }
+            if (v != EdnReader.DISCARDED) {
+                b.add(v, line);
+            }
+        }
     }
 
     /**
      * The next value, which starts on line {@code line}; {@link #CUT} when the input ends inside it on that same line (a
      * crash cut the last line short: forgiven, with the warning {@code dropped}). Ending inside a value that began on
-     * an earlier line is malformed.
+     * an earlier line, or anywhere but at the end of the file, is malformed.
      */
-    private static Object valueOrCut(EdnReader in, String source, long line, List<String> warnings, String dropped)
-            throws HistoryFormatException, IOException {
+    private static Object valueOrCut(EdnReader in, String source, long line, boolean last, List<Cut> cuts,
+            String dropped) throws HistoryFormatException, IOException {
         try {
             return in.value(0);
         } catch (EdnReader.EndOfInput e) {
-            if (in.line() != line) {
+            if (!last || in.line() != line) {
                 throw new HistoryFormatException(source, line, "line: malformed EDN (end of input)");
             }
-            warnings.add(source + ":" + line + ": " + dropped);
+            cuts.add(new Cut(line, dropped));
             return CUT;
         }
     }
@@ -140,20 +215,26 @@ public final class EdnHistory {
     /** Turns values into ops as they are read, so only the ops are kept. */
     private static final class Builder {
         private final String source;
+        /** A piece's ops are kept as written: pairing nemesis halves needs the ops before the piece. */
+        private final boolean raw;
         private final List<Op> ops = new ArrayList<>();
         private long[] lines = new long[1024];
         private boolean anyTime;
         private boolean anyUntimed;
         private boolean nemesisOpen;
 
-        Builder(String source) {
+        Builder(String source, boolean raw) {
             this.source = source;
+            this.raw = raw;
         }
 
         void add(Object value, long line) throws HistoryFormatException {
+            addOp(toOp(source, line, value), line);
+        }
+
+        void addOp(Op op, long line) throws HistoryFormatException {
             int i = ops.size();
-            Op op = toOp(source, line, value);
-            if (op.isNemesis()) {
+            if (op.isNemesis() && !raw) {
                 // Jepsen writes both halves of a nemesis op as :info; the first of a pair is the invocation.
                 if (op.type() == OpType.INFO && !nemesisOpen) {
                     op = new Op(op.index(), op.time(), OpType.INVOKE, op.process(), op.f(), op.key(), op.value(),
@@ -166,7 +247,7 @@ public final class EdnHistory {
             if (anyTime && anyUntimed) {
                 throw new HistoryFormatException(source, line, "time: present in some ops and not others");
             }
-            ops.add(op.time() < 0 ? op.withTime(i) : op);
+            ops.add(op.time() < 0 && !raw ? op.withTime(i) : op);
             if (i == lines.length) {
                 lines = java.util.Arrays.copyOf(lines, lines.length * 2);
             }

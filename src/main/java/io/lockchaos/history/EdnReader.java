@@ -75,6 +75,22 @@ final class EdnReader {
     /** Skips whitespace, commas and comments; with {@code newlines} false, stops at a newline. */
     void skipSpace(boolean newlines) throws IOException {
         while (true) {
+            // the common run of spaces and commas, scanned in the buffer without a call per character
+            int p = pos;
+            int end = len;
+            char[] b = buf;
+            while (p < end) {
+                char c = b[p];
+                if (c == ' ' || c == ',') {
+                    p++;
+                } else if (c == '\n' && newlines) {
+                    line++;
+                    p++;
+                } else {
+                    break;
+                }
+            }
+            pos = p;
             int c = peek();
             if (c == ';') {
                 while (peek() != '\n' && peek() != EOF) {
@@ -245,14 +261,24 @@ final class EdnReader {
                 tokenAtEnd = true;
                 return;
             }
-            char c = buf[pos];
-            if (c <= ' ' || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}'
-                    || c == '"' || c == ';' || c == '\\' || Character.isWhitespace(c)) {
+            int start = pos;
+            int p = pos;
+            int end = len;
+            char[] b = buf;
+            while (p < end && !endsToken(b[p])) {
+                p++;
+            }
+            token.append(b, start, p - start);
+            pos = p;
+            if (p < end) {
                 return;
             }
-            token.append(c);
-            pos++;
         }
+    }
+
+    private static boolean endsToken(char c) {
+        return c <= ' ' || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}'
+                || c == '"' || c == ';' || c == '\\' || c > 0x7f && Character.isWhitespace(c);
     }
 
     private final StringBuilder text = new StringBuilder();
@@ -263,6 +289,15 @@ final class EdnReader {
     private String string() throws IOException, HistoryFormatException, EndOfInput {
         StringBuilder s = text;
         s.setLength(0);
+        // the common string, without escapes or newlines, copied in one piece from the buffer
+        int p = pos;
+        int end = len;
+        char[] b = buf;
+        while (p < end && b[p] != '"' && b[p] != '\\' && b[p] != '\n') {
+            p++;
+        }
+        s.append(b, pos, p - pos);
+        pos = p;
         while (true) {
             int c = next();
             if (c == EOF) {

@@ -42,14 +42,13 @@ public final class JsonlHistoryReader {
 
     /** Reads {@code file} in {@code pieces} pieces at once (1: sequentially); the tests choose the number. */
     static History read(Path file, int pieces) throws HistoryFormatException, IOException {
-        long size = Files.size(file);
         if (pieces > 1) {
-            History h = readInPieces(file, size, pieces);
+            History h = readInPieces(file, pieces);
             if (h != null) {
                 return h;
             }
         }
-        return build(file.toString(), List.of(readPiece(file, 0, size, true)));
+        return build(file.toString(), List.of(readPiece(file, new FilePieces.Range(0, Files.size(file), true))));
     }
 
     public static History read(String source, Reader reader) throws HistoryFormatException, IOException {
@@ -68,79 +67,27 @@ public final class JsonlHistoryReader {
     }
 
     /** Parses {@code pieces} pieces of the file at once; null when any piece is not clean. */
-    private static History readInPieces(Path file, long size, int pieces) throws HistoryFormatException, IOException {
-        long[] starts = new long[pieces + 1];
-        starts[pieces] = size;
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-            for (int i = 1; i < pieces; i++) {
-                starts[i] = lineStartAfter(ch, Math.max(starts[i - 1], size * i / pieces), size);
-            }
+    private static History readInPieces(Path file, int pieces) throws HistoryFormatException, IOException {
+        List<Piece> read = FilePieces.parse(FilePieces.split(file, pieces), r -> readPiece(file, r));
+        if (read == null) {
+            return null;
         }
-        List<java.util.concurrent.CompletableFuture<Piece>> parts = new ArrayList<>();
-        for (int i = 0; i < pieces; i++) {
-            long from = starts[i];
-            long to = starts[i + 1];
-            boolean last = i == pieces - 1;
-            parts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return from == to ? null : readPiece(file, from, to, last);
-                } catch (HistoryFormatException | IOException | RuntimeException | StackOverflowError e) {
-                    return null;
-                }
-            }, PIECE_THREADS));
-        }
-        List<Piece> read = new ArrayList<>();
         Boolean timed = null;
-        for (java.util.concurrent.CompletableFuture<Piece> part : parts) {
-            Piece piece = part.join();
-            if (piece == null) {
-                return null;
-            }
+        for (Piece piece : read) {
             if (timed != null && piece.timed() != null && !timed.equals(piece.timed())) {
                 return null;
             }
             timed = timed != null ? timed : piece.timed();
-            read.add(piece);
         }
         return build(file.toString(), read);
     }
 
-    /** A thread per piece, not the common pool, whose size is one less than the cores. */
-    private static final java.util.concurrent.Executor PIECE_THREADS = task -> {
-        Thread t = new Thread(task, "lockchaos-read");
-        t.setDaemon(true);
-        t.start();
-    };
-
-    /** The position just after the first newline at or after {@code from}, or {@code size}. */
-    private static long lineStartAfter(java.nio.channels.FileChannel ch, long from, long size) throws IOException {
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 16);
-        long pos = from;
-        while (pos < size) {
-            buf.clear();
-            int n = ch.read(buf, pos);
-            if (n <= 0) {
-                return size;
-            }
-            for (int i = 0; i < n; i++) {
-                if (buf.get(i) == '\n') {
-                    return pos + i + 1;
-                }
-            }
-            pos += n;
-        }
-        return size;
-    }
-
-    /** Parses bytes {@code from..to} of the file; only the last piece may end in a line cut off by a crash. */
-    private static Piece readPiece(Path file, long from, long to, boolean last)
-            throws HistoryFormatException, IOException {
+    /** Parses one range of the file; only the last may end in a line cut off by a crash. */
+    private static Piece readPiece(Path file, FilePieces.Range r) throws HistoryFormatException, IOException {
         String source = file.toString();
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-            ch.position(from);
-            java.io.InputStream in = new Bounded(java.nio.channels.Channels.newInputStream(ch), to - from);
+        try (java.io.InputStream in = FilePieces.open(file, r)) {
             LineCountingStream counting = new LineCountingStream(new java.io.BufferedInputStream(in, 1 << 16));
-            return readOps(source, JSON.createParser((java.io.InputStream) counting), counting, last);
+            return readOps(source, JSON.createParser((java.io.InputStream) counting), counting, r.last());
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
             throw constraint(source, e);
         } catch (java.io.CharConversionException e) {
@@ -179,40 +126,6 @@ public final class JsonlHistoryReader {
             com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
         long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
         return new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
-    }
-
-    /** At most {@code limit} bytes of a stream. */
-    private static final class Bounded extends java.io.FilterInputStream {
-        private long left;
-
-        Bounded(java.io.InputStream in, long limit) {
-            super(in);
-            this.left = limit;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (left <= 0) {
-                return -1;
-            }
-            int c = super.read();
-            if (c >= 0) {
-                left--;
-            }
-            return c;
-        }
-
-        @Override
-        public int read(byte[] buf, int off, int len) throws IOException {
-            if (left <= 0) {
-                return -1;
-            }
-            int n = super.read(buf, off, (int) Math.min(len, left));
-            if (n > 0) {
-                left -= n;
-            }
-            return n;
-        }
     }
 
     private static Piece readOps(String source, JsonParser parser, LineCounter counting, boolean last)
@@ -434,7 +347,7 @@ public final class JsonlHistoryReader {
                         time = nonNegative(source, lineNo, field, p);
                         break;
                     case "type":
-                        type = OpType.parse(text(source, lineNo, field, p, recent));
+                        type = text(source, lineNo, field, p, recent.types);
                         if (type == null) {
                             throw bad(source, lineNo, field, "unknown type '" + p.getText()
                                     + "' (expected invoke, ok, fail or info)");
@@ -444,14 +357,14 @@ public final class JsonlHistoryReader {
                         process = process(source, lineNo, p);
                         break;
                     case "f":
-                        f = Fn.parse(text(source, lineNo, field, p, recent));
+                        f = text(source, lineNo, field, p, recent.fns);
                         if (f == null) {
                             throw bad(source, lineNo, field, "unknown f '" + p.getText() + "'");
                         }
                         break;
                     case "key":
                         key = p.currentToken() == JsonToken.VALUE_NULL ? null
-                                : p.currentToken() == JsonToken.VALUE_STRING ? recent.text(p)
+                                : p.currentToken() == JsonToken.VALUE_STRING ? recent.keys.of(p)
                                 : scalarText(source, lineNo, field, p);
                         break;
                     case "value":
@@ -503,47 +416,66 @@ public final class JsonlHistoryReader {
         return v;
     }
 
-    private static String text(String source, long line, String field, JsonParser p, RecentStrings recent)
+    private static <T> T text(String source, long line, String field, JsonParser p, Words<T> words)
             throws IOException, HistoryFormatException {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw bad(source, line, field, "expected a string, got " + describe(p));
         }
-        return recent.text(p);
+        return words.of(p);
     }
 
     /**
-     * The strings a history repeats on every line (types, functions, lock keys), handed out once each: a new String
-     * per field per line was a tenth of the reading time and most of its garbage.
+     * What the strings a history repeats on every line (types, functions, lock keys) mean, found by their characters
+     * in the parser's buffer: a new String per field per line was a tenth of the reading time and most of its
+     * garbage, and a String's own comparisons are slow before the optimising compiler gets to them.
      */
-    private static final class RecentStrings {
-        private final String[] seen = new String[16];
+    private static final class Words<T> {
+        private final char[][] words = new char[16][];
+        private final Object[] meanings = new Object[16];
+        private final java.util.function.Function<String, T> meaning;
         private int next;
 
-        String text(JsonParser p) throws IOException {
+        Words(java.util.function.Function<String, T> meaning) {
+            this.meaning = meaning;
+        }
+
+        /** The meaning of the current string token; null when it has none. */
+        @SuppressWarnings("unchecked")
+        T of(JsonParser p) throws IOException {
             char[] chars = p.getTextCharacters();
             int off = p.getTextOffset();
             int len = p.getTextLength();
-            for (String s : seen) {
-                if (s != null && s.length() == len && same(s, chars, off, len)) {
-                    return s;
+            for (int w = 0; w < words.length; w++) {
+                char[] word = words[w];
+                if (word != null && word.length == len && same(word, chars, off, len)) {
+                    return (T) meanings[w];
                 }
             }
             String s = new String(chars, off, len);
-            if (len <= 64) {
-                seen[next] = s;
-                next = (next + 1) % seen.length;
+            T m = meaning.apply(s);
+            if (len <= 64 && m != null) {
+                words[next] = s.toCharArray();
+                meanings[next] = m;
+                next = (next + 1) % words.length;
             }
-            return s;
+            return m;
         }
 
-        private static boolean same(String s, char[] chars, int off, int len) {
+        private static boolean same(char[] word, char[] chars, int off, int len) {
             for (int i = 0; i < len; i++) {
-                if (s.charAt(i) != chars[off + i]) {
+                if (word[i] != chars[off + i]) {
                     return false;
                 }
             }
             return true;
         }
+    }
+
+    /** The repeated words of one piece: its own, since pieces are read on threads of their own. */
+    private static final class RecentStrings {
+        final Words<OpType> types = new Words<>(OpType::parse);
+        final Words<Fn> fns = new Words<>(Fn::parse);
+        final Words<String> keys = new Words<>(s -> s);
     }
 
     private static String scalarText(String source, long line, String field, JsonParser p)

@@ -1,0 +1,140 @@
+package io.lockchaos.history;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * Cuts a history file at line ends into pieces that are parsed at once, one thread each. A piece boundary may fall
+ * inside an op written over several lines; then the piece before it ends inside a value and fails, which is why a
+ * caller trusts the pieces only when every one parses cleanly and otherwise reads the file once, in order.
+ */
+final class FilePieces {
+    private FilePieces() {
+    }
+
+    /** Bytes {@code from..to} of the file; only the {@code last} piece may end in a line cut off by a crash. */
+    record Range(long from, long to, boolean last) {
+    }
+
+    /** What parses one piece; any exception means "not clean". */
+    interface PieceParser<T> {
+        T parse(Range r) throws Exception;
+    }
+
+    /** A thread per piece, not the common pool, whose size is one less than the cores. */
+    private static final Executor THREADS = task -> {
+        Thread t = new Thread(task, "lockchaos-read");
+        t.setDaemon(true);
+        t.start();
+    };
+
+    /** Up to {@code pieces} ranges of about equal size, each starting at a line start; never an empty one. */
+    static List<Range> split(Path file, int pieces) throws IOException {
+        List<Range> out = new ArrayList<>();
+        try (FileChannel ch = FileChannel.open(file)) {
+            long size = ch.size();
+            long from = 0;
+            for (int i = 1; i <= pieces && from < size; i++) {
+                long to = i == pieces ? size : lineStartAfter(ch, Math.max(from, size * i / pieces), size);
+                if (to > from) {
+                    out.add(new Range(from, to, to == size));
+                }
+                from = to;
+            }
+        }
+        return out;
+    }
+
+    /** Each range parsed on its own thread, in order; null when any of them fails. */
+    static <T> List<T> parse(List<Range> ranges, PieceParser<T> parser) {
+        List<CompletableFuture<T>> parts = new ArrayList<>();
+        for (Range r : ranges) {
+            parts.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return parser.parse(r);
+                } catch (Exception | StackOverflowError e) {
+                    return null;
+                }
+            }, THREADS));
+        }
+        List<T> out = new ArrayList<>();
+        for (CompletableFuture<T> part : parts) {
+            T t = part.join();
+            if (t == null) {
+                return null;
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    /** The range's bytes, buffered by the caller. */
+    static InputStream open(Path file, Range r) throws IOException {
+        FileChannel ch = FileChannel.open(file);
+        ch.position(r.from());
+        return new Bounded(Channels.newInputStream(ch), r.to() - r.from());
+    }
+
+    /** The position just after the first newline at or after {@code from}, or {@code size}. */
+    private static long lineStartAfter(FileChannel ch, long from, long size) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+        long pos = from;
+        while (pos < size) {
+            buf.clear();
+            int n = ch.read(buf, pos);
+            if (n <= 0) {
+                return size;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf.get(i) == '\n') {
+                    return pos + i + 1;
+                }
+            }
+            pos += n;
+        }
+        return size;
+    }
+
+    /** At most {@code limit} bytes of a stream. */
+    private static final class Bounded extends FilterInputStream {
+        private long left;
+
+        Bounded(InputStream in, long limit) {
+            super(in);
+            this.left = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int c = super.read();
+            if (c >= 0) {
+                left--;
+            }
+            return c;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int n = super.read(buf, off, (int) Math.min(len, left));
+            if (n > 0) {
+                left -= n;
+            }
+            return n;
+        }
+    }
+}
