@@ -66,8 +66,9 @@ final class RunCommand implements Callable<Integer> {
             + " of a running toxiproxy-server, http://host:port (default: embedded)")
     String proxy;
 
-    @Option(names = "--cluster", description = "where the servers run: local (child JVMs, default) or container"
-            + " (Docker via Testcontainers, with a Toxiproxy container) (default: local)")
+    @Option(names = "--cluster", description = "where the servers run: local (child JVMs, default), container"
+            + " (Docker via Testcontainers, with a Toxiproxy container) or netns (child JVMs in network namespaces of"
+            + " their own, cut apart with iptables; needs root) (default: local)")
     String cluster;
 
     @Option(names = "--warmup", description = "warm-up before the main phase, no faults, in whole seconds: 2s (default: 0s)")
@@ -137,6 +138,12 @@ final class RunCommand implements Callable<Integer> {
         if (spec.cluster().containers() && connect == null && !io.lockchaos.cluster.Docker.available()) {
             throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
                     + " (use the default cluster: local)");
+        }
+        if (spec.cluster().namespaces() && connect == null) {
+            String why = io.lockchaos.cluster.Netns.unavailable();
+            if (why != null) {
+                throw new UserError(why);
+            }
         }
         if (explore != null) {
             java.nio.file.Files.createDirectories(store);

@@ -30,14 +30,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
     private final int tickTime;
     private final Map<String, String> extraConfig;
     private final PeerRouting routing;
-    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-ensemble-shutdown");
+    /** The servers' namespaces, or null when they share the runner's loopback. */
+    private final Netns netns;
+    private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
-    private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing) {
+    private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
+            Netns netns) {
         this.nodes = List.copyOf(nodes);
         this.tickTime = tickTime;
         this.extraConfig = Map.copyOf(extraConfig);
         this.routing = routing;
+        this.netns = netns;
     }
 
     public static Builder builder(Path baseDir) {
@@ -51,6 +55,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         private int tickTime = 200;
         private final Map<String, String> extra = new LinkedHashMap<>();
         private PeerRouting routing = PeerRouting.DIRECT;
+        private Netns netns;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir;
@@ -82,16 +87,32 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
             return this;
         }
 
-        /** Picks free loopback ports and lays out the node directories; starts nothing. */
+        /**
+         * Runs each server in its own namespace of {@code n} (which must have a namespace per server), on its own
+         * address and ZooKeeper's usual ports; the ensemble removes the namespaces when it is closed.
+         */
+        public Builder netns(Netns n) {
+            netns = n;
+            return this;
+        }
+
+        /** Picks free loopback ports (or the namespaces' addresses) and lays out the node directories; starts nothing. */
         public LocalEnsemble build() throws IOException {
+            if (netns != null && netns.size() != size) {
+                throw new IllegalArgumentException(size + " servers need " + size + " namespaces, not "
+                        + netns.size());
+            }
             List<ZkNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size; id++) {
                 Path dir = baseDir.resolve("node-" + id);
                 Files.createDirectories(dir.resolve("data"));
-                nodes.add(new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
-                        dir.resolve("server.log")));
+                nodes.add(netns != null
+                        ? new ZkNode(id, netns.address(id), 2181, 2888, 3888, dir.resolve("data"),
+                                dir.resolve("server.log"))
+                        : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
+                                dir.resolve("server.log")));
             }
-            return new LocalEnsemble(nodes, tickTime, extra, routing);
+            return new LocalEnsemble(nodes, tickTime, extra, routing, netns);
         }
     }
 
@@ -187,6 +208,11 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
                 : routing.election(from, to);
     }
 
+    /** The servers' namespaces, or null when they run on the runner's loopback. */
+    public Netns netns() {
+        return netns;
+    }
+
     private Process launch(ZkNode n) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
@@ -198,7 +224,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildServer.class.getName(),
                 Long.toString(ProcessHandle.current().pid()), configs.get(n.id()).toAbsolutePath().toString()));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
+        ProcessBuilder pb = new ProcessBuilder(netns == null ? cmd : netns.inside(n.id(), cmd));
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -308,6 +334,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         }
     }
 
+    /** A normal exit without {@link #close}: the servers go, and so do their namespaces (a SIGKILL leaves those to {@link Netns#sweep}). */
+    private void onExit() {
+        killAll();
+        if (netns != null) {
+            try {
+                netns.close();
+            } catch (IOException e) {
+                System.err.println("lockchaos: warning: " + e.getMessage());
+            }
+        }
+    }
+
     private synchronized void killAll() {
         for (Process p : processes.values()) {
             p.destroyForcibly(); // SIGKILL also ends a SIGSTOPped server, which ignores SIGTERM
@@ -337,6 +375,13 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException | IllegalArgumentException e) {
             // already shutting down, or never started: the hook has nothing left to do
+        }
+        if (netns != null) {
+            try {
+                netns.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("removing the servers' namespaces", e);
+            }
         }
     }
 }

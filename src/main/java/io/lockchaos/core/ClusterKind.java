@@ -7,13 +7,18 @@ public enum ClusterKind {
     /** Child JVMs of the runner on 127.0.0.1: needs nothing but Java. */
     LOCAL,
     /** Docker containers (Testcontainers), with a Toxiproxy container for network faults. */
-    CONTAINER;
+    CONTAINER,
+    /**
+     * Child JVMs of the runner, each in its own network namespace with its own address; servers are cut apart with
+     * iptables, clients through their proxies. Needs root.
+     */
+    NETNS;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses {@code local} or {@code container}; null for anything else. */
+    /** Parses {@code local}, {@code container} or {@code netns}; null for anything else. */
     public static ClusterKind parse(String s) {
         for (ClusterKind k : values()) {
             if (k.wireName().equals(s)) {

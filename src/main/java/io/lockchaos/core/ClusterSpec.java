@@ -11,4 +11,9 @@ public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis) {
     public boolean containers() {
         return kind == ClusterKind.CONTAINER;
     }
+
+    /** Whether each server has a network namespace of its own, cut apart from the others with iptables. */
+    public boolean namespaces() {
+        return kind == ClusterKind.NETNS;
+    }
 }

@@ -105,8 +105,25 @@ public final class Runner {
             return ContainerEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                     .tickTime(spec.cluster().tickMillis()).routing(routing).network(network()).build();
         }
+        if (spec.cluster().namespaces()) {
+            // servers reach each other directly; cuts are iptables rules in their namespaces, not proxies
+            io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
+            try {
+                return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+                        .tickTime(spec.cluster().tickMillis()).netns(ns).build();
+            } catch (IOException | RuntimeException e) {
+                ns.close();
+                throw e;
+            }
+        }
         return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                 .tickTime(spec.cluster().tickMillis()).routing(routing).build();
+    }
+
+    /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */
+    private static io.lockchaos.nemesis.Partitioner partitioner(Cluster zk, ProxyNetwork net) {
+        return zk instanceof LocalEnsemble l && l.netns() != null
+                ? new io.lockchaos.nemesis.IptablesPartitioner(l.netns()) : net;
     }
 
     private boolean containers() {
@@ -138,7 +155,8 @@ public final class Runner {
     }
 
     private ToxiproxyBackend backend(Schedule schedule) throws IOException {
-        if (!schedule.needsClientProxies() && !schedule.needsPeerProxies()) {
+        boolean peers = schedule.needsPeerProxies() && !spec.cluster().namespaces();
+        if (!schedule.needsClientProxies() && !peers) {
             return null;
         }
         if (schedule.needsPeerProxies() && external != null) {
@@ -197,7 +215,8 @@ public final class Runner {
         Phases phases = new Phases(console);
         try (ToxiproxyBackend proxies = backend(schedule)) {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
-            try (Cluster zk = cluster("servers", schedule.needsPeerProxies() ? net : PeerRouting.DIRECT);
+            try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cluster().namespaces() ? net
+                    : PeerRouting.DIRECT);
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
                         : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
@@ -208,7 +227,7 @@ public final class Runner {
                 Recorder rec = new Recorder(w);
                 sessions = new Sessions(spec, rec);
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
-                        spec.clients().sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
+                        partitioner(zk, net), spec.clients().sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
                 driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec,
                         spec.workload().warmupSeconds() * 1000);
                 NemesisDriver d = driver;

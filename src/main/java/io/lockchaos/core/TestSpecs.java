@@ -156,7 +156,8 @@ public final class TestSpecs {
         }
         ClusterKind kind = ClusterKind.parse(m.get("cluster"));
         if (kind == null) {
-            throw new SpecException(source + ": cluster: expected local or container, got '" + m.get("cluster") + "'");
+            throw new SpecException(source + ": cluster: expected local, container or netns, got '" + m.get("cluster")
+                    + "'");
         }
         ToxiproxyChoice proxy = parsed(source, "proxy", m, ToxiproxyChoice::parse);
         String expect = m.get("expect");
@@ -263,6 +264,21 @@ public final class TestSpecs {
             if (schedule.hasRing() && cluster.nodes() < 5) {
                 throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + cluster.nodes()
                         + " every server is its neighbours' neighbour and nothing is cut)");
+            }
+            for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
+                io.lockchaos.nemesis.Fault f = e.fault();
+                io.lockchaos.nemesis.FaultKind k = f.kind();
+                boolean servers = !f.target().equals("clients");
+                if (k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS && (!cluster.namespaces()
+                        || !f.target().equals("servers"))) {
+                    throw new SpecException(source + ": nemesis: packet-loss drops packets between servers: it takes"
+                            + " the target servers and needs cluster netns (proxies carry streams, not packets)");
+                }
+                if (cluster.namespaces() && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
+                        || k == io.lockchaos.nemesis.FaultKind.RESET)) {
+                    throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers in namespaces"
+                            + " needs netem, which this kernel lacks: use the target clients, or cluster local");
+                }
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());

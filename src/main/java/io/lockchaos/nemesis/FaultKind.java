@@ -22,6 +22,8 @@ public enum FaultKind {
     BANDWIDTH(Targets.TRAFFIC, Fn.START, Fn.STOP),
     /** Resets connections by TCP RST {@code timeout_ms} after they carry data: connections flap. */
     RESET(Targets.TRAFFIC, Fn.START, Fn.STOP),
+    /** Drops {@code percent}% (default 20) of the packets between servers at random ({@code --cluster netns} only). */
+    PACKET_LOSS(Targets.TRAFFIC, Fn.START, Fn.STOP),
     /** Server-side session expiry: the server ends the client's session and deletes its ephemeral nodes at once. */
     EXPIRE(Targets.CLIENT, Fn.EXPIRE, null),
     /**

@@ -64,7 +64,7 @@ public final class Nemeses {
     /** The nemeses a run uses: network faults when it has proxies, and the others when the cluster allows them. */
     public static Nemesis standard(NemesisContext context) {
         List<Nemesis> members = new java.util.ArrayList<>();
-        if (context.network() != null) {
+        if (context.network() != null || context.partitioner() != null) {
             members.add(new NetworkNemesis());
         }
         members.add(new SessionNemesis());

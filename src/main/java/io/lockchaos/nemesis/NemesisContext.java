@@ -16,11 +16,17 @@ import java.util.SplittableRandom;
  *     io.lockchaos.cluster.Pausable})
  * @param clients the workers' handles
  * @param network the proxies, or null when the run has none
+ * @param partitioner what cuts servers apart: the proxies, iptables in the servers' namespaces, or null
  * @param sessionTimeoutMillis the clients' session timeout
  * @param random picks targets (seeded from the run's seed)
  */
-public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, long sessionTimeoutMillis,
-                             SplittableRandom random) {
+public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
+                             long sessionTimeoutMillis, SplittableRandom random) {
+    /** A context whose proxies also cut the servers apart (or that has neither). */
+    public NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, long sessionTimeoutMillis,
+            SplittableRandom random) {
+        this(cluster, clients, network, network, sessionTimeoutMillis, random);
+    }
 
     /**
      * The client a target names: holder, waiter, next-waiter (the one waiting longest, next in line for a FIFO lock),

@@ -12,7 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Network faults through the run's proxies: isolating a client or a server, partitions, latency, bandwidth, resets. */
+/**
+ * Network faults: isolating a client (its proxies), isolating a server or partitioning the ensemble (the run's
+ * {@link Partitioner}: peer proxies, or iptables in the servers' namespaces, plus the client proxies to an isolated
+ * server), and latency, bandwidth and resets on proxies; between servers in namespaces, bandwidth is a tbf queue and
+ * packet loss an iptables statistic rule.
+ */
 final class NetworkNemesis implements Nemesis {
     private int faults;
 
@@ -20,12 +25,11 @@ final class NetworkNemesis implements Nemesis {
     public Set<FaultKind> kinds() {
         return EnumSet.of(FaultKind.ISOLATE_CLIENT, FaultKind.ISOLATE_SERVER, FaultKind.PARTITION_HALVES,
                 FaultKind.PARTITION_RING, FaultKind.PARTITION_BRIDGE, FaultKind.LATENCY, FaultKind.BANDWIDTH,
-                FaultKind.RESET);
+                FaultKind.RESET, FaultKind.PACKET_LOSS);
     }
 
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
-        ProxyNetwork net = ctx.network();
         String tag = "lockchaos-" + (++faults);
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
@@ -39,7 +43,7 @@ final class NetworkNemesis implements Nemesis {
             }
         } catch (IOException | RuntimeException e) {
             try {
-                net.remove(tag); // undo what was applied before the failure: the op is info, the fault is not on
+                remove(ctx, tag); // undo what was applied before the failure: the op is info, the fault is not on
             } catch (IOException undo) {
                 e.addSuppressed(undo);
             }
@@ -47,13 +51,40 @@ final class NetworkNemesis implements Nemesis {
         }
         Map<String, Object> ended = new LinkedHashMap<>(value);
         return new Started(value, () -> {
-            net.remove(tag);
+            remove(ctx, tag);
             return ended;
         });
     }
 
+    /** Undoes fault {@code tag} on the proxies and, where it is something else, the partitioner. */
+    private static void remove(NemesisContext ctx, String tag) throws IOException {
+        if (ctx.network() != null) {
+            ctx.network().remove(tag);
+        }
+        if (ctx.partitioner() != null && ctx.partitioner() != ctx.network()) {
+            ctx.partitioner().remove(tag);
+        }
+    }
+
+    private static Partitioner partitioner(NemesisContext ctx) {
+        if (ctx.partitioner() == null) {
+            throw new IllegalStateException("no partitioner: this run has neither peer proxies nor namespaces");
+        }
+        return ctx.partitioner();
+    }
+
+    private static IptablesPartitioner iptables(NemesisContext ctx, FaultKind kind) {
+        if (!(ctx.partitioner() instanceof IptablesPartitioner p)) {
+            throw new IllegalStateException(kind.wireName() + " between servers needs --cluster netns");
+        }
+        return p;
+    }
+
     private void isolateClient(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
             throws IOException {
+        if (ctx.network() == null) {
+            throw new IllegalStateException("isolating a client needs its proxies");
+        }
         ClientHandle c = ctx.client(fault.target());
         List<ZkNode> servers = ctx.shuffled(ctx.cluster().nodes());
         servers = servers.subList(0, (int) Math.min(servers.size(), fault.option("servers", servers.size())));
@@ -72,13 +103,14 @@ final class NetworkNemesis implements Nemesis {
         boolean oneWay = fault.option("one_way", 0) == 1;
         for (ZkNode peer : ctx.cluster().nodes()) {
             if (peer.id() != node.id()) {
-                ctx.network().cutOneWay(node, peer, tag);
+                partitioner(ctx).cutOneWay(node, peer, tag);
                 if (!oneWay) {
-                    ctx.network().cutOneWay(peer, node, tag);
+                    partitioner(ctx).cutOneWay(peer, node, tag);
                 }
             }
         }
-        for (String p : ctx.network().clientProxiesTo(node)) {
+        List<String> clientProxies = ctx.network() == null ? List.of() : ctx.network().clientProxiesTo(node);
+        for (String p : clientProxies) {
             // what the server sends to its clients is its downstream
             ctx.network().blackhole(p, ToxicDirection.DOWNSTREAM, tag);
             if (!oneWay) {
@@ -99,9 +131,9 @@ final class NetworkNemesis implements Nemesis {
             for (int j = i + 1; j < n; j++) {
                 if (separated(fault.kind(), i, j, n)) {
                     // the first of the pair is on the smaller side for halves: one-way loses what it sends
-                    ctx.network().cutOneWay(order.get(i), order.get(j), tag);
+                    partitioner(ctx).cutOneWay(order.get(i), order.get(j), tag);
                     if (!oneWay) {
-                        ctx.network().cutOneWay(order.get(j), order.get(i), tag);
+                        partitioner(ctx).cutOneWay(order.get(j), order.get(i), tag);
                     }
                     cut.add(List.of(order.get(i).id(), order.get(j).id()));
                 }
@@ -123,12 +155,23 @@ final class NetworkNemesis implements Nemesis {
     }
 
     private void traffic(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value) throws IOException {
+        boolean servers = !fault.target().equals("clients");
+        if (servers && ctx.partitioner() instanceof IptablesPartitioner) {
+            betweenServers(fault, ctx, tag, value);
+        } else if (fault.kind() == FaultKind.PACKET_LOSS) {
+            throw new IllegalStateException("packet-loss drops packets between servers: it needs the target servers"
+                    + " and --cluster netns (proxies carry TCP streams, not packets)");
+        }
         List<String> proxies = new ArrayList<>();
-        if (!fault.target().equals("servers")) {
+        if (ctx.network() != null && !fault.target().equals("servers")) {
             proxies.addAll(ctx.network().allClientProxies());
         }
-        if (!fault.target().equals("clients")) {
+        if (ctx.network() != null && servers && !(ctx.partitioner() instanceof IptablesPartitioner)) {
             proxies.addAll(ctx.network().allPeerProxies());
+        }
+        if (fault.kind() == FaultKind.PACKET_LOSS) {
+            value.putAll(fault.options());
+            return; // packet loss is for servers only; their rules are in
         }
         String name = ProxyNetwork.toxicName(tag, ToxicDirection.DOWNSTREAM);
         String up = ProxyNetwork.toxicName(tag, ToxicDirection.UPSTREAM);
@@ -156,8 +199,46 @@ final class NetworkNemesis implements Nemesis {
         value.putAll(fault.options());
     }
 
+    /**
+     * Traffic faults between servers in namespaces, where there are no peer proxies: a tbf queue on each server's link
+     * for bandwidth, iptables statistic rules for packet loss. Latency and resets would need netem or a proxy.
+     */
+    private void betweenServers(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
+            throws IOException {
+        IptablesPartitioner p = iptables(ctx, fault.kind());
+        List<ZkNode> nodes = ctx.cluster().nodes();
+        switch (fault.kind()) {
+            case BANDWIDTH -> {
+                for (ZkNode n : nodes) {
+                    p.rateLimit(n, fault.option("rate_kbs", 10) * 8, tag);
+                }
+            }
+            case PACKET_LOSS -> {
+                for (ZkNode n : nodes) {
+                    p.loss(n, nodes, fault.option("percent", 20), tag);
+                }
+            }
+            default -> throw new IllegalStateException(fault.kind().wireName() + " between servers in namespaces"
+                    + " needs netem, which this kernel lacks (use --cluster local, whose peer proxies add it)");
+        }
+        value.put("servers", nodes.size());
+    }
+
     @Override
     public void heal(NemesisContext ctx) throws IOException {
-        ctx.network().heal();
+        IOException first = null;
+        if (ctx.network() != null) {
+            try {
+                ctx.network().heal();
+            } catch (IOException e) {
+                first = e;
+            }
+        }
+        if (ctx.partitioner() != null && ctx.partitioner() != ctx.network()) {
+            ctx.partitioner().heal();
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }

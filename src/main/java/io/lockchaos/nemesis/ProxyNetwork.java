@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * embedded server, published and aliased ports for a container.
  * Thread-safe.
  */
-public final class ProxyNetwork implements PeerRouting {
+public final class ProxyNetwork implements PeerRouting, Partitioner {
     private final ToxiproxyClient api;
     private final ProxyPlacement placement;
     private final Map<String, Proxy> proxies = new ConcurrentHashMap<>();
@@ -119,7 +119,8 @@ public final class ProxyNetwork implements PeerRouting {
      * Stops what {@code from} sends to {@code to} (both ports), whichever of the two opened the connection: the
      * upstream of {@code from}'s proxies to {@code to} and the downstream of {@code to}'s proxies to {@code from}.
      */
-    void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
+    @Override
+    public void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
         for (String port : List.of("quorum", "election")) {
             blackhole(peerProxy(port, from, to), ToxicDirection.UPSTREAM, tag);
             blackhole(peerProxy(port, to, from), ToxicDirection.DOWNSTREAM, tag);
@@ -157,7 +158,8 @@ public final class ProxyNetwork implements PeerRouting {
     }
 
     /** Removes every toxic named by {@code tag} from every proxy. */
-    void remove(String tag) throws IOException {
+    @Override
+    public void remove(String tag) throws IOException {
         List<String[]> toxics = added.remove(tag);
         if (toxics == null) {
             return;
@@ -175,6 +177,7 @@ public final class ProxyNetwork implements PeerRouting {
     }
 
     /** Removes every toxic and enables every proxy. */
+    @Override
     public void heal() throws IOException {
         added.clear();
         api.reset();
