@@ -4,7 +4,9 @@
  * timed fault events, parsed from a workload file's timeline ({@code at 5s isolate holder for 6s}) or expanded from
  * a seeded random mix, and stored with the run so it replays. Each {@link io.lockchaos.nemesis.Nemesis} handles some
  * fault kinds and {@link io.lockchaos.nemesis.Nemeses#compose} routes by kind, as Jepsen's nemeses do. Network faults
- * go through the Toxiproxy HTTP API only ({@link io.lockchaos.nemesis.ProxyNetwork}), whichever server answers it.
+ * go through the Toxiproxy HTTP API ({@link io.lockchaos.nemesis.ProxyNetwork}), whichever server answers it, except
+ * that servers in network namespaces are cut apart by a {@link io.lockchaos.nemesis.Partitioner} of iptables rules
+ * ({@link io.lockchaos.nemesis.IptablesPartitioner}).
  * {@link io.lockchaos.nemesis.NemesisDriver} runs a schedule on the nemesis thread and records every fault as a
  * nemesis op, ending with a heal and a quiesce.
  */

@@ -81,6 +81,19 @@ class ScenarioTest {
         assertEquals("ended", doubleHolder(r).get("details").get("first_session_fate").asText(), r.toString());
     }
 
+    /** Scenario 1 with every server in a network namespace of its own; a fault-free run there is valid. */
+    @Test
+    void scenarioOneReproducesWithServersInNamespacesAndAFaultFreeRunIsValid() throws Exception {
+        String why = io.lockchaos.cluster.Netns.unavailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+        JsonNode r = run("scenario-1-partition-ignore.json", 1, "--cluster", "netns");
+        assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
+        JsonNode clean = run("mutex.json", 0, "--cluster", "netns", "--time", "3s", "--clients", "3");
+        assertEquals(0, checker(clean, "mutual-exclusion").get("stats").get("violations").asLong());
+        assertTrue(checker(clean, "mutual-exclusion").get("stats").get("certain_holds").asLong() > 0,
+                "the clean run held the lock: " + clean.get("checkers"));
+    }
+
     @Test
     void aClientThatStopsOnSuspendedNeverOverlaps() throws Exception {
         JsonNode r = run("scenario-2-partition-stop-on-suspended.json", 0);

@@ -81,6 +81,22 @@ class TestSpecsTest {
     }
 
     @Test
+    void packetLossAndServerLatencyAreRefusedWhereTheyCannotBeMade() {
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("nemesis", "at 1s packet-loss servers percent=30 for 2s"))));
+        assertTrue(e.getMessage().contains("needs cluster netns"), e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("cluster", "netns", "nemesis", "at 1s latency servers for 2s"))));
+        assertTrue(e.getMessage().startsWith("t: nemesis: latency between servers in namespaces needs netem"),
+                e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("cluster", "netns", "nemesis", "at 1s packet-loss clients for 2s"))));
+        assertTrue(e.getMessage().contains("takes the target servers"), e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "vm")));
+        assertEquals("t: cluster: expected local, container or netns, got 'vm'", e.getMessage());
+    }
+
+    @Test
     void aMultiLockMayHaveMoreKeysThanClientsAndNeedsTwo() throws Exception {
         assertEquals(4, TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("recipe", "multi", "clients", "2", "keys", "4"))).workload().keys());
