@@ -52,7 +52,10 @@ import org.testcontainers.utility.MountableFile;
  * {@code dataDir} is null (it lives in the container). Needs Docker: check {@link Docker#available()} first.
  */
 public final class ContainerEnsemble implements Cluster, Killable, Pausable {
-    /** The runtime image: any image with {@code java} 17+ on the PATH will do. */
+    /**
+     * The runtime image where a registry can be reached: any image with {@code java} 17+ on the PATH will do. Where
+     * {@code docker/build-images} has made {@link Docker#LOCAL_JRE} from Debian's packages, that is used instead.
+     */
     public static final String DEFAULT_IMAGE = "eclipse-temurin:17-jre";
     public static final int CLIENT_PORT = 2181;
     public static final int QUORUM_PORT = 2888;
@@ -76,7 +79,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     private ContainerEnsemble(Builder b, List<ZkNode> nodes) {
         this.baseDir = b.baseDir;
         this.nodes = List.copyOf(nodes);
-        this.network = b.network != null ? b.network : Network.newNetwork();
+        this.network = b.network != null ? b.network : Docker.network();
         this.ownsNetwork = b.network == null;
         this.tickTime = b.tickTime;
         this.extraConfig = Map.copyOf(b.extra);
@@ -103,7 +106,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         private final Map<String, String> extra = new LinkedHashMap<>();
         private PeerRouting routing = PeerRouting.DIRECT;
         private Network network;
-        private String image = DEFAULT_IMAGE;
+        private String image;
         private List<Path> classpath = currentClasspath();
 
         private Builder(Path baseDir) {
@@ -143,7 +146,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
             return this;
         }
 
-        /** The runtime image (default {@value #DEFAULT_IMAGE}). */
+        /** The runtime image (default {@link Docker#LOCAL_JRE} if the engine has it, else {@value #DEFAULT_IMAGE}). */
         public Builder image(String name) {
             image = name;
             return this;
@@ -163,6 +166,10 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
          * @throws IllegalStateException when Docker is not available
          */
         public ContainerEnsemble build() throws IOException {
+            Docker.prepare();
+            if (image == null) {
+                image = Docker.image(Docker.LOCAL_JRE, DEFAULT_IMAGE);
+            }
             String host = DockerClientFactory.instance().dockerHostIpAddress();
             List<ZkNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size; id++) {
@@ -298,6 +305,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
                 .withCommand(cmd.toArray(String[]::new))
                 .waitingFor(Wait.forListeningPort().withStartupTimeout(Duration.ofSeconds(120)));
         c.setPortBindings(List.of(n.clientPort() + ":" + CLIENT_PORT));
+        Docker.confine(c);
         return c;
     }
 

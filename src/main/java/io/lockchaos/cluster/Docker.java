@@ -1,10 +1,33 @@
 package io.lockchaos.cluster;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
 
-/** Whether this machine can run containers, as Testcontainers sees it. */
+/**
+ * Whether this machine can run containers, and the rules every container of a run follows: it carries the runner's
+ * pid as a label, publishes its ports on 127.0.0.1 only, and is removed by the run itself (on close, by a shutdown
+ * hook, or, after a SIGKILL of the runner, by {@link #sweep} at the next start), not by Testcontainers' reaper
+ * container (Ryuk), whose image cannot be pulled where there is no registry.
+ */
 public final class Docker {
     private static final String QUIET = "org.slf4j.simpleLogger.log.org.testcontainers";
+    /** The label naming the pid of the runner that made a container or network. */
+    public static final String RUNNER_LABEL = "io.lockchaos.runner";
+    /** The images docker/build-images makes from Debian's packages. */
+    public static final String LOCAL_JRE = "lockchaos/jre:17";
+    public static final String LOCAL_TOXIPROXY = "lockchaos/toxiproxy:dev";
+    private static boolean prepared;
 
     private Docker() {
     }
@@ -20,10 +43,157 @@ public final class Docker {
         if (System.getProperty(QUIET) == null) {
             System.setProperty(QUIET, "off");
         }
+        withoutReaper();
+        hostOnLoopback();
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {
             return false;
+        }
+    }
+
+    /**
+     * Before the first container of this JVM: replaces Testcontainers' reaper container with its in-JVM one (what
+     * {@code TESTCONTAINERS_RYUK_DISABLED=true} does, which it only reads from the environment), then removes what
+     * runners killed earlier left behind.
+     */
+    public static synchronized void prepare() {
+        if (prepared) {
+            return;
+        }
+        available();
+        sweep();
+        prepared = true;
+    }
+
+    /** Installs Testcontainers' in-JVM reaper unless a reaper exists already or the user asked for Ryuk. */
+    private static synchronized void withoutReaper() {
+        if ("false".equalsIgnoreCase(System.getenv("TESTCONTAINERS_RYUK_DISABLED"))
+                || "true".equalsIgnoreCase(System.getenv("TESTCONTAINERS_RYUK_DISABLED"))) {
+            return; // the user's explicit choice (true: Testcontainers makes the in-JVM reaper itself)
+        }
+        try {
+            Class<?> reaper = Class.forName("org.testcontainers.utility.ResourceReaper");
+            java.lang.reflect.Field instance = reaper.getDeclaredField("instance");
+            instance.setAccessible(true);
+            if (instance.get(null) == null) {
+                java.lang.reflect.Constructor<?> hook = Class.forName(
+                        "org.testcontainers.utility.JVMHookResourceReaper").getDeclaredConstructor();
+                hook.setAccessible(true);
+                instance.set(null, hook.newInstance());
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // another Testcontainers version: it will try Ryuk, and say so if it cannot be had
+        }
+    }
+
+    /**
+     * Where published ports are reached: 127.0.0.1, where this project publishes them. Testcontainers, when it runs
+     * in a container itself (as here: /.dockerenv exists), looks for the Docker bridge's gateway instead, and on
+     * engines whose bridge reports none it starts an alpine container to ask, an image that cannot be pulled where
+     * there is no registry. {@code TESTCONTAINERS_HOST_OVERRIDE}, if set, still wins.
+     */
+    private static synchronized void hostOnLoopback() {
+        if (System.getenv("TESTCONTAINERS_HOST_OVERRIDE") != null) {
+            return;
+        }
+        try {
+            Class<?> utils = Class.forName("org.testcontainers.dockerclient.DockerClientConfigUtils");
+            java.lang.reflect.Field gateway = utils.getDeclaredField("defaultGateway");
+            gateway.setAccessible(true);
+            @SuppressWarnings("unchecked")
+            java.util.concurrent.atomic.AtomicReference<Object> lazy =
+                    (java.util.concurrent.atomic.AtomicReference<Object>) gateway.get(null);
+            lazy.compareAndSet(null, java.util.Optional.of("127.0.0.1"));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // another Testcontainers version: it finds the host its own way
+        }
+    }
+
+    private static DockerClient client() {
+        return DockerClientFactory.instance().client();
+    }
+
+    /** A new network labelled with this runner's pid. */
+    public static Network network() {
+        prepare();
+        return Network.builder().createNetworkCmdModifier(cmd -> cmd.withLabels(Map.of(RUNNER_LABEL, pid())))
+                .build();
+    }
+
+    /** Labels {@code c} with this runner's pid and publishes its exposed ports on 127.0.0.1 only. */
+    public static void confine(GenericContainer<?> c) {
+        c.withLabel(RUNNER_LABEL, pid());
+        c.withCreateContainerCmdModifier(Docker::loopbackOnly);
+    }
+
+    /** Every published port bound to 127.0.0.1 (Docker's default is every interface). */
+    private static void loopbackOnly(CreateContainerCmd cmd) {
+        HostConfig hc = cmd.getHostConfig();
+        if (hc == null || hc.getPortBindings() == null) {
+            return;
+        }
+        List<PortBinding> bound = new ArrayList<>();
+        for (Map.Entry<ExposedPort, Ports.Binding[]> e : hc.getPortBindings().getBindings().entrySet()) {
+            for (Ports.Binding b : e.getValue() == null ? new Ports.Binding[] {Ports.Binding.empty()} : e.getValue()) {
+                String spec = b.getHostPortSpec();
+                bound.add(new PortBinding(spec == null || spec.isEmpty() ? Ports.Binding.bindIp("127.0.0.1")
+                        : Ports.Binding.bindIpAndPort("127.0.0.1", Integer.parseInt(spec)), e.getKey()));
+            }
+        }
+        hc.withPortBindings(bound);
+    }
+
+    private static String pid() {
+        return Long.toString(ProcessHandle.current().pid());
+    }
+
+    /**
+     * Removes the containers and networks labelled with the pid of a runner that no longer runs (one killed with
+     * SIGKILL: its shutdown hook never ran). Never touches what a live process made or what carries no label of ours.
+     * Returns how many were removed.
+     */
+    public static int sweep() {
+        int removed = 0;
+        try {
+            DockerClient d = client();
+            for (Container c : d.listContainersCmd().withShowAll(true).withLabelFilter(List.of(RUNNER_LABEL)).exec()) {
+                if (dead(c.getLabels().get(RUNNER_LABEL))) {
+                    d.removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
+                    removed++;
+                }
+            }
+            for (com.github.dockerjava.api.model.Network n : d.listNetworksCmd().exec()) {
+                if (n.getLabels() != null && dead(n.getLabels().get(RUNNER_LABEL))) {
+                    d.removeNetworkCmd(n.getId()).exec();
+                    removed++;
+                }
+            }
+        } catch (RuntimeException e) {
+            System.err.println("lockchaos: warning: could not remove the containers of earlier runs: " + e.getMessage());
+        }
+        return removed;
+    }
+
+    private static boolean dead(String pid) {
+        if (pid == null) {
+            return false;
+        }
+        try {
+            return ProcessHandle.of(Long.parseLong(pid)).map(p -> !p.isAlive()).orElse(true);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** {@code local} when the engine has it, else {@code remote} (which Testcontainers pulls). */
+    public static String image(String local, String remote) {
+        prepare();
+        try {
+            client().inspectImageCmd(local).exec();
+            return local;
+        } catch (RuntimeException e) {
+            return remote;
         }
     }
 }

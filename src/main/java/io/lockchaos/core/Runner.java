@@ -137,7 +137,7 @@ public final class Runner {
                 throw new IllegalArgumentException("cluster: container needs Docker, and Docker is not available"
                         + " on this machine (use the default cluster: local)");
             }
-            network = org.testcontainers.containers.Network.newNetwork();
+            network = Docker.network();
         }
         return network;
     }

@@ -45,9 +45,11 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
         if (clientPorts < 1 || clientPorts > 1000) {
             throw new IllegalArgumentException("client proxy ports: expected 1 to 1000, got " + clientPorts);
         }
-        ToxiproxyContainer c = new ToxiproxyContainer(DockerImageName.parse(image))
+        ToxiproxyContainer c = new ToxiproxyContainer(DockerImageName.parse(image)
+                .asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy"))
                 .withNetwork(network)
                 .withNetworkAliases(ALIAS);
+        io.lockchaos.cluster.Docker.confine(c);
         for (int p = FIRST_CLIENT_PORT + PUBLISHED_BY_DEFAULT; p < FIRST_CLIENT_PORT + clientPorts; p++) {
             c.addExposedPort(p);
         }

@@ -56,7 +56,9 @@ public final class ToxiproxyBackends {
      * servers client proxies fit: a run that needs more fails at the first proxy beyond them, with one line.
      */
     public static ToxiproxyBackend container(Network network, int clientProxyPorts) {
-        return ContainerToxiproxy.start(network, ContainerToxiproxy.DEFAULT_IMAGE, clientProxyPorts);
+        // the embedded server's image where docker/build-images made it, else Shopify's (pulled)
+        return ContainerToxiproxy.start(network, io.lockchaos.cluster.Docker.image(
+                io.lockchaos.cluster.Docker.LOCAL_TOXIPROXY, ContainerToxiproxy.DEFAULT_IMAGE), clientProxyPorts);
     }
 
     /**

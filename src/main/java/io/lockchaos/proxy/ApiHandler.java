@@ -27,7 +27,15 @@ final class ApiHandler implements HttpHandler {
 
     private final ProxyRegistry registry;
 
+    /** The address the server binds: 127.0.0.1, or 0.0.0.0 inside a container. */
+    private final String bind;
+
     ApiHandler(ProxyRegistry registry) {
+        this(registry, HostPort.LOOPBACK);
+    }
+
+    ApiHandler(ProxyRegistry registry, String bind) {
+        this.bind = bind;
         this.registry = registry;
     }
 
@@ -93,7 +101,7 @@ final class ApiHandler implements HttpHandler {
             throw ApiException.badRequest("missing required field: name");
         }
         String listen = ApiJson.text(req, "listen");
-        HostPort listenAt = HostPort.parseListen(listen == null ? HostPort.LOOPBACK + ":0" : listen);
+        HostPort listenAt = HostPort.parseListen(listen == null ? bind + ":0" : listen, bind);
         HostPort upstream = HostPort.parse("upstream", ApiJson.text(req, "upstream"), false);
         TcpProxy created = registry.create(name, listenAt, upstream, ApiJson.bool(req, "enabled", true));
         return Response.json(201, ApiJson.proxy(created.snapshot()));
@@ -112,7 +120,7 @@ final class ApiHandler implements HttpHandler {
                 ProxySnapshot now = proxy.snapshot();
                 String listen = ApiJson.text(req, "listen");
                 String upstream = ApiJson.text(req, "upstream");
-                proxy.update(listen == null ? now.listen() : HostPort.parseListen(listen),
+                proxy.update(listen == null ? now.listen() : HostPort.parseListen(listen, bind),
                         upstream == null ? now.upstream() : HostPort.parse("upstream", upstream, false),
                         ApiJson.bool(req, "enabled", now.enabled()));
                 return Response.json(200, ApiJson.proxy(proxy.snapshot()));

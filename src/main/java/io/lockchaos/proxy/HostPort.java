@@ -33,13 +33,28 @@ record HostPort(String host, int port) {
      * it fronts to the network. {@code localhost} is accepted and normalised to 127.0.0.1.
      */
     static HostPort parseListen(String s) {
+        return parseListen(s, LOOPBACK);
+    }
+
+    /**
+     * As {@link #parseListen(String)} for a server that binds {@code bind}: inside a container (the only place a
+     * server binds 0.0.0.0, see {@code ProxyServer.start(String, int)}) a proxy may listen on every interface of the
+     * container, which is what other containers and the published ports reach.
+     */
+    static HostPort parseListen(String s, String bind) {
         HostPort hp = parse("listen", s, true);
+        if (bind.equals(ANY) && (hp.host().equals(ANY) || hp.host().equals("[::]") || hp.host().equals("::"))) {
+            return new HostPort(ANY, hp.port());
+        }
         if (!hp.host().equals(LOOPBACK) && !hp.host().equalsIgnoreCase("localhost")) {
             throw ApiException.badRequest("listen address must be on 127.0.0.1 (this proxy binds to the loopback"
                     + " interface only), got: " + s);
         }
         return new HostPort(LOOPBACK, hp.port());
     }
+
+    /** Every interface: allowed only to a server in a container. */
+    static final String ANY = "0.0.0.0";
 
     /** Returns an address to dial; resolved now, so a name that does not resolve fails at connect time. */
     InetSocketAddress toSocketAddress() {

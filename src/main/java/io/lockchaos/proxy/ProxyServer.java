@@ -20,16 +20,19 @@ import java.util.concurrent.ScheduledExecutorService;
  * }
  * }</pre>
  *
- * <p>The API and every proxy listen on 127.0.0.1 only. All threads are daemons. Thread-safe.
+ * <p>The API and every proxy listen on 127.0.0.1 only (inside a container image: on the container's interfaces, see
+ * {@link #start(String, int)}). All threads are daemons. Thread-safe.
  */
 public final class ProxyServer implements AutoCloseable {
     private final HttpServer http;
     private final ExecutorService httpThreads;
     private final ScheduledExecutorService timers;
     private final ProxyRegistry registry;
+    private final String bind;
 
     private ProxyServer(HttpServer http, ExecutorService httpThreads, ScheduledExecutorService timers,
-            ProxyRegistry registry) {
+            ProxyRegistry registry, String bind) {
+        this.bind = bind;
         this.http = http;
         this.httpThreads = httpThreads;
         this.timers = timers;
@@ -43,19 +46,31 @@ public final class ProxyServer implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static ProxyServer start(int port) throws IOException {
+        return start(HostPort.LOOPBACK, port);
+    }
+
+    /**
+     * Starts a server whose API (and whose proxies, when asked to) listen on {@code bind}: 127.0.0.1, or 0.0.0.0
+     * for the server inside a container image ({@code lockchaos toxiproxy-server}), whose interfaces are the
+     * container's own and whose ports are published on the host's loopback only.
+     */
+    public static ProxyServer start(String bind, int port) throws IOException {
+        if (!bind.equals(HostPort.LOOPBACK) && !bind.equals(HostPort.ANY)) {
+            throw new IllegalArgumentException("bind: expected 127.0.0.1 or 0.0.0.0 (inside a container), got " + bind);
+        }
         ScheduledExecutorService timers =
                 Executors.newSingleThreadScheduledExecutor(Threads.daemonFactory("lockchaos-proxy-timer"));
         ExecutorService httpThreads = Executors.newCachedThreadPool(Threads.daemonFactory("lockchaos-proxy-api"));
         ProxyRegistry registry = new ProxyRegistry(timers);
         try {
             HttpServer http = Threads.callOnDaemon("lockchaos-proxy-start", () -> {
-                HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getByName(HostPort.LOOPBACK), port), 0);
-                s.createContext("/", new ApiHandler(registry));
+                HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 0);
+                s.createContext("/", new ApiHandler(registry, bind));
                 s.setExecutor(httpThreads);
                 s.start();
                 return s;
             });
-            return new ProxyServer(http, httpThreads, timers, registry);
+            return new ProxyServer(http, httpThreads, timers, registry, bind);
         } catch (Exception e) {
             timers.shutdownNow();
             httpThreads.shutdownNow();
@@ -63,9 +78,9 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
-    /** Returns the host the API listens on: always 127.0.0.1. */
+    /** Returns the host the API listens on: 127.0.0.1 (or 0.0.0.0 inside a container). */
     public String host() {
-        return HostPort.LOOPBACK;
+        return bind;
     }
 
     /** Returns the port the API listens on. */

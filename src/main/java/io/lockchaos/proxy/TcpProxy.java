@@ -74,7 +74,7 @@ final class TcpProxy {
             try {
                 s = new ServerSocket();
                 s.setReuseAddress(true); // re-enabling must not wait for the old connections' TIME_WAIT
-                s.bind(new InetSocketAddress(InetAddress.getByName(HostPort.LOOPBACK), listen.port()));
+                s.bind(new InetSocketAddress(InetAddress.getByName(listen.host()), listen.port()));
                 break;
             } catch (java.net.BindException e) {
                 closeQuietly(s);
@@ -88,7 +88,7 @@ final class TcpProxy {
             }
         }
         server = s;
-        listen = new HostPort(HostPort.LOOPBACK, s.getLocalPort());
+        listen = new HostPort(listen.host(), s.getLocalPort());
         ServerSocket accepting = s;
         acceptor = Threads.start("lockchaos-proxy-" + name + "-accept", () -> acceptLoop(accepting));
     }

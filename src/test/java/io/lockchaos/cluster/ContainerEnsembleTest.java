@@ -54,7 +54,7 @@ class ContainerEnsembleTest {
         if (!docker) {
             return; // each test then reports itself skipped (an assumption here would hide them: "Tests run: 0")
         }
-        network = Network.newNetwork();
+        network = Docker.network();
         proxies = ToxiproxyBackends.container(network);
         net = new ProxyNetwork(proxies.client(), proxies.placement());
         zk = ContainerEnsemble.builder(dir).size(3).network(network).routing(net).build();
