@@ -25,7 +25,8 @@ final class RunCommand implements Callable<Integer> {
             Map.entry("nodes", "--nodes"), Map.entry("clients", "--clients"), Map.entry("keys", "--keys"),
             Map.entry("client_mode", "--client-mode"), Map.entry("reentry_depth", "--reentry-depth"),
             Map.entry("time_s", "--time"), Map.entry("warmup_s", "--warmup"), Map.entry("nemesis", "--nemesis"),
-            Map.entry("proxy", "--proxy"), Map.entry("cluster", "--cluster"), Map.entry("seed", "--seed"));
+            Map.entry("proxy", "--proxy"), Map.entry("cluster", "--cluster"), Map.entry("seed", "--seed"),
+            Map.entry("partitioner", "--partitioner"));
 
     @Option(names = "--workload", description = "workload file (JSON) of test keys over the defaults; each option"
             + " given on the command line overrides its key")
@@ -65,6 +66,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--proxy", description = "Toxiproxy backend for network faults: embedded (default) or the URL"
             + " of a running toxiproxy-server, http://host:port (default: embedded)")
     String proxy;
+
+    @Option(names = "--partitioner", description = "what cuts servers apart: toxiproxy (a proxy per pair of servers),"
+            + " iptables (DROP rules in the servers' network namespaces: netns or container, needs root) or auto"
+            + " (iptables for netns, else toxiproxy) (default: auto)")
+    String partitioner;
 
     @Option(names = "--cluster", description = "where the servers run: local (child JVMs, default), container"
             + " (Docker via Testcontainers, with a Toxiproxy container) or netns (child JVMs in network namespaces of"
@@ -120,6 +126,7 @@ final class RunCommand implements Callable<Integer> {
         put(o, "warmup_s", warmup == null ? null : Long.toString(Durations.wholeSeconds("--warmup", warmup)));
         put(o, "nemesis", nemesis);
         put(o, "proxy", proxy);
+        put(o, "partitioner", partitioner);
         put(o, "cluster", cluster);
         put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
                 : seed);
@@ -135,14 +142,15 @@ final class RunCommand implements Callable<Integer> {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
-        if (spec.cluster().containers() && connect == null && !io.lockchaos.cluster.Docker.available()) {
+        if (spec.cluster().containers() && connect == null && !io.lockchaos.cluster.Docker.answers()) {
             throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
                     + " (use the default cluster: local)");
         }
-        if (spec.cluster().namespaces() && connect == null) {
+        if (spec.cutsWithIptables() && connect == null) {
             String why = io.lockchaos.cluster.Netns.unavailable();
             if (why != null) {
-                throw new UserError(why);
+                throw new UserError(spec.cluster().namespaces() ? why : why.replace("cluster: netns",
+                        "partitioner: iptables"));
             }
         }
         if (explore != null) {

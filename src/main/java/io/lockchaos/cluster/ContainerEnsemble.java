@@ -365,6 +365,44 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         return Optional.ofNullable(found);
     }
 
+    /**
+     * The containers' network namespaces, entered with {@code nsenter} and this machine's iptables and tc (the JRE image
+     * has neither), for cutting the servers apart inside the kernel ({@code --partitioner iptables}); needs root on
+     * the Docker host, so a local engine. A server's address is its container's on the ensemble's network; the pid is
+     * looked up at each use, since a restarted container has a new one.
+     */
+    public ServerNamespaces namespaces() {
+        return new ServerNamespaces() {
+            @Override
+            public int size() {
+                return nodes.size();
+            }
+
+            @Override
+            public String address(int id) {
+                return inspect(id).getNetworkSettings().getNetworks().values().stream()
+                        .map(com.github.dockerjava.api.model.ContainerNetwork::getIpAddress)
+                        .filter(ip -> ip != null && !ip.isEmpty()).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("server " + id + "'s container has no address"));
+            }
+
+            @Override
+            public List<String> inside(int id, List<String> command) {
+                Long pid = inspect(id).getState().getPidLong();
+                if (pid == null || pid <= 0) {
+                    throw new IllegalStateException("server " + id + "'s container is not running");
+                }
+                List<String> out = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n"));
+                out.addAll(command);
+                return out;
+            }
+
+            private InspectContainerResponse inspect(int id) {
+                return docker().inspectContainerCmd(containerId(nodes.get(id - 1))).exec();
+            }
+        };
+    }
+
     /** {@code docker kill} (SIGKILL), and waits until the container has stopped. A paused server dies too. */
     @Override
     public synchronized void kill(ZkNode n) {

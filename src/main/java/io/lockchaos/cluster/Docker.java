@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,31 @@ public final class Docker {
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether an engine answers on the usual local socket (or DOCKER_HOST names another place, which Testcontainers
+     * will try), asked without Testcontainers: its first logger would fix where all logging of the run goes before
+     * the run has a folder for the clients' log.
+     */
+    public static boolean answers() {
+        String host = System.getenv("DOCKER_HOST");
+        if (host != null && !host.startsWith("unix://")) {
+            return true; // a remote engine: Testcontainers finds out
+        }
+        Path socket = Path.of(host != null ? host.substring("unix://".length()) : "/var/run/docker.sock");
+        try (java.nio.channels.SocketChannel ch = java.nio.channels.SocketChannel.open(
+                java.net.UnixDomainSocketAddress.of(socket))) {
+            ch.write(java.nio.ByteBuffer.wrap("GET /_ping HTTP/1.0\r\nHost: docker\r\n\r\n"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            java.nio.ByteBuffer reply = java.nio.ByteBuffer.allocate(512);
+            ch.read(reply);
+            return new String(reply.array(), 0, reply.position(), java.nio.charset.StandardCharsets.US_ASCII)
+                    .startsWith("HTTP/1.") && new String(reply.array(), 0, reply.position(),
+                    java.nio.charset.StandardCharsets.US_ASCII).contains(" 200 ");
+        } catch (java.io.IOException | RuntimeException e) {
             return false;
         }
     }

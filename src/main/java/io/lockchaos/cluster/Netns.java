@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and nothing else. {@link #close} removes what this one made. Needs root (CAP_NET_ADMIN) and the {@code ip} and
  * {@code iptables} commands; {@link #unavailable} says in one line what is missing.
  */
-public final class Netns implements AutoCloseable {
+public final class Netns implements ServerNamespaces, AutoCloseable {
     private static final AtomicInteger SEQ = new AtomicInteger();
     private static final Object SUBNETS = new Object();
     private static final String IP = "ip";
@@ -137,6 +137,7 @@ public final class Netns implements AutoCloseable {
     }
 
     /** Server {@code id}'s address, which it binds and its peers dial. */
+    @Override
     public String address(int id) {
         return "10.213." + subnet + "." + (10 + id);
     }
@@ -147,20 +148,17 @@ public final class Netns implements AutoCloseable {
     }
 
     /** The servers' namespaces. */
+    @Override
     public int size() {
         return size;
     }
 
     /** {@code command} as run inside server {@code id}'s namespace ({@code ip netns exec} execs it, keeping the pid). */
+    @Override
     public List<String> inside(int id, List<String> command) {
         List<String> out = new ArrayList<>(List.of(IP, "netns", "exec", namespace(id)));
         out.addAll(command);
         return out;
-    }
-
-    /** Runs {@code command} in server {@code id}'s namespace and returns its output; a non-zero exit is an error. */
-    public String exec(int id, List<String> command) throws IOException {
-        return run(inside(id, command));
     }
 
     private String tag() {
@@ -279,7 +277,7 @@ public final class Netns implements AutoCloseable {
     }
 
     /** Runs a command (an argument array, never a shell) and returns its output; a non-zero exit is an IOException. */
-    static String run(List<String> cmd) throws IOException {
+    public static String run(List<String> cmd) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();

@@ -7,8 +7,9 @@ package io.lockchaos.core;
  * @param quiesceMillis how long the system settles after the final heal; -1 for the session timeout plus 1 s when
  *     the run has faults, else 0
  * @param proxy the Toxiproxy that serves network faults
+ * @param partitioner what cuts servers apart (see {@link ClusterSpec} for where each works)
  */
-public record FaultSpec(String nemesis, long quiesceMillis, ToxiproxyChoice proxy) {
+public record FaultSpec(String nemesis, long quiesceMillis, ToxiproxyChoice proxy, PartitionerChoice partitioner) {
     public boolean none() {
         return nemesis.isBlank();
     }

@@ -121,9 +121,14 @@ public final class Runner {
     }
 
     /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */
-    private static io.lockchaos.nemesis.Partitioner partitioner(Cluster zk, ProxyNetwork net) {
-        return zk instanceof LocalEnsemble l && l.netns() != null
-                ? new io.lockchaos.nemesis.IptablesPartitioner(l.netns()) : net;
+    private io.lockchaos.nemesis.Partitioner partitioner(Cluster zk, ProxyNetwork net) {
+        if (zk instanceof LocalEnsemble l && l.netns() != null) {
+            return new io.lockchaos.nemesis.IptablesPartitioner(l.netns());
+        }
+        if (zk instanceof ContainerEnsemble c && spec.cutsWithIptables()) {
+            return new io.lockchaos.nemesis.IptablesPartitioner(c.namespaces());
+        }
+        return net;
     }
 
     private boolean containers() {
@@ -155,7 +160,7 @@ public final class Runner {
     }
 
     private ToxiproxyBackend backend(Schedule schedule) throws IOException {
-        boolean peers = schedule.needsPeerProxies() && !spec.cluster().namespaces();
+        boolean peers = schedule.needsPeerProxies() && !spec.cutsWithIptables();
         if (!schedule.needsClientProxies() && !peers) {
             return null;
         }
@@ -215,7 +220,7 @@ public final class Runner {
         Phases phases = new Phases(console);
         try (ToxiproxyBackend proxies = backend(schedule)) {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
-            try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cluster().namespaces() ? net
+            try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cutsWithIptables() ? net
                     : PeerRouting.DIRECT);
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
@@ -227,7 +232,8 @@ public final class Runner {
                 Recorder rec = new Recorder(w);
                 sessions = new Sessions(spec, rec);
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
-                        partitioner(zk, net), spec.clients().sessionTimeoutMillis(), new SplittableRandom(spec.seed()));
+                        partitioner(zk, net), spec.clients().sessionTimeoutMillis(),
+                        new SplittableRandom(spec.seed()));
                 driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec,
                         spec.workload().warmupSeconds() * 1000);
                 NemesisDriver d = driver;

@@ -36,6 +36,14 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
     }
 
     /** The fault schedule, with random mixes expanded from the seed. */
+    /**
+     * Whether servers are cut apart with iptables in their network namespaces (netns always, containers when asked)
+     * rather than by a proxy per pair of servers.
+     */
+    public boolean cutsWithIptables() {
+        return cluster.namespaces() || cluster.containers() && faults.partitioner() == PartitionerChoice.IPTABLES;
+    }
+
     public Schedule schedule() {
         return Schedule.parse(faults.nemesis(), seed, workload.timeSeconds() * 1000);
     }
@@ -70,6 +78,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("nemesis", faults.nemesis());
         m.put("quiesce_ms", faults.quiesceMillis());
         m.put("proxy", faults.proxy().wireName());
+        m.put("partitioner", faults.partitioner().wireName());
         m.put("expect", checking.expected().map(v -> v.wireName()).orElse(""));
         m.put("cluster", cluster.kind().wireName());
         return m;

@@ -114,6 +114,7 @@ public final class TestSpecs {
         m.put("nemesis", "");
         m.put("quiesce_ms", "-1");
         m.put("proxy", "embedded");
+        m.put("partitioner", "auto");
         m.put("expect", "");
         m.put("cluster", "local");
         return java.util.Collections.unmodifiableMap(m);
@@ -175,7 +176,12 @@ public final class TestSpecs {
                 number(source, m, "warmup_s"), number(source, m, "hold_ms"), number(source, m, "hold_max_ms"),
                 number(source, m, "acquire_timeout_ms"), (int) number(source, m, "try_acquire_pct"),
                 (int) number(source, m, "read_pct"), (int) number(source, m, "rate"));
-        FaultSpec faults = new FaultSpec(m.get("nemesis"), number(source, m, "quiesce_ms"), proxy);
+        PartitionerChoice partitioner = PartitionerChoice.parse(m.get("partitioner"));
+        if (partitioner == null) {
+            throw new SpecException(source + ": partitioner: expected auto, toxiproxy or iptables, got '"
+                    + m.get("partitioner") + "'");
+        }
+        FaultSpec faults = new FaultSpec(m.get("nemesis"), number(source, m, "quiesce_ms"), proxy, partitioner);
         return new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients, workload, faults,
                 new CheckSpec(verdict));
     }
@@ -265,19 +271,31 @@ public final class TestSpecs {
                 throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + cluster.nodes()
                         + " every server is its neighbours' neighbour and nothing is cut)");
             }
+            PartitionerChoice partitioner = s.faults().partitioner();
+            if (partitioner == PartitionerChoice.TOXIPROXY && cluster.namespaces()) {
+                throw new SpecException(source + ": partitioner: toxiproxy cannot reach servers in namespaces (its"
+                        + " peer proxies listen on the runner's loopback): use iptables, the default there");
+            }
+            if (partitioner == PartitionerChoice.IPTABLES && !cluster.namespaces() && !cluster.containers()) {
+                throw new SpecException(source + ": partitioner: iptables needs servers with network namespaces of"
+                        + " their own: cluster netns or container");
+            }
+            boolean iptables = cluster.namespaces() || partitioner == PartitionerChoice.IPTABLES;
             for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
                 io.lockchaos.nemesis.Fault f = e.fault();
                 io.lockchaos.nemesis.FaultKind k = f.kind();
                 boolean servers = !f.target().equals("clients");
-                if (k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS && (!cluster.namespaces()
+                if (k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS && (!iptables
                         || !f.target().equals("servers"))) {
                     throw new SpecException(source + ": nemesis: packet-loss drops packets between servers: it takes"
-                            + " the target servers and needs cluster netns (proxies carry streams, not packets)");
+                            + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
+                            + " streams, not packets)");
                 }
-                if (cluster.namespaces() && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
+                if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
                         || k == io.lockchaos.nemesis.FaultKind.RESET)) {
-                    throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers in namespaces"
-                            + " needs netem, which this kernel lacks: use the target clients, or cluster local");
+                    throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
+                            + " needs netem, which this kernel lacks: use the target clients, or the proxies (cluster"
+                            + " local, or partitioner toxiproxy)");
                 }
             }
         } catch (IllegalArgumentException e) {

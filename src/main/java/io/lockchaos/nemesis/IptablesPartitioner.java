@@ -1,6 +1,6 @@
 package io.lockchaos.nemesis;
 
-import io.lockchaos.cluster.Netns;
+import io.lockchaos.cluster.ServerNamespaces;
 import io.lockchaos.cluster.ZkNode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Cuts links between servers with iptables DROP rules inside the receiving server's network namespace: a cut from A to
+ * Cuts links between servers with iptables DROP rules inside the receiving server's network namespace ({@code
+ * --cluster netns}, or a container's with {@code --partitioner iptables}): a cut from A to
  * B is {@code -A INPUT -s A -j DROP} in B's namespace, so whatever A sends B is lost (SYNs, data, acknowledgements;
  * established connections too, since no rule accepts them first), while B's packets still reach A. Packet loss is the
  * same rule with the {@code statistic} match; a bandwidth limit is a {@code tbf} queue on the server's link (this
@@ -18,20 +19,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * and removes the queues of every namespace, which hold nothing else.
  */
 public final class IptablesPartitioner implements Partitioner {
-    private final Netns netns;
+    private final ServerNamespaces netns;
     /** The undo commands of each fault, as (server id, command) pairs. */
     private final Map<String, List<Undo>> undo = new ConcurrentHashMap<>();
 
     private record Undo(int node, List<String> command, String gone) {
     }
 
-    public IptablesPartitioner(Netns netns) {
+    public IptablesPartitioner(ServerNamespaces netns) {
         this.netns = netns;
     }
 
     @Override
     public void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
-        List<String> rule = List.of("INPUT", "-s", from.host(), "-m", "comment", "--comment", tag, "-j", "DROP");
+        List<String> rule = List.of("INPUT", "-s", netns.address(from.id()), "-m", "comment", "--comment", tag, "-j",
+                "DROP");
         apply(to.id(), rule, tag);
     }
 
@@ -40,7 +42,7 @@ public final class IptablesPartitioner implements Partitioner {
         String p = String.format(Locale.ROOT, "%.4f", Math.max(0, Math.min(100, percent)) / 100.0);
         for (ZkNode from : peers) {
             if (from.id() != to.id()) {
-                apply(to.id(), List.of("INPUT", "-s", from.host(), "-m", "statistic", "--mode", "random",
+                apply(to.id(), List.of("INPUT", "-s", netns.address(from.id()), "-m", "statistic", "--mode", "random",
                         "--probability", p, "-m", "comment", "--comment", tag, "-j", "DROP"), tag);
             }
         }

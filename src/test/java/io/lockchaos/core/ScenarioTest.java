@@ -94,6 +94,19 @@ class ScenarioTest {
                 "the clean run held the lock: " + clean.get("checkers"));
     }
 
+    /** Scenario 1 with the servers and the Toxiproxy in containers; a fault-free run there is valid. */
+    @Test
+    void scenarioOneReproducesWithServersInContainersAndAFaultFreeRunIsValid() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.cluster.Docker.available(),
+                "Docker is not available on this machine: container tests skipped");
+        JsonNode r = run("scenario-1-partition-ignore.json", 1, "--cluster", "container");
+        assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
+        JsonNode clean = run("mutex.json", 0, "--cluster", "container", "--time", "3s", "--clients", "3");
+        assertEquals(0, checker(clean, "mutual-exclusion").get("stats").get("violations").asLong());
+        assertTrue(checker(clean, "mutual-exclusion").get("stats").get("certain_holds").asLong() > 0,
+                "the clean run held the lock: " + clean.get("checkers"));
+    }
+
     @Test
     void aClientThatStopsOnSuspendedNeverOverlaps() throws Exception {
         JsonNode r = run("scenario-2-partition-stop-on-suspended.json", 0);

@@ -31,7 +31,8 @@ class TestSpecsTest {
     void workloadFilesKeepTheirKeys() {
         assertEquals(List.of("name", "recipe", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
-                "try_acquire_pct", "read_pct", "rate", "nemesis", "quiesce_ms", "proxy", "expect", "cluster"),
+                "try_acquire_pct", "read_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
+                "cluster"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }
 
@@ -60,7 +61,8 @@ class TestSpecsTest {
         assertEquals(new ClusterSpec(ClusterKind.CONTAINER, 5, 100), s.cluster());
         assertEquals(new ClientSpec(4, 1000, ClientMode.STOP_ON_LOST, 2), s.clients());
         assertEquals(new WorkloadSpec(2, 3, 1, 5, 9, 70, 10, 20, 30), s.workload());
-        assertEquals(new FaultSpec("at 1s expire holder", 0, new ToxiproxyChoice("http://127.0.0.1:8474")),
+        assertEquals(new FaultSpec("at 1s expire holder", 0, new ToxiproxyChoice("http://127.0.0.1:8474"),
+                PartitionerChoice.AUTO),
                 s.faults());
         assertEquals(Verdict.INVALID, s.checking().expected().orElseThrow());
         assertTrue(TestSpec.DEFAULTS.checking().expected().isEmpty());
@@ -81,19 +83,34 @@ class TestSpecsTest {
     }
 
     @Test
-    void packetLossAndServerLatencyAreRefusedWhereTheyCannotBeMade() {
+    void packetLossAndServerLatencyAreRefusedWhereTheyCannotBeMade() throws Exception {
         SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
                 TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("nemesis", "at 1s packet-loss servers percent=30 for 2s"))));
         assertTrue(e.getMessage().contains("needs cluster netns"), e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("cluster", "netns", "nemesis", "at 1s latency servers for 2s"))));
-        assertTrue(e.getMessage().startsWith("t: nemesis: latency between servers in namespaces needs netem"),
+        assertTrue(e.getMessage().startsWith("t: nemesis: latency between servers cut with iptables needs netem"),
                 e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("cluster", "netns", "nemesis", "at 1s packet-loss clients for 2s"))));
         assertTrue(e.getMessage().contains("takes the target servers"), e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "vm")));
         assertEquals("t: cluster: expected local, container or netns, got 'vm'", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("cluster", "netns", "partitioner", "toxiproxy"))));
+        assertTrue(e.getMessage().startsWith("t: partitioner: toxiproxy cannot reach servers in namespaces"),
+                e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("partitioner", "iptables"))));
+        assertEquals("t: partitioner: iptables needs servers with network namespaces of their own: cluster netns or"
+                + " container", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("partitioner", "tc")));
+        assertEquals("t: partitioner: expected auto, toxiproxy or iptables, got 'tc'", e.getMessage());
+        TestSpec containers = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster",
+                "container", "partitioner", "iptables", "nemesis", "at 1s packet-loss servers percent=30 for 2s")));
+        assertTrue(containers.cutsWithIptables());
+        assertFalse(TestSpec.DEFAULTS.cutsWithIptables());
     }
 
     @Test

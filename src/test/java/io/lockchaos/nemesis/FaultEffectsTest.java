@@ -69,7 +69,7 @@ class FaultEffectsTest {
                 .findFirst();
     }
 
-    private static String modes(LocalEnsemble zk) {
+    private static String modes(io.lockchaos.cluster.Cluster zk) {
         StringBuilder s = new StringBuilder();
         for (ZkNode n : zk.nodes()) {
             s.append(n.id()).append('=').append(FourLetterWords.mode(n, 1000).orElse("not serving")).append(' ');
@@ -268,62 +268,82 @@ class FaultEffectsTest {
                 .build()) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));
-            IptablesPartitioner iptables = new IptablesPartitioner(zk.netns());
-            NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(0), null, iptables, SESSION_MS,
-                    new SplittableRandom(1));
-            NetworkNemesis network = new NetworkNemesis();
-            for (long oneWay : new long[] {0, 1}) {
-                ZkNode old = zk.leader().orElseThrow();
-                Nemesis.Started lead = network.start(new Fault(FaultKind.ISOLATE_SERVER, "leader",
-                        Map.of("one_way", oneWay)), 1, ctx);
-                assertEquals(old.id(), lead.value().get("node"));
-                int rules = 0;
-                for (ZkNode n : zk.nodes()) {
-                    rules += iptables.rules(n.id()).size();
-                }
-                assertEquals(oneWay == 1 ? 2 : 4, rules, "a DROP rule per cut direction");
-                List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
-                assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 60_000) >= 0, "one_way=" + oneWay
-                        + ": a leader among " + rest + "; modes now " + modes(zk));
-                lead.stopper().stop();
-                assertNoRules(zk, iptables);
-                zk.awaitHealthy(Duration.ofSeconds(60));
-            }
-
-            Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1, ctx);
-            @SuppressWarnings("unchecked")
-            List<Integer> order = (List<Integer>) halves.value().get("order");
-            ZkNode minority = zk.nodes().get(order.get(0) - 1);
-            List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
-            assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
-                    && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
-                    "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
-                    + modes(zk));
-            network.heal(ctx);
-            assertNoRules(zk, iptables);
-            zk.awaitHealthy(Duration.ofSeconds(60));
-
-            Nemesis.Started loss = network.start(new Fault(FaultKind.PACKET_LOSS, "servers",
-                    Map.of("percent", 100L)), 1, ctx);
-            assertTrue(iptables.rules(1).stream().anyMatch(r -> r.contains("statistic")), iptables.rules(1)
-                    .toString());
-            assertTrue(waitUntil(() -> zk.nodes().stream().allMatch(n -> FourLetterWords.mode(n, 300).isEmpty()),
-                    60_000) >= 0, "no server serves without its peers' packets; modes now " + modes(zk));
-            loss.stopper().stop();
-            assertNoRules(zk, iptables);
-            zk.awaitHealthy(Duration.ofSeconds(60));
-
-            Nemesis.Started slow = network.start(new Fault(FaultKind.BANDWIDTH, "servers", Map.of("rate_kbs", 50L)),
-                    1, ctx);
-            assertTrue(zk.netns().exec(1, List.of("tc", "qdisc", "show", "dev", "eth0")).contains("tbf"),
-                    "a tbf queue limits server 1");
-            slow.stopper().stop();
-            assertTrue(!zk.netns().exec(1, List.of("tc", "qdisc", "show", "dev", "eth0")).contains("tbf"),
-                    "and is gone when the fault ends");
+            provePartitionsByTheirEffects(zk, zk.netns());
         }
     }
 
-    private static void assertNoRules(LocalEnsemble zk, IptablesPartitioner iptables) throws java.io.IOException {
+    /** The same with the servers in containers, cut inside each container's namespace ({@code nsenter}). */
+    @Test
+    void partitionsWithIptablesInContainers() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.cluster.Docker.available(),
+                "Docker is not available on this machine: container tests skipped");
+        String why = io.lockchaos.cluster.Netns.unavailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+        try (io.lockchaos.cluster.ContainerEnsemble zk = io.lockchaos.cluster.ContainerEnsemble.builder(dir).size(3)
+                .build()) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(120));
+            provePartitionsByTheirEffects(zk, zk.namespaces());
+        }
+    }
+
+    private void provePartitionsByTheirEffects(io.lockchaos.cluster.Cluster zk, io.lockchaos.cluster.ServerNamespaces ns)
+            throws Exception {
+        IptablesPartitioner iptables = new IptablesPartitioner(ns);
+        NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(0), null, iptables, SESSION_MS,
+                new SplittableRandom(1));
+        NetworkNemesis network = new NetworkNemesis();
+        for (long oneWay : new long[] {0, 1}) {
+            ZkNode old = leaderAmong(zk.nodes()).orElseThrow();
+            Nemesis.Started lead = network.start(new Fault(FaultKind.ISOLATE_SERVER, "leader",
+                    Map.of("one_way", oneWay)), 1, ctx);
+            assertEquals(old.id(), lead.value().get("node"));
+            int rules = 0;
+            for (ZkNode n : zk.nodes()) {
+                rules += iptables.rules(n.id()).size();
+            }
+            assertEquals(oneWay == 1 ? 2 : 4, rules, "a DROP rule per cut direction");
+            List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
+            assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 60_000) >= 0, "one_way=" + oneWay
+                    + ": a leader among " + rest + "; modes now " + modes(zk));
+            lead.stopper().stop();
+            assertNoRules(zk, iptables);
+            zk.awaitHealthy(Duration.ofSeconds(60));
+        }
+
+        Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1, ctx);
+        @SuppressWarnings("unchecked")
+        List<Integer> order = (List<Integer>) halves.value().get("order");
+        ZkNode minority = zk.nodes().get(order.get(0) - 1);
+        List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
+        assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
+                && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
+                "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
+                + modes(zk));
+        network.heal(ctx);
+        assertNoRules(zk, iptables);
+        zk.awaitHealthy(Duration.ofSeconds(60));
+
+        Nemesis.Started loss = network.start(new Fault(FaultKind.PACKET_LOSS, "servers",
+                Map.of("percent", 100L)), 1, ctx);
+        assertTrue(iptables.rules(1).stream().anyMatch(r -> r.contains("statistic")), iptables.rules(1)
+                .toString());
+        assertTrue(waitUntil(() -> zk.nodes().stream().allMatch(n -> FourLetterWords.mode(n, 300).isEmpty()),
+                60_000) >= 0, "no server serves without its peers' packets; modes now " + modes(zk));
+        loss.stopper().stop();
+        assertNoRules(zk, iptables);
+        zk.awaitHealthy(Duration.ofSeconds(60));
+
+        Nemesis.Started slow = network.start(new Fault(FaultKind.BANDWIDTH, "servers", Map.of("rate_kbs", 50L)),
+                1, ctx);
+        assertTrue(ns.exec(1, List.of("tc", "qdisc", "show", "dev", "eth0")).contains("tbf"),
+                "a tbf queue limits server 1");
+        slow.stopper().stop();
+        assertTrue(!ns.exec(1, List.of("tc", "qdisc", "show", "dev", "eth0")).contains("tbf"),
+                "and is gone when the fault ends");
+    }
+
+    private static void assertNoRules(io.lockchaos.cluster.Cluster zk, IptablesPartitioner iptables) throws java.io.IOException {
         for (ZkNode n : zk.nodes()) {
             assertEquals(List.of(), iptables.rules(n.id()), "rules left in server " + n.id() + "'s namespace");
         }
