@@ -66,6 +66,11 @@ final class NetworkNemesis implements Nemesis {
         }
     }
 
+    /** How the servers were cut apart, for the history: "iptables" or "toxiproxy". */
+    private static String cutBy(NemesisContext ctx) {
+        return ctx.partitioner() instanceof IptablesPartitioner ? "iptables" : "toxiproxy";
+    }
+
     private static Partitioner partitioner(NemesisContext ctx) {
         if (ctx.partitioner() == null) {
             throw new IllegalStateException("no partitioner: this run has neither peer proxies nor namespaces");
@@ -119,6 +124,7 @@ final class NetworkNemesis implements Nemesis {
         }
         value.put("node", node.id());
         value.put("one_way", oneWay);
+        value.put("cut_by", cutBy(ctx));
     }
 
     private void partition(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
@@ -142,6 +148,7 @@ final class NetworkNemesis implements Nemesis {
         value.put("order", order.stream().map(ZkNode::id).toList());
         value.put("cut", cut);
         value.put("one_way", oneWay);
+        value.put("cut_by", cutBy(ctx));
     }
 
     /** Whether servers at positions i < j of the shuffled order are cut apart by this shape. */

@@ -298,6 +298,7 @@ class FaultEffectsTest {
             Nemesis.Started lead = network.start(new Fault(FaultKind.ISOLATE_SERVER, "leader",
                     Map.of("one_way", oneWay)), 1, ctx);
             assertEquals(old.id(), lead.value().get("node"));
+            assertEquals("iptables", lead.value().get("cut_by"), "the history says how the cut was made");
             int rules = 0;
             for (ZkNode n : zk.nodes()) {
                 rules += iptables.rules(n.id()).size();
