@@ -111,6 +111,21 @@ class ContainerEnsembleTest {
     void serversAnswerOnThePublishedPortsAndThroughEachClientsProxies() throws Exception {
         assertEquals(1, zk.nodes().stream().filter(n -> FourLetterWords.mode(n, 1000).orElse("")
                 .equals("leader")).count());
+        // every port the run publishes, the servers' and the Toxiproxy container's, is on the loopback only
+        var docker = org.testcontainers.DockerClientFactory.instance().client();
+        for (var c : docker.listContainersCmd().withLabelFilter(java.util.Map.of(Docker.RUNNER_LABEL,
+                Long.toString(ProcessHandle.current().pid()))).exec()) {
+            for (var p : c.getPorts()) {
+                assertTrue(p.getPublicPort() == null || "127.0.0.1".equals(p.getIp()), c.getImage() + " publishes "
+                        + p.getPrivatePort() + " on " + p.getIp());
+            }
+            assertTrue(c.getPorts().length > 0, c.getImage() + " publishes its ports");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void serversAnswerThroughEachClientsProxies() throws Exception {
         try (ZooKeeper direct = connect(zk.connectString())) {
             direct.create("/probe", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         }
