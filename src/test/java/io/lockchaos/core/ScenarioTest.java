@@ -86,12 +86,7 @@ class ScenarioTest {
     void scenarioOneReproducesWithServersInNamespacesAndAFaultFreeRunIsValid() throws Exception {
         String why = io.lockchaos.cluster.Netns.unavailable();
         org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
-        JsonNode r = run("scenario-1-partition-ignore.json", 1, "--cluster", "netns");
-        assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
-        JsonNode clean = run("mutex.json", 0, "--cluster", "netns", "--time", "3s", "--clients", "3");
-        assertEquals(0, checker(clean, "mutual-exclusion").get("stats").get("violations").asLong());
-        assertTrue(checker(clean, "mutual-exclusion").get("stats").get("certain_holds").asLong() > 0,
-                "the clean run held the lock: " + clean.get("checkers"));
+        scenarioOneAndACleanRunOn("netns");
     }
 
     /** Scenario 1 with the servers and the Toxiproxy in containers; a fault-free run there is valid. */
@@ -99,9 +94,13 @@ class ScenarioTest {
     void scenarioOneReproducesWithServersInContainersAndAFaultFreeRunIsValid() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.cluster.Docker.available(),
                 "Docker is not available on this machine: container tests skipped");
-        JsonNode r = run("scenario-1-partition-ignore.json", 1, "--cluster", "container");
+        scenarioOneAndACleanRunOn("container");
+    }
+
+    private void scenarioOneAndACleanRunOn(String cluster) throws Exception {
+        JsonNode r = run("scenario-1-partition-ignore.json", 1, "--cluster", cluster);
         assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
-        JsonNode clean = run("mutex.json", 0, "--cluster", "container", "--time", "3s", "--clients", "3");
+        JsonNode clean = run("mutex.json", 0, "--cluster", cluster, "--time", "3s", "--clients", "3");
         assertEquals(0, checker(clean, "mutual-exclusion").get("stats").get("violations").asLong());
         assertTrue(checker(clean, "mutual-exclusion").get("stats").get("certain_holds").asLong() > 0,
                 "the clean run held the lock: " + clean.get("checkers"));

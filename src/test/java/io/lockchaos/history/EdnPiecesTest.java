@@ -42,26 +42,12 @@ class EdnPiecesTest {
         return out;
     }
 
-    private static String outcome(Path f, int pieces) throws Exception {
-        try {
-            History h = EdnHistory.read(f, pieces);
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < h.size(); i++) {
-                b.append(h.get(i)).append(' ').append(h.completionOf(i)).append('\n');
-            }
-            return b.append(h.warnings()).toString();
-        } catch (HistoryFormatException e) {
-            return "error " + e.getMessage();
-        }
+    private void agree(String name, String text) throws Exception {
+        PieceAgreement.agree(EdnHistory::read, dir.resolve(name + ".edn"), text);
     }
 
-    private void agree(String name, String text) throws Exception {
-        Path f = dir.resolve(name + ".edn");
-        Files.writeString(f, text, StandardCharsets.UTF_8);
-        String whole = outcome(f, 1);
-        for (int pieces = 2; pieces <= 7; pieces++) {
-            assertEquals(whole, outcome(f, pieces), name + " in " + pieces + " pieces");
-        }
+    private void agreeInPieces(String name, String text) throws Exception {
+        PieceAgreement.agree(EdnHistory::read, dir.resolve(name + ".edn"), text, true);
     }
 
     @Test
@@ -69,8 +55,8 @@ class EdnPiecesTest {
         SplittableRandom r = new SplittableRandom(20261203L);
         System.out.println("EdnPiecesTest seed 20261203");
         String timed = String.join("\n", lines(200, true)) + "\n";
-        agree("timed", timed);
-        agree("untimed", String.join("\n", lines(200, false)) + "\n");
+        agreeInPieces("timed", timed);
+        agreeInPieces("untimed", String.join("\n", lines(200, false)) + "\n");
         agree("truncated", timed + "{:time 99999 :type :inv");
         agree("vector", "[" + String.join("\n", lines(100, true)) + "]\n");
         for (int k = 0; k < 20; k++) {

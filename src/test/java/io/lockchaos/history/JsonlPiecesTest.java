@@ -44,29 +44,12 @@ class JsonlPiecesTest {
         return out;
     }
 
-    private String outcome(Path f, int pieces) throws Exception {
-        try {
-            History h = JsonlHistoryReader.read(f, pieces);
-            StringBuilder b = new StringBuilder();
-            for (Op op : h.ops()) {
-                b.append(op).append('\n');
-            }
-            for (int i = 0; i < h.size(); i++) {
-                b.append(h.completionOf(i)).append(',');
-            }
-            return b.append(h.warnings()).toString();
-        } catch (HistoryFormatException e) {
-            return "error " + e.getMessage();
-        }
+    private void agree(String name, String text) throws Exception {
+        PieceAgreement.agree(JsonlHistoryReader::read, dir.resolve(name + ".jsonl"), text);
     }
 
-    private void agree(String name, String text) throws Exception {
-        Path f = dir.resolve(name + ".jsonl");
-        Files.writeString(f, text, StandardCharsets.UTF_8);
-        String whole = outcome(f, 1);
-        for (int pieces = 2; pieces <= 7; pieces++) {
-            assertEquals(whole, outcome(f, pieces), name + " in " + pieces + " pieces");
-        }
+    private void agreeInPieces(String name, String text) throws Exception {
+        PieceAgreement.agree(JsonlHistoryReader::read, dir.resolve(name + ".jsonl"), text, true);
     }
 
     @Test
@@ -74,8 +57,8 @@ class JsonlPiecesTest {
         SplittableRandom r = new SplittableRandom(20261203L);
         System.out.println("JsonlPiecesTest seed 20261203");
         String timed = String.join("\n", lines(300, true)) + "\n";
-        agree("timed", timed);
-        agree("untimed", String.join("\n", lines(300, false)) + "\n");
+        agreeInPieces("timed", timed);
+        agreeInPieces("untimed", String.join("\n", lines(300, false)) + "\n");
         agree("no-final-newline", timed.strip());
         agree("truncated", timed + "{\"time\":99999,\"type\":\"inv");
         for (int k = 0; k < 20; k++) {

@@ -232,20 +232,7 @@ class FaultEffectsTest {
                     lead.stopper().stop();
                     zk.awaitHealthy(Duration.ofSeconds(30));
 
-                    // halves: the majority side elects a leader, the minority side stops serving
-                    Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1,
-                            ctx);
-                    @SuppressWarnings("unchecked")
-                    List<Integer> order = (List<Integer>) halves.value().get("order");
-                    ZkNode minority = zk.nodes().get(order.get(0) - 1);
-                    List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
-                    assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
-                            && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
-                            "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
-                            + modes(zk));
-                    Optional<ZkNode> leader = leaderAmong(majority);
-                    assertNotNull(leader.orElse(null));
-                    assertNotEquals(minority.id(), leader.get().id());
+                    halvesLeaveTheMinorityWithoutService(zk, network, ctx);
                     network.heal(ctx);
                     zk.awaitHealthy(Duration.ofSeconds(30));
                 } finally {
@@ -312,15 +299,7 @@ class FaultEffectsTest {
             zk.awaitHealthy(Duration.ofSeconds(60));
         }
 
-        Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1, ctx);
-        @SuppressWarnings("unchecked")
-        List<Integer> order = (List<Integer>) halves.value().get("order");
-        ZkNode minority = zk.nodes().get(order.get(0) - 1);
-        List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
-        assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
-                && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
-                "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
-                + modes(zk));
+        halvesLeaveTheMinorityWithoutService(zk, network, ctx);
         network.heal(ctx);
         assertNoRules(zk, iptables);
         zk.awaitHealthy(Duration.ofSeconds(60));
@@ -342,6 +321,23 @@ class FaultEffectsTest {
         slow.stopper().stop();
         assertTrue(!ns.exec(1, List.of("tc", "qdisc", "show", "dev", "eth0")).contains("tbf"),
                 "and is gone when the fault ends");
+    }
+
+    /** Halves of 3: the majority side elects a leader, the minority side stops serving. */
+    private static void halvesLeaveTheMinorityWithoutService(io.lockchaos.cluster.Cluster zk, NetworkNemesis network,
+            NemesisContext ctx) throws Exception {
+        Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1, ctx);
+        @SuppressWarnings("unchecked")
+        List<Integer> order = (List<Integer>) halves.value().get("order");
+        ZkNode minority = zk.nodes().get(order.get(0) - 1);
+        List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
+        assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
+                && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
+                "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
+                + modes(zk));
+        Optional<ZkNode> leader = leaderAmong(majority);
+        assertNotNull(leader.orElse(null));
+        assertNotEquals(minority.id(), leader.get().id());
     }
 
     private static void assertNoRules(io.lockchaos.cluster.Cluster zk, IptablesPartitioner iptables) throws java.io.IOException {
