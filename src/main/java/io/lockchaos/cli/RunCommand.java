@@ -146,6 +146,12 @@ final class RunCommand implements Callable<Integer> {
             throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
                     + " (use the default cluster: local)");
         }
+        String dockerHost = System.getenv("DOCKER_HOST");
+        if (spec.cluster().containers() && spec.cutsWithIptables() && dockerHost != null
+                && !dockerHost.startsWith("unix://")) {
+            throw new UserError("partitioner: iptables enters the containers' namespaces on this machine: it needs a"
+                    + " local engine, not DOCKER_HOST=" + dockerHost);
+        }
         if (spec.cutsWithIptables() && connect == null) {
             String why = io.lockchaos.cluster.Netns.unavailable();
             if (why != null) {

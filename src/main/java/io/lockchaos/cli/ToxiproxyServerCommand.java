@@ -25,6 +25,11 @@ final class ToxiproxyServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!host.equals("127.0.0.1") && !java.nio.file.Files.exists(java.nio.file.Path.of("/.dockerenv"))
+                && System.getenv("LOCKCHAOS_IN_CONTAINER") == null) {
+            // an unauthenticated API that relays to any address must not face a network outside a container
+            throw new UserError("--host: " + host + " is allowed inside a container only (this is not one)");
+        }
         ProxyServer server;
         try {
             server = ProxyServer.start(host, port);

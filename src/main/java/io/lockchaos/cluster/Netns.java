@@ -208,7 +208,8 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
         int removed = 0;
         for (String line : run(List.of(IP, "netns", "list")).split("\n")) {
             String name = line.trim().split("\\s+")[0];
-            if (name.startsWith("lockchaos-") && deadRunner(name.substring("lockchaos-".length()))) {
+            if (name.matches("lockchaos-[0-9a-z]{1,5}-[0-9a-z]{1,2}-n[0-9]+")
+                    && deadRunner(name.substring("lockchaos-".length()))) {
                 if (quietly(null, List.of(IP, "netns", "del", name), "No such file") == null) {
                     removed++;
                 }
@@ -220,7 +221,7 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
                 continue;
             }
             String name = parts[1].split("@")[0].trim();
-            if ((name.startsWith("lcb-") || name.startsWith("lcv-")) && deadRunner(name.substring(4))) {
+            if (name.matches("lc[bv]-[0-9a-z]{1,5}-[0-9a-z]{1,2}(-[0-9]+)?") && deadRunner(name.substring(4))) {
                 if (quietly(null, List.of(IP, "link", "del", name), "Cannot find device") == null) {
                     removed++;
                 }

@@ -48,6 +48,16 @@ public final class JsonlHistoryReader {
                 return h;
             }
         }
+        if (!Files.isRegularFile(file)) {
+            // a pipe (check <(zcat h.jsonl.gz)) has no size and cannot seek: read it as a stream
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                LineCountingStream counting = new LineCountingStream(new java.io.BufferedInputStream(in, 1 << 16));
+                return build(file.toString(), List.of(readOps(file.toString(),
+                        JSON.createParser((java.io.InputStream) counting), counting, true)));
+            } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+                throw constraint(file.toString(), e);
+            }
+        }
         return build(file.toString(), List.of(readPiece(file, new FilePieces.Range(0, Files.size(file), true))));
     }
 

@@ -58,11 +58,19 @@ final class NetworkNemesis implements Nemesis {
 
     /** Undoes fault {@code tag} on the proxies and, where it is something else, the partitioner. */
     private static void remove(NemesisContext ctx, String tag) throws IOException {
+        IOException first = null;
         if (ctx.network() != null) {
-            ctx.network().remove(tag);
+            try {
+                ctx.network().remove(tag);
+            } catch (IOException e) {
+                first = e; // still undo the partitioner's part: a cut must not outlive its stop
+            }
         }
         if (ctx.partitioner() != null && ctx.partitioner() != ctx.network()) {
             ctx.partitioner().remove(tag);
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
