@@ -50,7 +50,8 @@ public final class JsonlHistoryReader {
         }
         if (!Files.isRegularFile(file)) {
             // a pipe (check <(zcat h.jsonl.gz)) has no size and cannot seek: read it as a stream
-            try (java.io.InputStream in = Files.newInputStream(file)) {
+            // FileInputStream, not Files.newInputStream, whose channel stream fails on a pipe with "Illegal seek"
+            try (java.io.InputStream in = new java.io.FileInputStream(file.toFile())) {
                 LineCountingStream counting = new LineCountingStream(new java.io.BufferedInputStream(in, 1 << 16));
                 return build(file.toString(), List.of(readOps(file.toString(),
                         JSON.createParser((java.io.InputStream) counting), counting, true)));
