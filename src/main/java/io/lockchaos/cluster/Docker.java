@@ -115,9 +115,11 @@ public final class Docker {
 
     /**
      * Where published ports are reached: 127.0.0.1, where this project publishes them. Testcontainers, when it runs
-     * in a container itself (as here: /.dockerenv exists), looks for the Docker bridge's gateway instead, and on
-     * engines whose bridge reports none it starts an alpine container to ask, an image that cannot be pulled where
-     * there is no registry. {@code TESTCONTAINERS_HOST_OVERRIDE}, if set, still wins.
+     * in a container itself (/.dockerenv exists, as on CI machines here), asks the engine for its bridge's gateway
+     * (172.17.0.1 on a fresh engine) and waits for ports there, where nothing listens: every container start then
+     * times out. Where the bridge reports no gateway it falls back to its default gateway, or starts an alpine
+     * container to ask, an image that cannot be pulled without a registry. So both are pinned to 127.0.0.1 before
+     * Testcontainers first asks. {@code TESTCONTAINERS_HOST_OVERRIDE}, if set, still wins.
      */
     private static synchronized void hostOnLoopback() {
         if (System.getenv("TESTCONTAINERS_HOST_OVERRIDE") != null) {
@@ -134,6 +136,28 @@ public final class Docker {
         } catch (ReflectiveOperationException | RuntimeException e) {
             // another Testcontainers version: it finds the host its own way
         }
+        try {
+            // chooses the strategy (how to reach the engine) without asking for the host address yet
+            DockerClientFactory.instance().getTransportConfig();
+            java.lang.reflect.Field chosen = DockerClientFactory.class.getDeclaredField("strategy");
+            chosen.setAccessible(true);
+            Object strategy = chosen.get(DockerClientFactory.instance());
+            java.lang.reflect.Field address = Class.forName(
+                    "org.testcontainers.dockerclient.DockerClientProviderStrategy")
+                    .getDeclaredField("dockerHostIpAddress");
+            address.setAccessible(true);
+            if (strategy != null && address.get(strategy) == null && localEngine()) {
+                address.set(strategy, "127.0.0.1");
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // no engine (available() says so next) or another Testcontainers version
+        }
+    }
+
+    /** Whether the engine is reached through a local socket (a tcp engine publishes ports on its own host). */
+    private static boolean localEngine() {
+        String scheme = DockerClientFactory.instance().getTransportConfig().getDockerHost().getScheme();
+        return "unix".equals(scheme) || "npipe".equals(scheme);
     }
 
     private static DockerClient client() {

@@ -121,6 +121,9 @@ class ContainerEnsembleTest {
             }
             assertTrue(c.getPorts().length > 0, c.getImage() + " publishes its ports");
         }
+        // and they are looked for there, even where the engine's bridge reports a gateway (172.17.0.1 on a fresh
+        // engine, which Testcontainers in a container would otherwise wait on)
+        assertEquals("127.0.0.1", org.testcontainers.DockerClientFactory.instance().dockerHostIpAddress());
     }
 
     @Test
