@@ -47,6 +47,9 @@ public record Recipe(String name, int capacity, boolean reentrant, boolean owner
             case "reentrant-mutex": return REENTRANT_MUTEX;
             case "rw": return READ_WRITE;
             case "multi": return MULTI;
+            case "redis-single", "redlock-seed", "redlock":
+                // a Redis lock: exclusive, not reentrant, released by its value's owner only, no queue
+                return new Recipe(s, 1, false, true, false, false);
             default:
                 if (s.startsWith("semaphore:")) {
                     String n = s.substring("semaphore:".length());
@@ -62,7 +65,8 @@ public record Recipe(String name, int capacity, boolean reentrant, boolean owner
                             + n + "'");
                 }
                 throw new IllegalArgumentException("recipe: unknown recipe '" + s
-                        + "' (expected mutex, reentrant-mutex, semaphore:N, rw or multi)");
+                        + "' (expected mutex, reentrant-mutex, semaphore:N, rw, multi, redis-single, redlock-seed or"
+                        + " redlock)");
         }
     }
 }

@@ -142,6 +142,15 @@ final class RunCommand implements Callable<Integer> {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
+        if (spec.recipe().redis()) {
+            if (connect != null) {
+                throw new UserError("--connect: " + spec.recipe().wireName() + " starts its own Redis instances;"
+                        + " --connect names a ZooKeeper ensemble");
+            }
+            if (io.lockchaos.redis.RedisServers.findExecutable() == null) {
+                throw new UserError(io.lockchaos.redis.RedisServers.MISSING);
+            }
+        }
         if (spec.cluster().containers() && connect == null && !io.lockchaos.cluster.Docker.answers()) {
             throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
                     + " (use the default cluster: local)");
@@ -169,7 +178,8 @@ final class RunCommand implements Callable<Integer> {
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients().count() + " clients on "
                 + spec.workload().keys() + " key(s) of " + spec.recipe().wireName() + ", " + (connect == null
-                ? spec.cluster().nodes() + "-node " + spec.cluster().kind().wireName() + " ensemble"
+                ? spec.cluster().nodes() + "-node " + spec.cluster().kind().wireName() + (spec.recipe().redis()
+                ? " Redis" : " ensemble")
                 : "ensemble " + connect)
                 + ", " + spec.workload().timeSeconds() + " s, seed " + spec.seed());
         System.out.println("  store: " + dir);

@@ -22,6 +22,7 @@ public final class ClientHandle {
     private volatile long phaseSince = System.nanoTime();
     private volatile Supplier<ZooKeeper> zookeeper = () -> null;
     private volatile PauseRequest pause;
+    private volatile PauseRequest releasePause;
 
     public ClientHandle(int worker) {
         this.worker = worker;
@@ -79,6 +80,33 @@ public final class ClientHandle {
     public void cancelPause(PauseRequest r) {
         if (pause == r) {
             pause = null;
+        }
+    }
+
+    /**
+     * Asks the worker to stop the next time it is inside a release at the point its recipe names (see {@link
+     * LockClient#release(Resources.DangerPoint)}). One request may be given to many workers: the first takes it.
+     */
+    public void requestReleasePause(PauseRequest r) {
+        releasePause = r;
+    }
+
+    /** Withdraws a release pause the worker has not reached yet. */
+    public void cancelReleasePause(PauseRequest r) {
+        if (releasePause == r) {
+            releasePause = null;
+        }
+    }
+
+    /** Called by the worker inside a release: stops here if a release pause was asked for and nobody took it. */
+    void releasePoint() throws InterruptedException {
+        PauseRequest r = releasePause;
+        if (r == null) {
+            return;
+        }
+        releasePause = null;
+        if (r.claim()) {
+            r.run(this);
         }
     }
 

@@ -12,8 +12,19 @@ import java.util.Map;
  * @param owner the node's ephemeral owner; differs from {@code session} in the CURATOR-604 case
  * @param seq the sequence number parsed from the node name, or -1
  * @param notifications watch notifications this acquire received before it was granted, or -1 when not counted
+ * @param facts what else the lock service told the client (a Redis lock's value, instances and validity), recorded
+ *     with the grant; empty for ZooKeeper's locks
  */
-public record Grant(String node, long czxid, long session, long owner, long seq, long notifications) {
+public record Grant(String node, long czxid, long session, long owner, long seq, long notifications,
+                    Map<String, Object> facts) {
+    public Grant {
+        facts = facts == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+    }
+
+    public Grant(String node, long czxid, long session, long owner, long seq, long notifications) {
+        this(node, czxid, session, owner, seq, notifications, Map.of());
+    }
+
     /** A grant whose watch notifications were not counted. */
     public Grant(String node, long czxid, long session, long owner, long seq) {
         this(node, czxid, session, owner, seq, -1);
@@ -23,13 +34,16 @@ public record Grant(String node, long czxid, long session, long owner, long seq,
     public Map<String, Object> toValue() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("node", node);
-        m.put("token", czxid);
+        if (czxid >= 0 || facts.isEmpty()) {
+            m.put("token", czxid); // a lock without fencing tokens (Redis) records none rather than -1
+        }
         m.put("session", session);
         m.put("owner", owner);
         m.put("seq", seq);
         if (notifications >= 0) {
             m.put("notifications", notifications);
         }
+        m.putAll(facts);
         return m;
     }
 

@@ -19,6 +19,23 @@ public interface LockClient extends AutoCloseable {
      */
     boolean release() throws Exception;
 
+    /**
+     * Releases the lock, passing {@code danger} where a pause hurts this recipe's release most: by default before it
+     * sends anything; a release that reads and then deletes (the seed's RedLock) passes it in between.
+     */
+    default boolean release(Resources.DangerPoint danger) throws Exception {
+        danger.reach();
+        return release();
+    }
+
+    /**
+     * Whether the client may still act as the holder by what it knows itself: a lock with a lease (Redis) stops once
+     * its validity has run out; a ZooKeeper lock holds until it is told otherwise (its connection states).
+     */
+    default boolean stillHolds() {
+        return true;
+    }
+
     @Override
     void close();
 }

@@ -16,7 +16,10 @@ import org.apache.zookeeper.ZooKeeper;
  * @param permits the leases of a semaphore; 1 for every other kind
  */
 public record LockRecipe(Kind kind, int permits) {
-    /** The recipes lockchaos can drive: Curator's, and the seed's hand-written locks on raw ZooKeeper. */
+    /**
+     * The recipes lockchaos can drive: Curator's, the seed's hand-written locks on raw ZooKeeper, and the Redis locks
+     * (the seed's RedLock, Redlock as specified, and one instance's SET NX PX).
+     */
     public enum Kind {
         /** Curator's InterProcessSemaphoreMutex. */
         MUTEX("mutex", false),
@@ -35,14 +38,26 @@ public record LockRecipe(Kind kind, int permits) {
         /** The seed's sequential lock whose waiters all watch the parent (the herd effect). */
         NAIVE_HERD("naive-herd", true),
         /** The seed's sequential lock whose waiters watch their predecessor only. */
-        NAIVE_QUEUE("naive-queue", true);
+        NAIVE_QUEUE("naive-queue", true),
+        /** One Redis instance: SET NX PX with a random value, released by compare-and-delete. */
+        REDIS_SINGLE("redis-single", false, true),
+        /** The seed's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
+        REDLOCK_SEED("redlock-seed", false, true),
+        /** Redlock as its author specifies it, over N independent instances. */
+        REDLOCK("redlock", false, true);
 
         private final String wireName;
         private final boolean naive;
+        private final boolean redis;
 
         Kind(String wireName, boolean naive) {
+            this(wireName, naive, false);
+        }
+
+        Kind(String wireName, boolean naive, boolean redis) {
             this.wireName = wireName;
             this.naive = naive;
+            this.redis = redis;
         }
 
         public String wireName() {
@@ -80,7 +95,8 @@ public record LockRecipe(Kind kind, int permits) {
             return semaphore(Integer.parseInt(s.substring("semaphore:".length())));
         }
         throw new IllegalArgumentException("unknown recipe '" + s + "' (expected mutex, reentrant-mutex, semaphore:N"
-                + " with N >= 1, rw, multi, naive-exclusive, naive-rw, naive-herd or naive-queue)");
+                + " with N >= 1, rw, multi, naive-exclusive, naive-rw, naive-herd, naive-queue, redis-single,"
+                + " redlock-seed or redlock)");
     }
 
     /** The name workload files, test.json and the reports use. */
@@ -96,6 +112,11 @@ public record LockRecipe(Kind kind, int permits) {
     /** Whether clients use raw ZooKeeper sessions (the seed's locks) rather than Curator. */
     public boolean naive() {
         return kind.naive;
+    }
+
+    /** Whether clients lock on Redis instances rather than ZooKeeper. */
+    public boolean redis() {
+        return kind.redis;
     }
 
     /** Whether one multi-lock spans every key (its workers all take all keys at once). */
@@ -130,6 +151,8 @@ public record LockRecipe(Kind kind, int permits) {
             case MULTI -> Recipe.MULTI;
             case NAIVE_EXCLUSIVE, NAIVE_HERD, NAIVE_QUEUE -> new Recipe(wireName(), 1, false, true, true, false);
             case NAIVE_RW -> new Recipe(wireName(), 1, false, true, true, true);
+            // exclusive, released only by the value's owner, no queue
+            case REDIS_SINGLE, REDLOCK_SEED, REDLOCK -> Recipe.parse(wireName());
         };
     }
 

@@ -31,6 +31,8 @@ public final class LockWorker implements Runnable {
     private List<String> keys;
     private Resources resources;
     private ClientMode clientMode = ClientMode.IGNORE;
+    /** The client of the current process (its lease decides {@link #stillSafe} for Redis locks). */
+    private LockClient current;
     private int depth = 1;
     private long timeoutMillis;
     private ClientHandle handle;
@@ -104,7 +106,8 @@ public final class LockWorker implements Runnable {
 
     /** Whether the holder may still act as if it held the lock. */
     private boolean stillSafe() {
-        return clientMode.mayContinueAfter(stateSinceGrant);
+        LockClient c = current;
+        return clientMode.mayContinueAfter(stateSinceGrant) && (c == null || c.stillHolds());
     }
 
     /** Sleeps up to {@code millis} in short slices, returning early (false) once the holder must stop. */
@@ -145,6 +148,13 @@ public final class LockWorker implements Runnable {
     private void dangerPoint() throws InterruptedException {
         if (handle != null) {
             handle.dangerPoint();
+        }
+    }
+
+    /** Inside a release, where a pause lets the lock expire between what the release reads and what it deletes. */
+    private void releasePoint() throws InterruptedException {
+        if (handle != null) {
+            handle.releasePoint();
         }
     }
 
@@ -275,7 +285,7 @@ public final class LockWorker implements Runnable {
             for (; held > 0; held--) {
                 Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
                 try {
-                    boolean present = client.release();
+                    boolean present = client.release(this::releasePoint);
                     recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null,
                             present ? null : LockHolds.NOT_HELD);
                 } catch (Exception e) {
@@ -297,7 +307,8 @@ public final class LockWorker implements Runnable {
     private LockClient open() {
         for (int i = 1; ; i++) {
             try {
-                return clients.apply(process);
+                current = clients.apply(process);
+                return current;
             } catch (RuntimeException e) {
                 if (i == OPEN_TRIES) {
                     System.err.println("lockchaos: worker " + worker + " (process " + process + ") stops: no client"

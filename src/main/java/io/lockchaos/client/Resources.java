@@ -63,8 +63,10 @@ public final class Resources {
 
     /**
      * Like {@link #criticalSection(Recorder, int, long, long, java.util.function.BooleanSupplier)}, passing {@code
-     * danger} after the holder's check and before its fenced write: a pause there (a GC pause) makes the write
-     * stale even for a holder that checks its connection state.
+     * danger} after the holder's last check and before its write: a pause there (a GC pause) makes the write stale
+     * even for a holder that checks its connection state or its lease. With a token that write is the fenced one;
+     * a holder without a token (a Redis lock has none) writes the set only, so the pause comes after the set's hold
+     * and its last check, just before the set is written back.
      */
     public void criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe, DangerPoint danger)
@@ -72,8 +74,8 @@ public final class Resources {
         if (!stillSafe.getAsBoolean()) {
             return;
         }
-        danger.reach();
         if (token >= 0) {
+            danger.reach();
             Op w = rec.invoke(process, Fn.WRITE, registerKey, Map.of("token", token));
             boolean accepted = fencedWrite(token);
             rec.complete(w, OpType.OK, Map.of("token", token, "accepted", accepted), null);
@@ -89,8 +91,16 @@ public final class Resources {
             throw e;
         }
         if (!finished) {
-            rec.complete(add, OpType.FAIL, null, "stopped: connection state");
+            rec.complete(add, OpType.FAIL, null, "stopped: connection state or lease");
             return;
+        }
+        if (token < 0) {
+            try {
+                danger.reach();
+            } catch (InterruptedException e) {
+                rec.complete(add, OpType.FAIL, null, "interrupted");
+                throw e;
+            }
         }
         copy.add(element);
         writeSet(copy);

@@ -98,6 +98,16 @@ public final class Runner {
     }
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
+        if (spec.recipe().redis()) {
+            if (external != null) {
+                throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own Redis"
+                        + " instances; --connect names a ZooKeeper ensemble");
+            }
+            boolean clock = spec.schedule().events().stream()
+                    .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
+            return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+                    .appendOnly(spec.redis().appendOnly()).clockShift(clock).build();
+        }
         if (external != null) {
             return ExternalEnsemble.of(external);
         }
@@ -225,7 +235,7 @@ public final class Runner {
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
                         : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
-                        + " ZooKeeper server(s)")) {
+                        + (spec.recipe().redis() ? " Redis instance(s)" : " ZooKeeper server(s)"))) {
                     zk.start();
                     zk.awaitHealthy(Duration.ofSeconds(60));
                 }
@@ -394,8 +404,13 @@ public final class Runner {
     public static void writeTestJson(Path runDir, TestSpec spec) throws IOException {
         Map<String, Object> t = new LinkedHashMap<>(spec.toMap());
         t.put("schedule", spec.schedule().timeline());
-        t.put("versions", Map.of("lockchaos", "0.1.0", "zookeeper", "3.9.5", "curator", "5.9.0",
-                "java", System.getProperty("java.version")));
+        Map<String, Object> versions = new LinkedHashMap<>(Map.of("lockchaos", "0.1.0", "zookeeper", "3.9.5",
+                "curator", "5.9.0", "java", System.getProperty("java.version")));
+        if (spec.recipe().redis()) {
+            versions.put("redis", io.lockchaos.redis.RedisServers.version());
+            versions.put("jedis", "8.0.2");
+        }
+        t.put("versions", versions);
         ResultsJson.writeMap(runDir.resolve("test.json"), t);
         Files.createDirectories(runDir.resolve("servers"));
     }

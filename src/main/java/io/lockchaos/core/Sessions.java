@@ -53,6 +53,15 @@ final class Sessions {
     LockClient client(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
                       Consumer<String> onState, ClientHandle handle) {
         try {
+            if (spec.recipe().redis()) {
+                // no session: the client's id stands for one, in the history and in the final inspection
+                LockClient lock = io.lockchaos.redis.RedisLocks.open(spec.recipe(), key, List.of(connect.split(",")),
+                        spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis());
+                long id = io.lockchaos.redis.RedisLocks.idOf(lock);
+                AutoCloseable session = lock::close;
+                register(session, () -> id);
+                return closing(session, process, () -> id, lock);
+            }
             if (spec.recipe().naive()) {
                 ZooKeeper zk = zookeeper(connect, false);
                 AutoCloseable session = zk::close; // one object: it is the key under which the session is open
@@ -131,6 +140,16 @@ final class Sessions {
             @Override
             public boolean release() throws Exception {
                 return lock.release();
+            }
+
+            @Override
+            public boolean release(io.lockchaos.client.Resources.DangerPoint danger) throws Exception {
+                return lock.release(danger);
+            }
+
+            @Override
+            public boolean stillHolds() {
+                return lock.stillHolds();
             }
 
             @Override

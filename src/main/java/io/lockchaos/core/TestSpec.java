@@ -19,9 +19,10 @@ import java.util.Objects;
  * @param workload what the workers do
  * @param faults the fault schedule
  * @param checking how the run is judged beyond the recipe's checkers
+ * @param redis how the Redis recipes lock
  */
 public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cluster, ClientSpec clients,
-                       WorkloadSpec workload, FaultSpec faults, CheckSpec checking) {
+                       WorkloadSpec workload, FaultSpec faults, CheckSpec checking, RedisSpec redis) {
     /** The defaults: a 3-node local ensemble, 10 clients of Curator's InterProcessMutex for 10 s, no faults. */
     public static final TestSpec DEFAULTS = TestSpecs.defaults();
 
@@ -33,6 +34,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         Objects.requireNonNull(workload);
         Objects.requireNonNull(faults);
         Objects.requireNonNull(checking);
+        Objects.requireNonNull(redis);
     }
 
     /** The fault schedule, with random mixes expanded from the seed. */
@@ -50,8 +52,9 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
 
     /** How long the final quiesce lasts. */
     public long quiesce() {
+        // what a fault left behind is gone after a session timeout (ZooKeeper) or a lease (Redis), and a second
         return faults.quiesceMillis() >= 0 ? faults.quiesceMillis()
-                : faults.none() ? 0 : clients.sessionTimeoutMillis() + 1000;
+                : faults.none() ? 0 : (recipe.redis() ? redis.leaseMillis() : clients.sessionTimeoutMillis()) + 1000;
     }
 
     /** The spec as the key/value map a workload file holds (the keys workload files have always used). */
@@ -81,6 +84,9 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("partitioner", faults.partitioner().wireName());
         m.put("expect", checking.expected().map(v -> v.wireName()).orElse(""));
         m.put("cluster", cluster.kind().wireName());
+        m.put("lease_ms", redis.leaseMillis());
+        m.put("redis_appendonly", redis.appendOnly());
+        m.put("redis_timeout_ms", redis.instanceTimeoutMillis());
         return m;
     }
 }

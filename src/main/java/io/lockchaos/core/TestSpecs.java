@@ -17,7 +17,7 @@ import java.util.Set;
 /** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
 public final class TestSpecs {
     private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth",
-            "try_acquire_pct", "read_pct", "rate");
+            "try_acquire_pct", "read_pct", "rate", "redis_timeout_ms");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
 
     private TestSpecs() {
@@ -117,6 +117,9 @@ public final class TestSpecs {
         m.put("partitioner", "auto");
         m.put("expect", "");
         m.put("cluster", "local");
+        m.put("lease_ms", "10000");
+        m.put("redis_appendonly", "false");
+        m.put("redis_timeout_ms", "100");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -182,8 +185,63 @@ public final class TestSpecs {
                     + m.get("partitioner") + "'");
         }
         FaultSpec faults = new FaultSpec(m.get("nemesis"), number(source, m, "quiesce_ms"), proxy, partitioner);
+        String appendOnly = m.get("redis_appendonly");
+        if (!appendOnly.equals("true") && !appendOnly.equals("false")) {
+            throw new SpecException(source + ": redis_appendonly: expected true or false, got '" + appendOnly + "'");
+        }
+        RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
+                (int) number(source, m, "redis_timeout_ms"));
         return new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients, workload, faults,
-                new CheckSpec(verdict));
+                new CheckSpec(verdict), redis);
+    }
+
+    /** What the Redis recipes cannot do: each refusal names its key. */
+    private static void validateRedis(String source, TestSpec s) throws SpecException {
+        RedisSpec r = s.redis();
+        String recipe = s.recipe().wireName();
+        if (r.leaseMillis() < 10 || r.leaseMillis() > 600_000) {
+            throw new SpecException(source + ": lease_ms: expected 10 to 600000, got " + r.leaseMillis());
+        }
+        if (r.instanceTimeoutMillis() < 1 || r.instanceTimeoutMillis() > 60_000) {
+            throw new SpecException(source + ": redis_timeout_ms: expected 1 to 60000, got "
+                    + r.instanceTimeoutMillis());
+        }
+        if (s.cluster().kind() != ClusterKind.LOCAL) {
+            throw new SpecException(source + ": cluster: " + recipe + " runs on local Redis instances (cluster local),"
+                    + " not " + s.cluster().kind().wireName());
+        }
+        if (s.recipe().kind() == LockRecipe.Kind.REDIS_SINGLE && s.cluster().nodes() != 1) {
+            throw new SpecException(source + ": nodes: redis-single locks on one instance: nodes 1, got "
+                    + s.cluster().nodes());
+        }
+        if (s.clients().reentryDepth() != 1) {
+            throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
+                    + s.clients().reentryDepth());
+        }
+        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
+            io.lockchaos.nemesis.Fault f = e.fault();
+            io.lockchaos.nemesis.FaultKind k = f.kind();
+            String why = null;
+            if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
+                why = "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or clock-jump)";
+            } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
+                why = "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
+                        + " isolate or traffic faults on the target clients)";
+            }
+            if (why != null) {
+                throw new SpecException(source + ": nemesis: " + k.wireName() + " " + f.target() + ": " + why);
+            }
+        }
+        // a mix draws its targets at random (a drawn leader fails at run time, recorded as such); a target the
+        // user wrote is refused here
+        for (String entry : s.faults().nemesis().split("[;\n]")) {
+            String e = entry.strip();
+            if (!e.startsWith("mix") && java.util.Arrays.asList(e.split("\\s+")).stream()
+                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
+                throw new SpecException(source + ": nemesis: '" + e + "': Redis instances have no leader or"
+                        + " followers (use random, minority, majority, all or node:N)");
+            }
+        }
     }
 
     /** {@code parse} applied to key {@code key}'s value, its IllegalArgumentException as a SpecException. */
@@ -300,6 +358,13 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+        if (s.recipe().redis()) {
+            validateRedis(source, s);
+        } else if (s.schedule().events().stream().anyMatch(e -> e.fault().kind()
+                == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP)) {
+            throw new SpecException(source + ": nemesis: clock-jump moves the clocks of Redis instances; ZooKeeper's"
+                    + " sessions expire by ticks of the servers' monotonic clocks (use a Redis recipe)");
         }
         if (cluster.tickMillis() < 10) {
             throw new SpecException(source + ": tick_ms: must be at least 10, got " + cluster.tickMillis());

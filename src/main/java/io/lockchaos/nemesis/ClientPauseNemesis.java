@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * A client paused as a GC pause would pause it: the next holder to reach its danger point (after its last check that
  * it holds the lock, before its write to the resource) stops its thread there and, when the run has proxies, its
  * connections go silent too, so its session expires on the server while it believes it holds the lock. Target
- * {@code holder} (or {@code random}) takes the first holder to get there; {@code process:N} waits for that worker.
+ * {@code holder} (or {@code random}) takes the first holder to get there; {@code process:N} waits for that worker;
+ * {@code releaser} takes the first worker to reach the pause point inside its release (the seed's RedLock: between
+ * the GET that finds its value and the DEL).
  */
 final class ClientPauseNemesis implements Nemesis {
     /** How long the nemesis waits for a holder to reach its danger point. */
@@ -37,22 +39,34 @@ final class ClientPauseNemesis implements Nemesis {
             who.set(h);
             freeze(ctx, h, tag, problem);
         }, h -> thaw(ctx, tag, problem));
+        // a releaser stops inside its release (see LockClient#release(DangerPoint)), any other holder at its
+        // danger point in the critical section
+        boolean inRelease = fault.target().equals("releaser");
         for (ClientHandle h : candidates) {
-            h.requestPause(request);
+            if (inRelease) {
+                h.requestReleasePause(request);
+            } else {
+                h.requestPause(request);
+            }
         }
         boolean reached;
         try {
             reached = request.awaitPaused(REACH_MILLIS);
         } finally {
             for (ClientHandle h : candidates) {
-                h.cancelPause(request);
+                if (inRelease) {
+                    h.cancelReleasePause(request);
+                } else {
+                    h.cancelPause(request);
+                }
             }
         }
         if (!reached && !request.claim()) {
             reached = request.awaitPaused(REACH_MILLIS); // claimed just now by a worker
         }
         if (!reached) {
-            throw new IllegalStateException("no holder reached its danger point within " + REACH_MILLIS + " ms");
+            throw new IllegalStateException("no " + (inRelease ? "releaser reached its release point" : "holder reached"
+                    + " its danger point") + " within " + REACH_MILLIS + " ms");
         }
         ClientHandle h = who.get();
         Map<String, Object> value = new LinkedHashMap<>();
@@ -61,7 +75,7 @@ final class ClientPauseNemesis implements Nemesis {
         value.put("process", h.process());
         value.put("worker", h.worker());
         value.put("session", SessionNemesis.sessionOf(h));
-        value.put("connections_frozen", ctx.network() != null && problem.get() == null);
+        value.put("connections_frozen", !frozenNever(ctx) && problem.get() == null);
         if (problem.get() != null) {
             value.put("problem", problem.get());
         }
@@ -79,7 +93,7 @@ final class ClientPauseNemesis implements Nemesis {
      * failure is kept and reported in the fault's value instead.
      */
     private static void freeze(NemesisContext ctx, ClientHandle h, String tag, AtomicReference<String> problem) {
-        if (ctx.network() == null) {
+        if (frozenNever(ctx)) {
             return;
         }
         try {
@@ -91,8 +105,17 @@ final class ClientPauseNemesis implements Nemesis {
         }
     }
 
+    /**
+     * Whether a paused client's connections stay as they are: without proxies they cannot be silenced, and on a
+     * sessionless cluster (Redis) they must not be, since the proxies' blackhole loses what was in flight and a real
+     * pause keeps the connections.
+     */
+    private static boolean frozenNever(NemesisContext ctx) {
+        return ctx.network() == null || ctx.cluster() instanceof io.lockchaos.cluster.Sessionless;
+    }
+
     private static void thaw(NemesisContext ctx, String tag, AtomicReference<String> problem) {
-        if (ctx.network() == null) {
+        if (frozenNever(ctx)) {
             return;
         }
         try {

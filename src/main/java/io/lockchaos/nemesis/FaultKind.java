@@ -39,14 +39,23 @@ public enum FaultKind {
      * A client paused like a GC pause: the next holder to reach its danger point (after its last check that it holds
      * the lock, before its write) stops, with its connections frozen, for the fault's duration.
      */
-    PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME);
+    PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME),
+    /**
+     * Moves servers' wall clocks {@code by_ms} ahead (negative: behind) for the fault's duration, then back: on Redis
+     * a key then expires early on those instances only (Redis instances only: they run under the clock-shift
+     * library).
+     */
+    CLOCK_JUMP(Targets.SERVERS, Fn.START, Fn.STOP);
 
     /** Which targets a kind takes. */
     enum Targets {
         NONE(Set.of("")),
         CLIENT(Set.of("holder", "waiter", "next-waiter", "random")),
-        /** A pause waits at a holder's danger point: only holders get there. */
-        HOLDER(Set.of("holder", "random")),
+        /**
+         * A pause waits at a holder's danger point: only holders get there; {@code releaser} waits inside the next
+         * release instead, at the point the recipe names.
+         */
+        HOLDER(Set.of("holder", "random", "releaser")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
         TRAFFIC(Set.of("clients", "servers", "all"));
@@ -72,7 +81,7 @@ public enum FaultKind {
             return switch (this) {
                 case NONE -> "no target";
                 case CLIENT -> "holder, waiter, next-waiter, random or process:N";
-                case HOLDER -> "holder, random or process:N";
+                case HOLDER -> "holder, releaser, random or process:N";
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers or all";

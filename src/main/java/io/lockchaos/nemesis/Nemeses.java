@@ -70,6 +70,7 @@ public final class Nemeses {
         members.add(new SessionNemesis());
         members.add(new ServerNemesis());
         members.add(new ClientPauseNemesis());
+        members.add(new ClockNemesis());
         return compose(members);
     }
 }

@@ -86,7 +86,9 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         }
         List<ZkNode> leaders = new ArrayList<>();
         List<ZkNode> followers = new ArrayList<>();
-        for (ZkNode n : nodes) {
+        // only roles need asking the servers (a second each at worst; Redis instances have no roles and never answer)
+        boolean roles = target.equals("leader") || target.equals("follower");
+        for (ZkNode n : roles ? nodes : List.<ZkNode>of()) {
             String mode = FourLetterWords.mode(n, 1000).orElse("down");
             if (mode.equals("leader") || mode.equals("standalone")) {
                 leaders.add(n);

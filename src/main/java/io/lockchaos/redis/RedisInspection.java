@@ -1,0 +1,43 @@
+package io.lockchaos.redis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The final inspection of a Redis run: which lock keys are still set, where, whose, and for how long yet. */
+public final class RedisInspection {
+    private RedisInspection() {
+    }
+
+    /**
+     * Every lock key still set on any instance, as the leak checker reads an inspection: {@code key}, {@code node}
+     * ({@code redis-N:key}), {@code owner} (the client id its value begins with), {@code value} and {@code pttl_ms}.
+     *
+     * @param addresses host:port of every instance, in node order
+     * @throws RuntimeException when an instance cannot be asked (the inspection is then incomplete)
+     */
+    public static List<Map<String, Object>> keysLeft(List<String> addresses, List<String> keys) {
+        List<Map<String, Object>> left = new ArrayList<>();
+        for (int i = 0; i < addresses.size(); i++) {
+            String a = addresses.get(i);
+            int colon = a.lastIndexOf(':');
+            try (Instance in = new Instance(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), 2000)) {
+                for (String key : keys) {
+                    String value = in.jedis().get(key);
+                    if (value == null) {
+                        continue;
+                    }
+                    Map<String, Object> n = new LinkedHashMap<>();
+                    n.put("key", key);
+                    n.put("node", "redis-" + (i + 1) + ":" + key);
+                    n.put("owner", RedisLockClient.ownerOf(value));
+                    n.put("value", value);
+                    n.put("pttl_ms", in.jedis().pttl(key));
+                    left.add(n);
+                }
+            }
+        }
+        return left;
+    }
+}

@@ -1,0 +1,88 @@
+package io.lockchaos.redis;
+
+import io.lockchaos.client.Grant;
+import io.lockchaos.client.LockClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the Redis locks share: one connection per instance, this client's id (recorded as the grant's session and
+ * owner, and at the start of every lock value, so the final inspection can say whose a key is), and the grant they
+ * record. A Redis lock has no fencing token: grants carry the lock's value instead, and no {@code token}.
+ */
+abstract class RedisLockClient implements LockClient {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    protected final String key;
+    protected final List<Instance> instances;
+    protected final long leaseMillis;
+    /** This client's id: positive and unique within the runner's JVM. */
+    protected final long id = IDS.incrementAndGet();
+    private long acquires;
+
+    RedisLockClient(String key, List<String> addresses, long leaseMillis, int timeoutMillis) {
+        this.key = key;
+        this.leaseMillis = leaseMillis;
+        List<Instance> list = new ArrayList<>();
+        for (String a : addresses) {
+            int colon = a.lastIndexOf(':');
+            list.add(new Instance(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), timeoutMillis));
+        }
+        this.instances = List.copyOf(list);
+    }
+
+    long id() {
+        return id;
+    }
+
+    /** A value no other acquire uses: this client's id, a counter and randomness, as Redlock asks. */
+    protected String newValue() {
+        return id + ":" + (++acquires) + ":" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current()
+                .nextLong());
+    }
+
+    /** The client id a lock value begins with, or 0 for a value this project did not write. */
+    static long ownerOf(String value) {
+        if (value == null) {
+            return 0;
+        }
+        int colon = value.indexOf(':');
+        try {
+            return colon > 0 ? Long.parseLong(value.substring(0, colon)) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    protected int quorum() {
+        return instances.size() / 2 + 1;
+    }
+
+    protected Grant grant(String value, int granted, long validityMillis) {
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("value", value);
+        facts.put("instances", granted);
+        facts.put("of", instances.size());
+        if (validityMillis >= 0) {
+            facts.put("validity_ms", validityMillis);
+        }
+        facts.put("fencing", "none");
+        return new Grant(key, -1, id, id, -1, -1, facts);
+    }
+
+    protected static void pause(long millis) throws InterruptedException {
+        if (millis > 0) {
+            Thread.sleep(millis);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Instance i : instances) {
+            i.close();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.lockchaos.redis;
+
+import io.lockchaos.client.LockClient;
+import io.lockchaos.client.LockRecipe;
+import java.util.List;
+
+/** Opens the Redis lock clients by recipe. */
+public final class RedisLocks {
+    /** Redlock's per-instance timeout when a test names none: short against the lease, as Redlock asks. */
+    public static final int DEFAULT_INSTANCE_TIMEOUT_MILLIS = 100;
+
+    private RedisLocks() {
+    }
+
+    /**
+     * A client of {@code recipe} on lock {@code key}.
+     *
+     * @param addresses host:port of every instance, in node order (a client's proxies, or the instances)
+     * @param leaseMillis the lock's time to live (PX)
+     * @param timeoutMillis per-instance connect and read timeout (redis-single, redlock; the seed keeps Jedis' 2 s)
+     */
+    public static LockClient open(LockRecipe recipe, String key, List<String> addresses, long leaseMillis,
+                                  int timeoutMillis) {
+        return switch (recipe.kind()) {
+            case REDIS_SINGLE -> new SingleRedisLock(key, addresses.get(0), leaseMillis, timeoutMillis);
+            case REDLOCK_SEED -> new SeedRedLock(key, addresses, leaseMillis);
+            case REDLOCK -> new RedLock(key, addresses, leaseMillis, timeoutMillis);
+            default -> throw new IllegalArgumentException(recipe.wireName() + " is not a Redis recipe");
+        };
+    }
+
+    /** The id a lock client records as its session and owner. */
+    public static long idOf(LockClient c) {
+        return c instanceof RedisLockClient r ? r.id() : 0;
+    }
+
+    /** The client id at the start of a lock value this project wrote, or 0. */
+    public static long ownerOf(String value) {
+        return RedisLockClient.ownerOf(value);
+    }
+}

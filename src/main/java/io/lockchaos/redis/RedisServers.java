@@ -1,0 +1,414 @@
+package io.lockchaos.redis;
+
+import io.lockchaos.cluster.ClockShiftable;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.ZkNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * 1, 3 or 5 independent Redis instances (Debian's {@code redis-server}) as child processes on 127.0.0.1, each on a
+ * free port with its own folder {@code baseDir/redis-N} (log, and the append-only file when persistence is on).
+ * Persistence is off by default, as in most Redlock deployments: an instance killed and started again has forgotten
+ * its keys. The instances are independent (Redlock's model): nothing replicates between them.
+ *
+ * <p>Every instance dies with the runner, also after a SIGKILL of the runner: it is started through util-linux's
+ * {@code setpriv --pdeathsig KILL}, and from one long-lived thread, because the kernel sends the parent-death signal
+ * when the thread that forked the child ends, not only the process. A shutdown hook kills them on a normal exit too.
+ *
+ * <p>With {@link Builder#clockShift(boolean)} each instance runs under this project's clock-shift library (an
+ * LD_PRELOAD compiled with gcc from {@code clockshift.c}), whose offset {@link #shiftClock} moves at run time: Redis
+ * then expires keys early (or late) on that instance only. Nodes are {@link ZkNode}s with only {@code id}, {@code host},
+ * {@code clientPort} (the Redis port), {@code dataDir} and {@code logFile} set, so the nemesis and the proxies treat
+ * them like any server.
+ */
+public final class RedisServers implements Cluster, Killable, Pausable, ClockShiftable,
+        io.lockchaos.cluster.Sessionless {
+    /** One thread that starts every instance and lives as long as the JVM: see the class comment. */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockchaos-redis-spawner");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final List<ZkNode> nodes;
+    private final boolean appendOnly;
+    private final Path shiftLibrary;
+    private final String executable;
+    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    private final Map<Integer, Long> offsets = new LinkedHashMap<>();
+    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
+    private boolean closed;
+
+    private RedisServers(List<ZkNode> nodes, boolean appendOnly, Path shiftLibrary, String executable) {
+        this.nodes = List.copyOf(nodes);
+        this.appendOnly = appendOnly;
+        this.shiftLibrary = shiftLibrary;
+        this.executable = executable;
+    }
+
+    public static Builder builder(Path baseDir) {
+        return new Builder(baseDir);
+    }
+
+    /**
+     * The redis-server this machine has, or null: {@code LOCKCHAOS_REDIS_SERVER}, else {@code redis-server} on the
+     * PATH, else /usr/bin/redis-server.
+     */
+    public static String findExecutable() {
+        String env = System.getenv("LOCKCHAOS_REDIS_SERVER");
+        if (env != null && !env.isBlank()) {
+            return Files.isExecutable(Path.of(env)) ? env : null;
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "redis-server"))) {
+                    return Path.of(dir, "redis-server").toString();
+                }
+            }
+        }
+        return Files.isExecutable(Path.of("/usr/bin/redis-server")) ? "/usr/bin/redis-server" : null;
+    }
+
+    /** The one line that says what is missing and how to get it. */
+    public static final String MISSING = "the Redis recipes need redis-server (Debian: apt-get install redis-server;"
+            + " or set LOCKCHAOS_REDIS_SERVER to its path)";
+
+    /** Options of a set of Redis instances. */
+    public static final class Builder {
+        private final Path baseDir;
+        private int size = 1;
+        private boolean appendOnly;
+        private boolean clockShift;
+
+        private Builder(Path baseDir) {
+            this.baseDir = baseDir;
+        }
+
+        /** 1, 3 or 5 instances (default 1). */
+        public Builder size(int n) {
+            if (n != 1 && n != 3 && n != 5) {
+                throw new IllegalArgumentException("nodes: expected 1, 3 or 5 Redis instances, got " + n);
+            }
+            size = n;
+            return this;
+        }
+
+        /** Persistence: {@code appendonly yes} with {@code appendfsync always}, so a restart keeps every lock. */
+        public Builder appendOnly(boolean on) {
+            appendOnly = on;
+            return this;
+        }
+
+        /** Runs the instances under the clock-shift library so their clocks can jump (needs gcc). */
+        public Builder clockShift(boolean on) {
+            clockShift = on;
+            return this;
+        }
+
+        /**
+         * Picks free loopback ports and lays out the folders; starts nothing.
+         *
+         * @throws IOException when redis-server is missing ({@link #MISSING}) or the clock library cannot be built
+         */
+        public RedisServers build() throws IOException {
+            String exe = findExecutable();
+            if (exe == null) {
+                throw new IOException(MISSING);
+            }
+            List<ZkNode> nodes = new ArrayList<>();
+            for (int id = 1; id <= size; id++) {
+                Path dir = baseDir.resolve("redis-" + id);
+                Files.createDirectories(dir);
+                nodes.add(new ZkNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
+            }
+            Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
+            return new RedisServers(nodes, appendOnly, lib, exe);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public synchronized void start() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        for (ZkNode n : nodes) {
+            if (shiftLibrary != null) {
+                writeOffset(n, 0);
+            }
+            processes.put(n.id(), launch(n));
+        }
+    }
+
+    private Process launch(ZkNode n) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--", executable,
+                "--port", Integer.toString(n.clientPort()), "--bind", "127.0.0.1", "--protected-mode", "yes",
+                "--dir", n.dataDir().toString(), "--logfile", n.logFile().toString(), "--daemonize", "no",
+                "--save", "", "--dbfilename", "dump.rdb"));
+        if (appendOnly) {
+            cmd.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
+        } else {
+            cmd.addAll(List.of("--appendonly", "no"));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(n.dataDir().resolve("stdout.log").toFile()));
+        if (shiftLibrary != null) {
+            pb.environment().put("LD_PRELOAD", shiftLibrary.toString());
+            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile(n).toString());
+        }
+        Callable<Process> start = pb::start;
+        try {
+            return SPAWNER.submit(start).get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException io ? io : new IOException("could not start redis-server " + n.id()
+                    + ": " + c, c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting redis-server " + n.id(), e);
+        }
+    }
+
+    private static Path clockFile(ZkNode n) {
+        return n.dataDir().resolve("clock.offset");
+    }
+
+    @Override
+    public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ZkNode n : nodes) {
+            while (!ping(n)) {
+                Process p;
+                synchronized (this) {
+                    p = processes.get(n.id());
+                }
+                if (p != null && !p.isAlive()) {
+                    throw new IOException("redis-server " + n.id() + " exited with " + p.exitValue() + " (see "
+                            + n.logFile() + " and " + n.dataDir().resolve("stdout.log") + ")");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("redis-server " + n.id() + " did not answer PING on " + n.clientAddress()
+                            + " within " + timeout.toMillis() + " ms");
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    /** Whether the instance answers PING within 500 ms. */
+    public static boolean ping(ZkNode n) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(n.host(), n.clientPort()), 500);
+            s.setSoTimeout(500);
+            s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            byte[] b = new byte[7];
+            int got = 0;
+            while (got < 7) {
+                int r = in.read(b, got, 7 - got);
+                if (r < 0) {
+                    break;
+                }
+                got += r;
+            }
+            return new String(b, 0, got, StandardCharsets.US_ASCII).equals("+PONG\r\n");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String connectString() {
+        StringBuilder s = new StringBuilder();
+        for (ZkNode n : nodes) {
+            s.append(s.length() == 0 ? "" : ",").append(n.clientAddress());
+        }
+        return s.toString();
+    }
+
+    @Override
+    public List<ZkNode> nodes() {
+        return nodes;
+    }
+
+    /** The operating-system pid of a running instance. */
+    public synchronized long pid(ZkNode n) {
+        Process p = processes.get(n.id());
+        if (p == null) {
+            throw new IllegalStateException("redis-server " + n.id() + " is not running");
+        }
+        return p.pid();
+    }
+
+    @Override
+    public synchronized void kill(ZkNode n) {
+        Process p = processes.remove(n.id());
+        if (p != null) {
+            p.destroyForcibly();
+            waitQuietly(p);
+        }
+    }
+
+    /** Starts a killed instance again on its port: without persistence it comes back empty. */
+    @Override
+    public synchronized void restart(ZkNode n) throws IOException {
+        if (processes.containsKey(n.id())) {
+            throw new IllegalStateException("redis-server " + n.id() + " is running; kill it first");
+        }
+        processes.put(n.id(), launch(n));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!ping(n)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("redis-server " + n.id() + " did not answer within 10 s of its restart");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while restarting redis-server " + n.id(), e);
+            }
+        }
+    }
+
+    @Override
+    public void pause(ZkNode n) {
+        signal(n, "-STOP");
+    }
+
+    @Override
+    public void resume(ZkNode n) {
+        signal(n, "-CONT");
+    }
+
+    private void signal(ZkNode n, String sig) {
+        long pid = pid(n);
+        try {
+            Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
+                throw new IllegalStateException("kill " + sig + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling redis-server " + n.id(), e);
+        }
+    }
+
+    @Override
+    public synchronized void shiftClock(ZkNode n, long offsetMillis) {
+        if (shiftLibrary == null) {
+            throw new IllegalStateException("these Redis instances run on the machine's clock (no clock shift)");
+        }
+        try {
+            writeOffset(n, offsetMillis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public synchronized long clockOffset(ZkNode n) {
+        return offsets.getOrDefault(n.id(), 0L);
+    }
+
+    /** Rewrites the 8 bytes the instance's library has mapped: it sees the new offset at its next clock read. */
+    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
+        try (FileChannel ch = FileChannel.open(clockFile(n), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+            b.putLong(0, offsetMillis * 1_000_000L);
+            ch.write(b, 0);
+        }
+        offsets.put(n.id(), offsetMillis);
+    }
+
+    /** Whether this set runs under the clock-shift library. */
+    public boolean clockShift() {
+        return shiftLibrary != null;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // shutting down already, or never started
+        }
+    }
+
+    private synchronized void killAll() {
+        for (Process p : processes.values()) {
+            p.destroyForcibly(); // SIGKILL also ends a SIGSTOPped instance
+        }
+        for (Process p : processes.values()) {
+            waitQuietly(p);
+        }
+        processes.clear();
+    }
+
+    private static void waitQuietly(Process p) {
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The version redis-server prints, e.g. {@code 7.0.15}, or "unknown". */
+    public static String version() {
+        String exe = findExecutable();
+        if (exe == null) {
+            return "missing";
+        }
+        try {
+            Process p = new ProcessBuilder(exe, "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(5, TimeUnit.SECONDS);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=([0-9.]+)").matcher(out);
+            return m.find() ? m.group(1) : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+}

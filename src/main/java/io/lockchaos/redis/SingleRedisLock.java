@@ -1,0 +1,54 @@
+package io.lockchaos.redis;
+
+import io.lockchaos.client.Grant;
+import java.time.Duration;
+import java.util.List;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * {@code redis-single}: the lock on one Redis instance the seed calls a single point of failure, written the way
+ * Redis' documentation writes it: SET key random-value NX PX lease, retried after a short random delay, released by a
+ * compare-and-delete script, and given up by the holder once its lease (less a drift allowance) has run out.
+ */
+final class SingleRedisLock extends RedisLockClient {
+    private String value;
+    private long validUntilNanos;
+
+    SingleRedisLock(String key, String address, long leaseMillis, int timeoutMillis) {
+        super(key, List.of(address), leaseMillis, timeoutMillis);
+    }
+
+    /**
+     * {@inheritDoc} A connection error is thrown: the SET may have been applied, so the outcome is unknown.
+     */
+    @Override
+    public Grant acquire(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long start = System.nanoTime();
+            String v = newValue();
+            String reply = instances.get(0).jedis().set(key, v, SetParams.setParams().nx().px(leaseMillis));
+            if ("OK".equals(reply)) {
+                long validity = leaseMillis - (System.nanoTime() - start) / 1_000_000L - RedLock.drift(leaseMillis);
+                value = v;
+                validUntilNanos = start + (leaseMillis - RedLock.drift(leaseMillis)) * 1_000_000L;
+                return grant(v, 1, validity);
+            }
+            if (System.nanoTime() >= deadline) {
+                return null;
+            }
+            pause(RedLock.retryDelay());
+        }
+    }
+
+    @Override
+    public boolean release() throws Exception {
+        Object deleted = instances.get(0).jedis().eval(Scripts.COMPARE_AND_DELETE, List.of(key), List.of(value));
+        return deleted instanceof Long n && n == 1;
+    }
+
+    @Override
+    public boolean stillHolds() {
+        return System.nanoTime() < validUntilNanos;
+    }
+}
