@@ -229,7 +229,8 @@ public final class TestSpecs {
                         + " isolate or traffic faults on the target clients)";
             }
             if (why != null) {
-                throw new SpecException(source + ": nemesis: " + k.wireName() + " " + f.target() + ": " + why);
+                throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
+                        : " " + f.target()) + ": " + why);
             }
         }
         // a mix draws its targets at random (a drawn leader fails at run time, recorded as such); a target the

@@ -32,7 +32,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster"),
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }
 
@@ -111,6 +111,42 @@ class TestSpecsTest {
                 "container", "partitioner", "iptables", "nemesis", "at 1s packet-loss servers percent=30 for 2s")));
         assertTrue(containers.cutsWithIptables());
         assertFalse(TestSpec.DEFAULTS.cutsWithIptables());
+    }
+
+    @Test
+    void redisKeysAreTypedAndWhatRedisCannotDoIsRefusedNamingTheKey() throws Exception {
+        TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redlock",
+                "nodes", "5", "lease_ms", "2500", "redis_appendonly", "true", "redis_timeout_ms", "50")));
+        assertEquals(new RedisSpec(2500, true, 50), s.redis());
+        assertTrue(s.recipe().redis());
+        assertEquals(0, s.quiesce(), "no faults, no quiesce");
+        assertEquals(3500, TestSpecs.validate("t", TestSpecs.with("t", s, Map.of("nemesis",
+                "at 1s kill node:1 for 1s"))).quiesce(), "a lease and a second after the faults");
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("recipe", "redis-single", "nodes", "3"), "t: nodes: redis-single locks on one instance");
+        refused.put(Map.of("recipe", "redlock", "cluster", "container"), "t: cluster: redlock runs on local Redis");
+        refused.put(Map.of("recipe", "redlock", "lease_ms", "5"), "t: lease_ms: expected 10 to 600000, got 5");
+        refused.put(Map.of("recipe", "redlock", "reentry_depth", "2"), "t: reentry_depth: redlock is not reentrant");
+        refused.put(Map.of("recipe", "redlock", "nemesis", "at 1s expire holder"), "t: nemesis: expire holder:"
+                + " Redis locks have no sessions");
+        refused.put(Map.of("recipe", "redlock", "nemesis", "at 1s partition halves for 1s"), "t: nemesis:"
+                + " partition-halves: Redis instances do not talk to each other");
+        refused.put(Map.of("recipe", "redlock", "nemesis", "at 1s kill leader for 1s"), "t: nemesis: 'at 1s kill"
+                + " leader for 1s': Redis instances have no leader");
+        refused.put(Map.of("nemesis", "at 1s clock-jump node:1 for 1s"), "t: nemesis: clock-jump moves the clocks"
+                + " of Redis instances");
+        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
+            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
+            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
+            assertFalse(x.getMessage().contains("\n"));
+        }
+        SpecException x = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("redis_appendonly", "yes")));
+        assertEquals("t: redis_appendonly: expected true or false, got 'yes'", x.getMessage());
+        // a mix draws its targets: a drawn leader is not the user's mistake, and fails at run time as recorded
+        TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redlock", "nemesis",
+                "mix kill,pause every 2s for 1s")));
     }
 
     @Test

@@ -1,0 +1,117 @@
+package io.lockchaos.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.checker.AnomalyKind;
+import io.lockchaos.checker.Verdict;
+import io.lockchaos.redis.RedisServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The Redis scenario files reach their expected verdicts for the reasons they give, the same schedules without the
+ * decisive fault (or against the correct recipe) are valid, and a fault-free run of each recipe is valid.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedisScenarioTest {
+    @TempDir
+    Path dir;
+    private int runs;
+
+    @BeforeAll
+    static void redisServerIsThere() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(RedisServers.findExecutable() != null, RedisServers.MISSING);
+    }
+
+    private Runner.Outcome run(String file, Map<String, String> overrides) throws Exception {
+        TestSpec spec = TestSpecs.validate(file, TestSpecs.with(file, TestSpecs.load(Path.of("workloads", file)),
+                overrides));
+        Path runDir = dir.resolve(spec.name() + "-" + (++runs));
+        Files.createDirectories(runDir);
+        Runner.writeTestJson(runDir, spec);
+        return new Runner(spec, runDir).run();
+    }
+
+    private static void assertVerdict(Verdict expected, Runner.Outcome o, String what) {
+        assertEquals(expected, o.result().verdict(), what + ": " + o.result().violationKinds() + " in " + o.dir());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1"})
+    void aHolderPausedPastItsLeaseOverlapsTheNextAndLosesAnAdd(String recipe, String nodes) throws Exception {
+        Runner.Outcome o = run("redis-gc-pause.json", Map.of("recipe", recipe, "nodes", nodes));
+        assertVerdict(Verdict.INVALID, o, recipe);
+        assertTrue(o.result().violationKinds().containsAll(Set.of(AnomalyKind.DOUBLE_HOLDER, AnomalyKind.LOST_UPDATE)),
+                recipe + ": " + o.result().violationKinds());
+        assertEquals(0, o.faultsFailed());
+    }
+
+    @Test
+    void anInstanceRestartedWithoutPersistenceGivesASecondMajorityAndWithPersistenceItDoesNot() throws Exception {
+        Runner.Outcome amnesia = run("redis-restart-amnesia.json", Map.of());
+        assertVerdict(Verdict.INVALID, amnesia, "amnesia");
+        assertTrue(amnesia.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
+        assertEquals(3, amnesia.faultsStarted());
+        assertVerdict(Verdict.VALID, run("redis-restart-amnesia.json", Map.of("redis_appendonly", "true")),
+                "append-only");
+    }
+
+    @Test
+    void aClockJumpOnOneInstanceGivesASecondMajorityAndWithoutItTheScheduleIsValid() throws Exception {
+        Runner.Outcome jump = run("redis-clock-jump.json", Map.of());
+        assertVerdict(Verdict.INVALID, jump, "clock jump");
+        assertTrue(jump.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
+        assertEquals(0, jump.faultsFailed());
+        assertVerdict(Verdict.VALID, run("redis-clock-jump.json", Map.of("nemesis",
+                "at 0ms kill node:4 for 2500ms; at 0ms kill node:5 for 2500ms")), "the same kills, no jump");
+    }
+
+    @Test
+    void theSeedsReleaseDeletesTheNextHoldersLockAndRedlocksCompareAndDeleteDoesNot() throws Exception {
+        Runner.Outcome seed = run("redlock-seed-release.json", Map.of());
+        assertVerdict(Verdict.INVALID, seed, "redlock-seed");
+        assertTrue(seed.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
+        Runner.Outcome redlock = run("redlock-seed-release.json", Map.of("recipe", "redlock", "expect", "valid"));
+        assertVerdict(Verdict.VALID, redlock, "redlock under the same schedule");
+        assertEquals(1, redlock.faultsStarted(), "the pause happened");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1"})
+    void aFaultFreeRunIsValid(String recipe, String nodes) throws Exception {
+        Runner.Outcome o = run("redis.json", Map.of("recipe", recipe, "nodes", nodes, "time_s", "3"));
+        assertVerdict(Verdict.VALID, o, recipe);
+        assertTrue(o.result().checked());
+        assertTrue(((Number) o.throughput().get("grants")).longValue() > 10, "it granted: " + o.throughput());
+    }
+
+    /** Every fault that carries over to Redis applies there, and redlock stays valid under each. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "at 1s isolate holder for 1s",
+        "at 1s kill random for 1s",
+        "at 1s pause minority for 1s",
+        "at 1s pause-client holder for 500ms",
+        "at 1s clock-jump node:2 by_ms=5000 for 1s",
+        "at 1s latency clients latency_ms=50 for 1s",
+        "at 1s bandwidth clients rate_kbs=1 for 1s",
+        "at 1s reset clients timeout_ms=5 for 1s"})
+    void eachFaultAppliesToRedisAndRedlockStaysValid(String nemesis) throws Exception {
+        // a lease of 2 s, so that a second after the faults whatever they left has expired or is about to
+        Runner.Outcome o = run("redis.json", Map.of("nemesis", nemesis, "time_s", "2", "clients", "4",
+                "lease_ms", "2000", "quiesce_ms", "1000"));
+        assertEquals(1, o.faultsStarted(), nemesis);
+        assertEquals(0, o.faultsFailed(), nemesis);
+        assertVerdict(Verdict.VALID, o, nemesis);
+    }
+}
