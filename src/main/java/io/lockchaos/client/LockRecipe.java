@@ -44,7 +44,11 @@ public record LockRecipe(Kind kind, int permits) {
         /** The seed's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
         REDLOCK_SEED("redlock-seed", false, true),
         /** Redlock as its author specifies it, over N independent instances. */
-        REDLOCK("redlock", false, true);
+        REDLOCK("redlock", false, true),
+        /** Redisson's RLock on one instance, its lease renewed by Redisson's watchdog. */
+        REDISSON("redisson", false, true),
+        /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
+        REDISSON_FENCED("redisson-fenced", false, true);
 
         private final String wireName;
         private final boolean naive;
@@ -96,7 +100,7 @@ public record LockRecipe(Kind kind, int permits) {
         }
         throw new IllegalArgumentException("unknown recipe '" + s + "' (expected mutex, reentrant-mutex, semaphore:N"
                 + " with N >= 1, rw, multi, naive-exclusive, naive-rw, naive-herd, naive-queue, redis-single,"
-                + " redlock-seed or redlock)");
+                + " redlock-seed, redlock, redisson or redisson-fenced)");
     }
 
     /** The name workload files, test.json and the reports use. */
@@ -112,6 +116,11 @@ public record LockRecipe(Kind kind, int permits) {
     /** Whether clients use raw ZooKeeper sessions (the seed's locks) rather than Curator. */
     public boolean naive() {
         return kind.naive;
+    }
+
+    /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
+    public boolean multiInstance() {
+        return kind == Kind.REDLOCK || kind == Kind.REDLOCK_SEED;
     }
 
     /** Whether clients lock on Redis instances rather than ZooKeeper. */
@@ -152,7 +161,7 @@ public record LockRecipe(Kind kind, int permits) {
             case NAIVE_EXCLUSIVE, NAIVE_HERD, NAIVE_QUEUE -> new Recipe(wireName(), 1, false, true, true, false);
             case NAIVE_RW -> new Recipe(wireName(), 1, false, true, true, true);
             // exclusive, released only by the value's owner, no queue
-            case REDIS_SINGLE, REDLOCK_SEED, REDLOCK -> Recipe.parse(wireName());
+            case REDIS_SINGLE, REDLOCK_SEED, REDLOCK, REDISSON, REDISSON_FENCED -> Recipe.parse(wireName());
         };
     }
 

@@ -106,7 +106,9 @@ public final class Runner {
             boolean clock = spec.schedule().events().stream()
                     .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
             return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                    .appendOnly(spec.redis().appendOnly()).clockShift(clock).build();
+                    .appendOnly(spec.redis().appendOnly()).clockShift(clock)
+                    .clientsRenew(spec.recipe().kind() == io.lockchaos.client.LockRecipe.Kind.REDISSON
+                            || spec.recipe().kind() == io.lockchaos.client.LockRecipe.Kind.REDISSON_FENCED).build();
         }
         if (external != null) {
             return ExternalEnsemble.of(external);

@@ -210,8 +210,8 @@ public final class TestSpecs {
             throw new SpecException(source + ": cluster: " + recipe + " runs on local Redis instances (cluster local),"
                     + " not " + s.cluster().kind().wireName());
         }
-        if (s.recipe().kind() == LockRecipe.Kind.REDIS_SINGLE && s.cluster().nodes() != 1) {
-            throw new SpecException(source + ": nodes: redis-single locks on one instance: nodes 1, got "
+        if (!s.recipe().multiInstance() && s.cluster().nodes() != 1) {
+            throw new SpecException(source + ": nodes: " + recipe + " locks on one instance: nodes 1, got "
                     + s.cluster().nodes());
         }
         if (s.clients().reentryDepth() != 1) {

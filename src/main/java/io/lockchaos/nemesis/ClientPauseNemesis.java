@@ -106,12 +106,12 @@ final class ClientPauseNemesis implements Nemesis {
     }
 
     /**
-     * Whether a paused client's connections stay as they are: without proxies they cannot be silenced, and on a
-     * sessionless cluster (Redis) they must not be, since the proxies' blackhole loses what was in flight and a real
-     * pause keeps the connections.
+     * Whether a paused client's connections stay as they are: without proxies they cannot be silenced, and where the
+     * clients keep nothing alive in the background (Redis without Redisson's watchdog) they must not be, since the
+     * proxies' blackhole loses what was in flight and a real pause keeps the connections.
      */
     private static boolean frozenNever(NemesisContext ctx) {
-        return ctx.network() == null || ctx.cluster() instanceof io.lockchaos.cluster.Sessionless;
+        return ctx.network() == null || ctx.cluster() instanceof io.lockchaos.cluster.Sessionless s && s.sessionless();
     }
 
     private static void thaw(NemesisContext ctx, String tag, AtomicReference<String> problem) {

@@ -24,15 +24,24 @@ public final class RedisInspection {
             int colon = a.lastIndexOf(':');
             try (Instance in = new Instance(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), 2000)) {
                 for (String key : keys) {
-                    String value = in.jedis().get(key);
-                    if (value == null) {
+                    String type = in.jedis().type(key);
+                    if (type.equals("none")) {
                         continue;
                     }
                     Map<String, Object> n = new LinkedHashMap<>();
                     n.put("key", key);
                     n.put("node", "redis-" + (i + 1) + ":" + key);
-                    n.put("owner", RedisLockClient.ownerOf(value));
-                    n.put("value", value);
+                    if (type.equals("hash")) {
+                        // Redisson's lock: one field per holding thread, <redisson id>:<thread id> = hold count
+                        Map<String, String> fields = in.jedis().hgetAll(key);
+                        String field = fields.isEmpty() ? "" : fields.keySet().iterator().next();
+                        n.put("owner", RedissonLock.ownerOfField(field));
+                        n.put("value", fields.toString());
+                    } else {
+                        String value = type.equals("string") ? in.jedis().get(key) : type;
+                        n.put("owner", RedisLockClient.ownerOf(value));
+                        n.put("value", value);
+                    }
                     n.put("pttl_ms", in.jedis().pttl(key));
                     left.add(n);
                 }

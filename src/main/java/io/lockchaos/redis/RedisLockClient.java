@@ -64,7 +64,9 @@ abstract class RedisLockClient implements LockClient {
     protected Grant grant(String value, int granted, long validityMillis) {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("value", value);
-        facts.put("instances", granted);
+        if (granted >= 0) {
+            facts.put("instances", granted); // the seed's tryLock does not say how many granted
+        }
         facts.put("of", instances.size());
         if (validityMillis >= 0) {
             facts.put("validity_ms", validityMillis);

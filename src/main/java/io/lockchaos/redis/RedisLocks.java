@@ -25,13 +25,15 @@ public final class RedisLocks {
             case REDIS_SINGLE -> new SingleRedisLock(key, addresses.get(0), leaseMillis, timeoutMillis);
             case REDLOCK_SEED -> new SeedRedLock(key, addresses, leaseMillis);
             case REDLOCK -> new RedLock(key, addresses, leaseMillis, timeoutMillis);
+            case REDISSON -> new RedissonLock(key, addresses.get(0), leaseMillis, false);
+            case REDISSON_FENCED -> new RedissonLock(key, addresses.get(0), leaseMillis, true);
             default -> throw new IllegalArgumentException(recipe.wireName() + " is not a Redis recipe");
         };
     }
 
     /** The id a lock client records as its session and owner. */
     public static long idOf(LockClient c) {
-        return c instanceof RedisLockClient r ? r.id() : 0;
+        return c instanceof RedisLockClient r ? r.id() : c instanceof RedissonLock r ? r.id() : 0;
     }
 
     /** The client id at the start of a lock value this project wrote, or 0. */

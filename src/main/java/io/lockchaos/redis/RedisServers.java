@@ -62,13 +62,21 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     private final Map<Integer, Process> processes = new LinkedHashMap<>();
     private final Map<Integer, Long> offsets = new LinkedHashMap<>();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
+    private final boolean clientsRenew;
     private boolean closed;
 
-    private RedisServers(List<ZkNode> nodes, boolean appendOnly, Path shiftLibrary, String executable) {
+    private RedisServers(List<ZkNode> nodes, boolean appendOnly, Path shiftLibrary, String executable,
+                         boolean clientsRenew) {
         this.nodes = List.copyOf(nodes);
         this.appendOnly = appendOnly;
         this.shiftLibrary = shiftLibrary;
         this.executable = executable;
+        this.clientsRenew = clientsRenew;
+    }
+
+    @Override
+    public boolean sessionless() {
+        return !clientsRenew;
     }
 
     public static Builder builder(Path baseDir) {
@@ -105,6 +113,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         private int size = 1;
         private boolean appendOnly;
         private boolean clockShift;
+        private boolean clientsRenew;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir;
@@ -122,6 +131,12 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         /** Persistence: {@code appendonly yes} with {@code appendfsync always}, so a restart keeps every lock. */
         public Builder appendOnly(boolean on) {
             appendOnly = on;
+            return this;
+        }
+
+        /** Whether the clients renew their leases in the background (Redisson's watchdog); see {@link #sessionless}. */
+        public Builder clientsRenew(boolean on) {
+            clientsRenew = on;
             return this;
         }
 
@@ -148,7 +163,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 nodes.add(new ZkNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
-            return new RedisServers(nodes, appendOnly, lib, exe);
+            return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew);
         }
     }
 

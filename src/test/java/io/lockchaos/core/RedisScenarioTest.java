@@ -47,13 +47,18 @@ class RedisScenarioTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1"})
+    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
     void aHolderPausedPastItsLeaseOverlapsTheNextAndLosesAnAdd(String recipe, String nodes) throws Exception {
         Runner.Outcome o = run("redis-gc-pause.json", Map.of("recipe", recipe, "nodes", nodes));
         assertVerdict(Verdict.INVALID, o, recipe);
         assertTrue(o.result().violationKinds().containsAll(Set.of(AnomalyKind.DOUBLE_HOLDER, AnomalyKind.LOST_UPDATE)),
                 recipe + ": " + o.result().violationKinds());
         assertEquals(0, o.faultsFailed());
+        if (recipe.equals("redisson-fenced")) {
+            // its token lets the fenced register refuse the paused holder's write
+            assertEquals(Verdict.VALID, o.result().children().stream().filter(c -> c.checker().equals("fencing"))
+                    .findFirst().orElseThrow().verdict());
+        }
     }
 
     @Test
@@ -87,7 +92,7 @@ class RedisScenarioTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1"})
+    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
     void aFaultFreeRunIsValid(String recipe, String nodes) throws Exception {
         Runner.Outcome o = run("redis.json", Map.of("recipe", recipe, "nodes", nodes, "time_s", "3"));
         assertVerdict(Verdict.VALID, o, recipe);

@@ -95,6 +95,46 @@ class RedisLocksTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"redisson", "redisson-fenced"})
+    void redissonsWatchdogKeepsTheLockPastItsLeaseAndItsFencedLockCountsUp(String recipe) throws Exception {
+        String key = key();
+        LockRecipe r = LockRecipe.parse(recipe);
+        List<String> one = all.subList(0, 1);
+        try (LockClient a = RedisLocks.open(r, key, one, 600, 100); LockClient b = RedisLocks.open(r, key, one, 600,
+                100)) {
+            Grant g = a.acquire(Duration.ofSeconds(2));
+            assertNotNull(g);
+            assertEquals(recipe.equals("redisson-fenced"), g.toValue().containsKey("token"), g.toValue().toString());
+            Thread.sleep(1500); // two and a half leases: the watchdog renews every third of one
+            assertNull(b.acquire(Duration.ofMillis(200)), "still held through the watchdog");
+            assertTrue(a.release());
+            assertFalse(a.release(), "a second release finds nothing held");
+            Grant h = b.acquire(Duration.ofSeconds(2));
+            assertNotNull(h);
+            if (recipe.equals("redisson-fenced")) {
+                assertTrue(h.czxid() > g.czxid(), "the token grows: " + g.czxid() + " then " + h.czxid());
+            }
+            assertTrue(b.release());
+        }
+    }
+
+    @Test
+    void aRedissonHoldersLockExpiresOneLeaseAfterItsClientIsGone() throws Exception {
+        String key = key();
+        LockRecipe r = LockRecipe.parse("redisson");
+        List<String> one = all.subList(0, 1);
+        try (LockClient b = RedisLocks.open(r, key, one, 600, 100)) {
+            LockClient a = RedisLocks.open(r, key, one, 600, 100);
+            assertNotNull(a.acquire(Duration.ofSeconds(2)));
+            a.close(); // no unlock: its watchdog stops with it
+            long t0 = System.nanoTime();
+            assertNotNull(b.acquire(Duration.ofSeconds(3)), "free again once the last renewal ran out");
+            assertTrue(System.nanoTime() - t0 > 100_000_000L, "not at once");
+            assertTrue(b.release());
+        }
+    }
+
     @Test
     void redlockHoldsOnAMajorityWhenOneInstanceIsDown() throws Exception {
         String key = key();

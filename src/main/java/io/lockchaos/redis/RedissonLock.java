@@ -1,0 +1,119 @@
+package io.lockchaos.redis;
+
+import io.lockchaos.client.Grant;
+import io.lockchaos.client.LockClient;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * {@code redisson} and {@code redisson-fenced}: Redisson's RLock and RFencedLock on one instance, one RedissonClient
+ * per process, in Redisson's default configuration but for the watchdog's timeout, which is the test's lease: the
+ * lock is taken without a lease time, so Redisson's watchdog renews it every third of that while the client lives.
+ * Redisson deprecated its RedLock (RedissonRedLock, a MultiLock over independent instances) and recommends RLock and
+ * RFencedLock instead; RFencedLock hands out a fencing token that grows with every acquisition, recorded as the
+ * grant's token, so the fenced register can reject a stale holder's write. Both are reentrant and owned by a thread
+ * (the worker's, which acquires and releases).
+ */
+final class RedissonLock implements LockClient {
+    /**
+     * One event loop and one executor for every client: Redisson's defaults (16 threads and 32 netty threads per
+     * client) would start thousands of threads for a hundred clients.
+     */
+    private static final EventLoopGroup LOOP = new NioEventLoopGroup(2,
+            (java.util.concurrent.ThreadFactory) r -> daemon(r, "lockchaos-redisson-io"));
+    private static final ExecutorService EXECUTOR = Executors.newCachedThreadPool(r -> daemon(r, "lockchaos-redisson"));
+    /** Which of this project's client ids a Redisson client id (the prefix of its lock fields) belongs to. */
+    private static final Map<String, Long> OWNERS = new ConcurrentHashMap<>();
+    private static final AtomicLong IDS = new AtomicLong(1L << 40); // apart from the Jedis clients' ids
+
+    private final String key;
+    private final boolean fenced;
+    private final RedissonClient client;
+    private final long id = IDS.incrementAndGet();
+    private RLock lock;
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    RedissonLock(String key, String address, long leaseMillis, boolean fenced) {
+        this.key = key;
+        this.fenced = fenced;
+        Config c = new Config();
+        c.setLockWatchdogTimeout(leaseMillis);
+        c.setEventLoopGroup(LOOP);
+        c.setExecutor(EXECUTOR);
+        c.useSingleServer().setAddress("redis://" + address).setConnectionMinimumIdleSize(1)
+                .setConnectionPoolSize(4).setSubscriptionConnectionMinimumIdleSize(1)
+                .setSubscriptionConnectionPoolSize(2);
+        this.client = Redisson.create(c);
+        OWNERS.put(client.getId(), id);
+    }
+
+    long id() {
+        return id;
+    }
+
+    /** The client id of a Redisson lock field ({@code <redisson id>:<thread id>}), or 0. */
+    static long ownerOfField(String field) {
+        int colon = field.lastIndexOf(':');
+        return colon < 0 ? 0 : OWNERS.getOrDefault(field.substring(0, colon), 0L);
+    }
+
+    @Override
+    public Grant acquire(Duration timeout) throws Exception {
+        long token = -1;
+        if (fenced) {
+            RFencedLock f = client.getFencedLock(key);
+            Long t = f.tryLockAndGetToken(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (t == null) {
+                return null;
+            }
+            lock = f;
+            token = t;
+        } else {
+            RLock l = client.getLock(key);
+            if (!l.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return null;
+            }
+            lock = l;
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("value", client.getId() + ":" + Thread.currentThread().getId());
+        facts.put("of", 1);
+        facts.put("fencing", fenced ? "redisson-token" : "none");
+        return new Grant(key, token, id, id, -1, -1, facts);
+    }
+
+    /** {@inheritDoc} False when Redisson says this thread no longer holds it (the lease ran out). */
+    @Override
+    public boolean release() {
+        try {
+            lock.unlock();
+            return true;
+        } catch (IllegalMonitorStateException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        OWNERS.remove(client.getId());
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+}
