@@ -162,7 +162,8 @@ public final class MutualExclusionChecker implements Checker {
         AnomalyKind kind = recipe.isSemaphore() ? AnomalyKind.OVER_CAPACITY
                 : recipe.readWrite() ? AnomalyKind.RW_CONFLICT : AnomalyKind.DOUBLE_HOLDER;
         String told = toldBefore(holds, first, second.certain().from());
-        String session = sessionState(holds, first, second.certain().from());
+        // a Redis lock has no session: its end on the servers is silent (lease, restart, another client's delete)
+        String session = recipe.leased() ? "lease" : sessionState(holds, first, second.certain().from());
         List<Long> ops = new ArrayList<>();
         ops.add(second.grantIndex());
         for (Hold c : conflicting) {
@@ -192,6 +193,12 @@ public final class MutualExclusionChecker implements Checker {
                     .append(" was granted at ").append(Times.at(second.certainStart())).append(" while ")
                     .append(first.process()).append(" had held it since ").append(Times.at(first.certainStart()))
                     .append("; ");
+        }
+        if (session.equals("lease")) {
+            s.append("a Redis lock has no session to watch: on the servers it ended (its lease ran out, an instance"
+                    + " forgot it, or another client deleted it) while ").append(first.process())
+                    .append(" still believed it held it");
+            return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
         }
         s.append(first.process()).append(switch (told) {
             case "before" -> " had been told SUSPENDED or LOST before that";

@@ -32,6 +32,11 @@ public record Recipe(String name, int capacity, boolean reentrant, boolean owner
         return new Recipe("semaphore:" + permits, permits, false, false, false, false);
     }
 
+    /** Whether the lock is a Redis lock, held by a lease rather than a session the client is told about. */
+    public boolean leased() {
+        return name.startsWith("redis") || name.startsWith("redlock");
+    }
+
     public boolean isSemaphore() {
         return name.startsWith("semaphore:");
     }

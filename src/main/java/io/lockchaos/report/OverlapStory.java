@@ -75,8 +75,10 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         Op first = byIndex(h, a.ops().get(1));
         long session = first.longField("session", 0);
         List<Event> events = new ArrayList<>();
+        // a Redis grant names the lock's value: Redis locks have no session
+        String lockValue = first.stringField("value");
         events.add(new Event(first.time(), "process " + first.process() + " is granted " + first.key()
-                + " on session 0x" + Long.toHexString(session)));
+                + (lockValue != null ? " with value " + lockValue : " on session 0x" + Long.toHexString(session))));
         Long suspended = null;
         Long lost = null;
         long mainPhase = mainPhaseStart(h);
@@ -93,6 +95,12 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
                         (h.get(inv).time() - mainPhase) / 1e9);
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
                         + " of process " + first.process() + when));
+            } else if (op.isNemesis() && op.type() == OpType.OK && op.value() instanceof java.util.Map<?, ?> v
+                    && v.get("nodes") instanceof List<?> nodes && op.f() != Fn.HEAL) {
+                // what happened to servers meanwhile: kills, restarts, pauses, clock jumps
+                events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
+                        + " of server" + (nodes.size() == 1 ? " " : "s ") + nodes.stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(", "))));
             } else if (op.f() == Fn.STATE && op.process() == first.process()) {
                 String state = op.stringField("state");
                 if ("SUSPENDED".equals(state) && suspended == null) {
