@@ -91,6 +91,26 @@ class RedisScenarioTest {
         assertEquals(1, redlock.faultsStarted(), "the pause happened");
     }
 
+    /**
+     * Holds longer than the lease, without any fault: the seed's caller learns no validity and writes on after its
+     * lock expired (the next client is granted meanwhile); Redlock's holder stops when its validity (lease less
+     * drift) runs out and releases before the instances expire the lock.
+     */
+    @Test
+    void aHolderThatOutlastsItsLeaseOverlapsWithTheSeedAndStopsInTimeWithRedlock() throws Exception {
+        Map<String, String> longHolds = Map.of("hold_ms", "1500", "lease_ms", "1000", "clients", "3", "time_s", "4");
+        Runner.Outcome seed = run("redis.json", with(longHolds, "recipe", "redlock-seed"));
+        assertVerdict(Verdict.INVALID, seed, "redlock-seed");
+        assertTrue(seed.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
+        assertVerdict(Verdict.VALID, run("redis.json", with(longHolds, "recipe", "redlock")), "redlock");
+    }
+
+    private static Map<String, String> with(Map<String, String> m, String key, String value) {
+        Map<String, String> out = new java.util.HashMap<>(m);
+        out.put(key, value);
+        return out;
+    }
+
     @ParameterizedTest
     @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
     void aFaultFreeRunIsValid(String recipe, String nodes) throws Exception {
