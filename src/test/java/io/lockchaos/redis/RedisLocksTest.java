@@ -151,6 +151,27 @@ class RedisLocksTest {
         }
     }
 
+    /**
+     * The seed keeps Jedis' 2 s timeout per instance: with one instance paused, an attempt takes longer than a 1 s
+     * lease and cannot succeed; Redlock's short per-instance timeout leaves it most of its lease.
+     */
+    @Test
+    void withOneInstancePausedTheSeedNeverAcquiresAndRedlockDoes() throws Exception {
+        var paused = servers.nodes().get(0);
+        servers.pause(paused);
+        try (LockClient seed = open("redlock-seed", key(), 1000); LockClient redlock = open("redlock", key(), 1000)) {
+            long t0 = System.nanoTime();
+            assertNull(seed.acquire(Duration.ofMillis(2500)), "the seed: every attempt outlasts the lease");
+            assertTrue(System.nanoTime() - t0 >= 2_000_000_000L, "an attempt waits 2 s on the paused instance");
+            Grant g = redlock.acquire(Duration.ofMillis(2500));
+            assertNotNull(g, "redlock: 2 of 3 within its 100 ms per-instance timeout");
+            assertTrue(((Number) g.toValue().get("validity_ms")).longValue() > 500, g.toValue().toString());
+            assertTrue(redlock.release());
+        } finally {
+            servers.resume(paused);
+        }
+    }
+
     @Test
     void redlockRefusesWithoutAMajority() throws Exception {
         String key = key();
