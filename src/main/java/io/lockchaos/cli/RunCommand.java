@@ -33,10 +33,11 @@ final class RunCommand implements Callable<Integer> {
     Path workload;
 
     @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive,"
-            + " naive-rw, naive-herd or naive-queue (default: reentrant-mutex)")
+            + " naive-rw, naive-herd, naive-queue, or on Redis: redis-single, redlock-seed, redlock, redisson,"
+            + " redisson-fenced (default: reentrant-mutex)")
     String recipe;
 
-    @Option(names = "--nodes", description = "ZooKeeper servers: 1, 3 or 5 (default: 3)")
+    @Option(names = "--nodes", description = "ZooKeeper servers or Redis instances: 1, 3 or 5 (default: 3)")
     String nodes;
 
     @Option(names = "--clients", description = "concurrent processes, each with its own session (default: 10)")
