@@ -121,6 +121,9 @@ public enum FaultKind {
 
     /** The target used when a timeline names none. */
     public String defaultTarget() {
+        if (this == PACKET_LOSS) {
+            return "servers"; // the only target it takes: packets are dropped between servers
+        }
         return switch (targets) {
             case NONE -> "";
             case CLIENT, HOLDER -> "holder";

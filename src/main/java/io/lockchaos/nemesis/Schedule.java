@@ -186,7 +186,9 @@ public record Schedule(List<FaultEvent> events) {
         List<FaultEvent> out = new ArrayList<>();
         for (long t = from; t < mainMillis; t += every) {
             FaultKind k = kinds.get(random.nextInt(kinds.size()));
-            List<String> targets = k.targets.names.stream().sorted().toList();
+            // packet-loss drops packets between servers only: drawing clients for it would refuse the mix by seed
+            List<String> targets = k == FaultKind.PACKET_LOSS ? List.of(k.defaultTarget())
+                    : k.targets.names.stream().sorted().toList();
             String target = targets.get(random.nextInt(targets.size()));
             out.add(new FaultEvent(t, new Fault(k, target, Map.of()), k.instantaneous() ? 0 : duration));
         }

@@ -111,6 +111,10 @@ class TestSpecsTest {
                 "container", "partitioner", "iptables", "nemesis", "at 1s packet-loss servers percent=30 for 2s")));
         assertTrue(containers.cutsWithIptables());
         assertFalse(TestSpec.DEFAULTS.cutsWithIptables());
+        // packet-loss takes only servers, so a timeline that names no target means them
+        TestSpec loss = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "netns",
+                "nemesis", "at 2s packet-loss for 5s")));
+        assertEquals("servers", loss.schedule().events().get(0).fault().target());
     }
 
     @Test
