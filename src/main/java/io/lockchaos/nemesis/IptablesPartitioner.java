@@ -80,6 +80,9 @@ public final class IptablesPartitioner implements Partitioner {
                 if (!String.valueOf(e.getMessage()).contains(u.gone()) && first == null) {
                     first = e; // the rule may still be in force: the stop must not be recorded as done
                 }
+            } catch (RuntimeException e) {
+                // a server that cannot be entered (a killed container has no process to enter): the others still go
+                first = first == null ? new IOException("server " + u.node() + ": " + e.getMessage(), e) : first;
             }
         }
         if (first != null) {
@@ -90,14 +93,24 @@ public final class IptablesPartitioner implements Partitioner {
     @Override
     public void heal() throws IOException {
         undo.clear();
+        IOException first = null;
         for (int id = 1; id <= netns.size(); id++) {
-            netns.exec(id, List.of("iptables", "-w", "5", "-F", "INPUT"));
-            netns.exec(id, List.of("iptables", "-w", "5", "-F", "OUTPUT"));
+            // every server is healed even when one cannot be (a killed container): the first failure is thrown after
+            try {
+                netns.exec(id, List.of("iptables", "-w", "5", "-F", "INPUT"));
+                netns.exec(id, List.of("iptables", "-w", "5", "-F", "OUTPUT"));
+            } catch (IOException | RuntimeException e) {
+                first = first == null ? new IOException("server " + id + ": " + e.getMessage(), e) : first;
+                continue;
+            }
             try {
                 netns.exec(id, List.of("tc", "qdisc", "del", "dev", "eth0", "root"));
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 // no queue of ours there: nothing to remove
             }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
