@@ -36,6 +36,11 @@ public interface LockClient extends AutoCloseable {
         return true;
     }
 
+    /** When {@link #stillHolds} turns false by itself ({@link System#nanoTime()}), or Long.MAX_VALUE for never. */
+    default long validUntilNanos() {
+        return Long.MAX_VALUE;
+    }
+
     @Override
     void close();
 }

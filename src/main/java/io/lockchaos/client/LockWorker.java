@@ -112,15 +112,36 @@ public final class LockWorker implements Runnable {
 
     /** Sleeps up to {@code millis} in short slices, returning early (false) once the holder must stop. */
     static boolean holdWhile(long millis, java.util.function.BooleanSupplier safe) throws InterruptedException {
+        return holdWhile(millis, safe, () -> Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #holdWhile(long, java.util.function.BooleanSupplier)}, waking no later than {@code wakeByNanos} (a
+     * lease's end, when {@code safe} turns false): a poll 10 ms late would keep a Redis holder past its validity.
+     */
+    static boolean holdWhile(long millis, java.util.function.BooleanSupplier safe,
+                             java.util.function.LongSupplier wakeByNanos) throws InterruptedException {
         long end = System.nanoTime() + millis * 1_000_000L;
         while (safe.getAsBoolean()) {
-            long left = end - System.nanoTime();
+            long now = System.nanoTime();
+            long left = end - now;
             if (left <= 0) {
                 return true;
             }
-            Thread.sleep(Math.min(10, Math.max(1, left / 1_000_000L)));
+            long wakeBy = wakeByNanos.getAsLong();
+            long toWake = wakeBy == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, wakeBy - now);
+            long nap = Math.min(Math.min(10_000_000L, left), toWake);
+            if (nap > 0) {
+                Thread.sleep(nap / 1_000_000L, (int) (nap % 1_000_000L));
+            }
         }
         return false;
+    }
+
+    /** When the current client's lease ends by its own reckoning ({@link LockClient#validUntilNanos}). */
+    private long validUntil() {
+        LockClient c = current;
+        return c == null ? Long.MAX_VALUE : c.validUntilNanos();
     }
 
     /**
@@ -273,10 +294,11 @@ public final class LockWorker implements Runnable {
             }
             try {
                 if (resources != null) {
+                    // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
                     resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
-                            this::dangerPoint);
+                            this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty());
                 } else {
-                    holdWhile(hold.toMillis(), this::stillSafe);
+                    holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

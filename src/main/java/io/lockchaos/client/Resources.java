@@ -64,18 +64,31 @@ public final class Resources {
     /**
      * Like {@link #criticalSection(Recorder, int, long, long, java.util.function.BooleanSupplier)}, passing {@code
      * danger} after the holder's last check and before its write: a pause there (a GC pause) makes the write stale
-     * even for a holder that checks its connection state or its lease. With a token that write is the fenced one;
-     * a holder without a token (a Redis lock has none) writes the set only, so the pause comes after the set's hold
-     * and its last check, just before the set is written back.
+     * even for a holder that checks its connection state.
      */
     public void criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe, DangerPoint danger)
             throws InterruptedException {
+        criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false);
+    }
+
+    /**
+     * The critical section of a holder whose lock has a lease: the hold wakes no later than {@code validUntilNanos}
+     * (so a holder stops the moment its validity ends, not at its next poll), and with {@code tokenless} (a Redis
+     * lock without a fencing token) the danger point is just before the set is written back rather than before a
+     * fenced write.
+     */
+    public void criticalSection(Recorder rec, int process, long token, long holdMillis,
+                                java.util.function.BooleanSupplier stillSafe, DangerPoint danger,
+                                java.util.function.LongSupplier validUntilNanos, boolean tokenless)
+            throws InterruptedException {
         if (!stillSafe.getAsBoolean()) {
             return;
         }
-        if (token >= 0) {
+        if (!tokenless) {
             danger.reach();
+        }
+        if (token >= 0) {
             Op w = rec.invoke(process, Fn.WRITE, registerKey, Map.of("token", token));
             boolean accepted = fencedWrite(token);
             rec.complete(w, OpType.OK, Map.of("token", token, "accepted", accepted), null);
@@ -85,7 +98,7 @@ public final class Resources {
         TreeSet<Long> copy = readSet();
         boolean finished;
         try {
-            finished = LockWorker.holdWhile(holdMillis, stillSafe);
+            finished = LockWorker.holdWhile(holdMillis, stillSafe, validUntilNanos);
         } catch (InterruptedException e) {
             rec.complete(add, OpType.FAIL, null, "interrupted"); // the set was not written
             throw e;
@@ -94,7 +107,7 @@ public final class Resources {
             rec.complete(add, OpType.FAIL, null, "stopped: connection state or lease");
             return;
         }
-        if (token < 0) {
+        if (tokenless) {
             try {
                 danger.reach();
             } catch (InterruptedException e) {

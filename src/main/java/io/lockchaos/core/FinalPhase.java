@@ -57,7 +57,7 @@ final class FinalPhase {
             return;
         }
         Map<String, Object> params = new LinkedHashMap<>();
-        params.put("timeout_ms", spec.workload().acquireTimeoutMillis());
+        params.put("timeout_ms", probeTimeoutMillis());
         if (spec.recipe().readWrite()) {
             params.put("mode", "write");
         }
@@ -67,7 +67,7 @@ final class FinalPhase {
         Op acq = rec.invoke(p, Fn.ACQUIRE, key, params);
         Grant g;
         try {
-            g = probe.acquire(Duration.ofMillis(spec.workload().acquireTimeoutMillis()));
+            g = probe.acquire(Duration.ofMillis(probeTimeoutMillis()));
         } catch (Exception e) {
             rec.complete(acq, OpType.INFO, null, String.valueOf(e));
             return;
@@ -85,13 +85,26 @@ final class FinalPhase {
         }
     }
 
+    /**
+     * How long a probe waits: the acquire timeout, and on Redis at least a lease and a second, because a key that a
+     * failed attempt could not give back (its release timed out) holds the lock until its lease runs out, and that is
+     * no leak.
+     */
+    private long probeTimeoutMillis() {
+        long t = spec.workload().acquireTimeoutMillis();
+        return spec.recipe().redis() ? Math.max(t, spec.redis().leaseMillis() + 1000) : t;
+    }
+
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
         if (spec.recipe().redis()) {
             try {
-                List<Map<String, Object>> left = io.lockchaos.redis.RedisInspection.keysLeft(
-                        List.of(connect.split(",")), keys);
-                rec.complete(inv, OpType.OK, Map.of("nodes", left, "sessions", sessions.currentIds()), null);
+                List<String> instances = List.of(connect.split(","));
+                List<Map<String, Object>> left = io.lockchaos.redis.RedisInspection.keysLeft(instances, keys);
+                List<Map<String, Object>> expiring = io.lockchaos.redis.RedisInspection.keysExpiring(instances,
+                        keys);
+                rec.complete(inv, OpType.OK, Map.of("nodes", left, "expiring", expiring, "sessions",
+                        sessions.currentIds()), null);
             } catch (RuntimeException e) {
                 rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
             }

@@ -58,9 +58,9 @@ final class Sessions {
                 LockClient lock = io.lockchaos.redis.RedisLocks.open(spec.recipe(), key, List.of(connect.split(",")),
                         spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis());
                 long id = io.lockchaos.redis.RedisLocks.idOf(lock);
-                AutoCloseable session = lock::close;
+                AutoCloseable session = lock::close; // closing the "session" closes the client, in the background
                 register(session, () -> id);
-                return closing(session, process, () -> id, lock);
+                return closing(session, process, () -> id, lock, false);
             }
             if (spec.recipe().naive()) {
                 ZooKeeper zk = zookeeper(connect, false);
@@ -69,7 +69,7 @@ final class Sessions {
                 if (handle != null) {
                     handle.zookeeper(() -> zk);
                 }
-                return closing(session, process, zk::getSessionId, spec.recipe().open(zk, key, read));
+                return closing(session, process, zk::getSessionId, spec.recipe().open(zk, key, read), true);
             }
             CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.clients().sessionTimeoutMillis(),
                     (int) Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
@@ -117,7 +117,7 @@ final class Sessions {
             return closing(c, process, () -> {
                 long now = id.getAsLong();
                 return now != 0 ? now : current.get(); // in an outage the handle may have no session: the last one
-            }, lock);
+            }, lock, true);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -130,7 +130,8 @@ final class Sessions {
      * process is retired, and the application it stands for would not keep that session. The history says so: a
      * {@code state CLOSED} of the retired process naming the session it closed.
      */
-    private LockClient closing(AutoCloseable session, IntSupplier process, LongSupplier sessionId, LockClient lock) {
+    private LockClient closing(AutoCloseable session, IntSupplier process, LongSupplier sessionId, LockClient lock,
+                               boolean closeLock) {
         return new LockClient() {
             @Override
             public io.lockchaos.client.Grant acquire(Duration timeout) throws Exception {
@@ -153,8 +154,15 @@ final class Sessions {
             }
 
             @Override
+            public long validUntilNanos() {
+                return lock.validUntilNanos();
+            }
+
+            @Override
             public void close() {
-                lock.close();
+                if (closeLock) {
+                    lock.close(); // else the session's close is the lock's, done once, in the background
+                }
                 boolean mine;
                 synchronized (Sessions.this) {
                     mine = open.remove(session) != null;

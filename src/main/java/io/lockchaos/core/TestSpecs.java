@@ -224,6 +224,8 @@ public final class TestSpecs {
             String why = null;
             if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
                 why = "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or clock-jump)";
+            } else if (k == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP && Math.abs(f.option("by_ms", 0)) > 86_400_000L) {
+                why = "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0);
             } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
                 why = "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
                         + " isolate or traffic faults on the target clients)";

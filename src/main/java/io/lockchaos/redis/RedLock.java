@@ -101,4 +101,9 @@ final class RedLock extends RedisLockClient {
     public boolean stillHolds() {
         return System.nanoTime() < validUntilNanos;
     }
+
+    @Override
+    public long validUntilNanos() {
+        return validUntilNanos;
+    }
 }

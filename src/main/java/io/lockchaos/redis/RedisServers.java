@@ -12,7 +12,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -363,9 +362,9 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
         try (FileChannel ch = FileChannel.open(clockFile(n), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            b.putLong(0, offsetMillis * 1_000_000L);
-            ch.write(b, 0);
+            // one aligned 8-byte store into the shared page: the instance never reads half an offset
+            java.nio.MappedByteBuffer b = ch.map(FileChannel.MapMode.READ_WRITE, 0, 8);
+            b.order(ByteOrder.nativeOrder()).putLong(0, Math.multiplyExact(offsetMillis, 1_000_000L));
         }
         offsets.put(n.id(), offsetMillis);
     }

@@ -113,7 +113,7 @@ final class RedissonLock implements LockClient {
 
     @Override
     public void close() {
-        OWNERS.remove(client.getId());
+        // the owner mapping stays: the final inspection may still find this client's lock and must name its owner
         client.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

@@ -8,7 +8,8 @@ import redis.clients.jedis.params.SetParams;
 /**
  * {@code redis-single}: the lock on one Redis instance the seed calls a single point of failure, written the way
  * Redis' documentation writes it: SET key random-value NX PX lease, retried after a short random delay, released by a
- * compare-and-delete script, and given up by the holder once its lease (less a drift allowance) has run out.
+ * compare-and-delete script, and given up by the holder once its lease (less a drift allowance) has run out; a grant
+ * whose reply came after that is given back at once.
  */
 final class SingleRedisLock extends RedisLockClient {
     private String value;
@@ -30,9 +31,13 @@ final class SingleRedisLock extends RedisLockClient {
             String reply = instances.get(0).jedis().set(key, v, SetParams.setParams().nx().px(leaseMillis));
             if ("OK".equals(reply)) {
                 long validity = leaseMillis - (System.nanoTime() - start) / 1_000_000L - RedLock.drift(leaseMillis);
-                value = v;
-                validUntilNanos = start + (leaseMillis - RedLock.drift(leaseMillis)) * 1_000_000L;
-                return grant(v, 1, validity);
+                if (validity > 0) {
+                    value = v;
+                    validUntilNanos = start + (leaseMillis - RedLock.drift(leaseMillis)) * 1_000_000L;
+                    return grant(v, 1, validity);
+                }
+                // the reply came too late to use the lease: give it back, as Redlock does
+                instances.get(0).jedis().eval(Scripts.COMPARE_AND_DELETE, List.of(key), List.of(v));
             }
             if (System.nanoTime() >= deadline) {
                 return null;
@@ -50,5 +55,10 @@ final class SingleRedisLock extends RedisLockClient {
     @Override
     public boolean stillHolds() {
         return System.nanoTime() < validUntilNanos;
+    }
+
+    @Override
+    public long validUntilNanos() {
+        return validUntilNanos;
     }
 }

@@ -96,7 +96,7 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
                         + " of process " + first.process() + when));
             } else if (op.isNemesis() && op.type() == OpType.OK && op.value() instanceof java.util.Map<?, ?> v
-                    && v.get("nodes") instanceof List<?> nodes && op.f() != Fn.HEAL) {
+                    && v.get("fault") != null && v.get("nodes") instanceof List<?> nodes) {
                 // what happened to servers meanwhile: kills, restarts, pauses, clock jumps
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
                         + " of server" + (nodes.size() == 1 ? " " : "s ") + nodes.stream().map(String::valueOf)
