@@ -25,6 +25,8 @@ public final class Docker {
     private static final String QUIET = "org.slf4j.simpleLogger.log.org.testcontainers";
     /** The label naming the pid of the runner that made a container or network. */
     public static final String RUNNER_LABEL = "io.lockchaos.runner";
+    /** The runner's full identity (boot, pid namespace, pid, start), which the sweep judges by. */
+    static final String IDENTITY_LABEL = "io.lockchaos.runner-id";
     /** The images docker/build-images makes from Debian's packages. */
     public static final String LOCAL_JRE = "lockchaos/jre:17";
     public static final String LOCAL_TOXIPROXY = "lockchaos/toxiproxy:dev";
@@ -167,13 +169,15 @@ public final class Docker {
     /** A new network labelled with this runner's pid. */
     public static Network network() {
         prepare();
-        return Network.builder().createNetworkCmdModifier(cmd -> cmd.withLabels(Map.of(RUNNER_LABEL, pid())))
+        return Network.builder().createNetworkCmdModifier(cmd -> cmd.withLabels(Map.of(RUNNER_LABEL, pid(),
+                IDENTITY_LABEL, RunnerIdentity.current())))
                 .build();
     }
 
     /** Labels {@code c} with this runner's pid and publishes its exposed ports on 127.0.0.1 only. */
     public static void confine(GenericContainer<?> c) {
         c.withLabel(RUNNER_LABEL, pid());
+        c.withLabel(IDENTITY_LABEL, RunnerIdentity.current());
         c.withCreateContainerCmdModifier(Docker::loopbackOnly);
     }
 
@@ -208,13 +212,13 @@ public final class Docker {
         try {
             DockerClient d = client();
             for (Container c : d.listContainersCmd().withShowAll(true).withLabelFilter(List.of(RUNNER_LABEL)).exec()) {
-                if (dead(c.getLabels().get(RUNNER_LABEL))) {
+                if (dead(c.getLabels())) {
                     d.removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
                     removed++;
                 }
             }
             for (com.github.dockerjava.api.model.Network n : d.listNetworksCmd().exec()) {
-                if (n.getLabels() != null && dead(n.getLabels().get(RUNNER_LABEL))) {
+                if (n.getLabels() != null && dead(n.getLabels())) {
                     d.removeNetworkCmd(n.getId()).exec();
                     removed++;
                 }
@@ -223,6 +227,12 @@ public final class Docker {
             System.err.println("lockchaos: warning: could not remove the containers of earlier runs: " + e.getMessage());
         }
         return removed;
+    }
+
+    /** By the runner's identity where the labels carry it, else (older runs) by the pid. */
+    private static boolean dead(Map<String, String> labels) {
+        String identity = labels.get(IDENTITY_LABEL);
+        return identity != null ? RunnerIdentity.gone(identity) : dead(labels.get(RUNNER_LABEL));
     }
 
     private static boolean dead(String pid) {

@@ -97,6 +97,7 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
             boolean forward = bridgeNetfilter();
             Netns n = new Netns(run, subnet, size, forward);
             try {
+                writeOwner(run);
                 n.build();
             } catch (IOException | RuntimeException e) {
                 n.close();
@@ -183,8 +184,17 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
                     "--comment", tag(), "-j", "ACCEPT"), "does a matching rule exist");
         }
         if (first != null) {
-            throw first;
+            throw first; // the owner file stays: the next sweep finishes the job
         }
+        Files.deleteIfExists(OWNERS.resolve(run));
+    }
+
+    /** Where each run's namespaces record who made them: names have room for a pid, not for an identity. */
+    private static final Path OWNERS = Path.of("/run/lockchaos");
+
+    private static void writeOwner(String run) throws IOException {
+        Files.createDirectories(OWNERS);
+        Files.writeString(OWNERS.resolve(run), RunnerIdentity.current());
     }
 
     /** Runs a removal; "already gone" ({@code gone} in its message) is success. */
@@ -240,6 +250,16 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
                 }
             }
         }
+        // the owner files of runners that are gone, once what they named is gone too
+        if (Files.isDirectory(OWNERS)) {
+            try (var files = Files.list(OWNERS)) {
+                for (Path f : files.toList()) {
+                    if (deadRunner(f.getFileName().toString())) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+            }
+        }
         return removed;
     }
 
@@ -248,6 +268,15 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
         int dash = pidSeq.indexOf('-');
         if (dash <= 0) {
             return false;
+        }
+        int second = pidSeq.indexOf('-', dash + 1);
+        Path owner = OWNERS.resolve(second < 0 ? pidSeq : pidSeq.substring(0, second));
+        if (Files.isRegularFile(owner)) {
+            try {
+                return RunnerIdentity.gone(Files.readString(owner));
+            } catch (IOException e) {
+                return false;
+            }
         }
         try {
             long pid = Long.parseLong(pidSeq.substring(0, dash), 36);
