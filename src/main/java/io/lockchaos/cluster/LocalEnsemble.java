@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalEnsemble implements Cluster, Killable, Pausable {
     private final List<ZkNode> nodes;
-    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    private final ChildProcesses processes = new ChildProcesses("server");
     private final Map<Integer, Path> configs = new LinkedHashMap<>();
     private final int tickTime;
     private final Map<String, String> extraConfig;
@@ -251,7 +251,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
             if (healthy) {
                 return;
             }
-            for (Map.Entry<Integer, Process> e : processes.entrySet()) {
+            for (Map.Entry<Integer, Process> e : processes.all().entrySet()) {
                 if (!e.getValue().isAlive() && isRunning(e.getKey())) {
                     throw new IOException("server " + e.getKey() + " exited with code " + e.getValue().exitValue()
                             + "; see " + nodes.get(e.getKey() - 1).logFile());
@@ -266,7 +266,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
 
     /** Whether the server is meant to be running (not killed by {@link #kill}). */
     private synchronized boolean isRunning(int id) {
-        return processes.containsKey(id);
+        return processes.running(id);
     }
 
     /** The current leader, if exactly one server says it leads. */
@@ -285,27 +285,17 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
 
     /** The operating-system pid of a running server. */
     public synchronized long pid(ZkNode n) {
-        Process p = processes.get(n.id());
-        if (p == null) {
-            throw new IllegalStateException("server " + n.id() + " is not running");
-        }
-        return p.pid();
+        return processes.pid(n.id());
     }
 
     @Override
     public synchronized void kill(ZkNode n) {
-        Process p = processes.remove(n.id());
-        if (p != null) {
-            p.destroyForcibly();
-            waitQuietly(p);
-        }
+        processes.kill(n.id());
     }
 
     @Override
     public synchronized void restart(ZkNode n) throws IOException {
-        if (processes.containsKey(n.id())) {
-            throw new IllegalStateException("server " + n.id() + " is running; kill it first");
-        }
+        processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
     }
 
@@ -319,19 +309,8 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         signal(n, "-CONT");
     }
 
-    private void signal(ZkNode n, String sig) {
-        long pid = pid(n);
-        try {
-            Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
-            if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
-                throw new IllegalStateException("kill " + sig + " " + pid + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling server " + n.id(), e);
-        }
+    private synchronized void signal(ZkNode n, String sig) {
+        processes.signal(n.id(), sig);
     }
 
     /** A normal exit without {@link #close}: the servers go, and so do their namespaces (a SIGKILL leaves those to {@link Netns#sweep}). */
@@ -347,21 +326,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
     }
 
     private synchronized void killAll() {
-        for (Process p : processes.values()) {
-            p.destroyForcibly(); // SIGKILL also ends a SIGSTOPped server, which ignores SIGTERM
-        }
-        for (Process p : processes.values()) {
-            waitQuietly(p);
-        }
-        processes.clear();
-    }
-
-    private static void waitQuietly(Process p) {
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        processes.killAll();
     }
 
     @Override

@@ -26,7 +26,6 @@ final class RedLock extends RedisLockClient {
     }
 
     private String value;
-    private long validUntilNanos;
 
     RedLock(String key, List<String> addresses, long leaseMillis, int timeoutMillis) {
         super(key, addresses, leaseMillis, timeoutMillis);
@@ -51,7 +50,7 @@ final class RedLock extends RedisLockClient {
             long validity = leaseMillis - (System.nanoTime() - start) / 1_000_000L - drift(leaseMillis);
             if (granted >= quorum() && validity > 0) {
                 value = v;
-                validUntilNanos = start + (leaseMillis - drift(leaseMillis)) * 1_000_000L;
+                validUntil(start + (leaseMillis - drift(leaseMillis)) * 1_000_000L);
                 return grant(v, granted, validity);
             }
             unlockAll(v);
@@ -97,13 +96,5 @@ final class RedLock extends RedisLockClient {
                 + " and " + r[1] + " did not answer");
     }
 
-    @Override
-    public boolean stillHolds() {
-        return System.nanoTime() < validUntilNanos;
-    }
 
-    @Override
-    public long validUntilNanos() {
-        return validUntilNanos;
-    }
 }

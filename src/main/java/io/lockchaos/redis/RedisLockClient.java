@@ -22,6 +22,8 @@ abstract class RedisLockClient implements LockClient {
     /** This client's id: positive and unique within the runner's JVM. */
     protected final long id = IDS.incrementAndGet();
     private long acquires;
+    /** When the current grant's validity ends by this client's clock; never, for a client that learns none. */
+    private long validUntilNanos = Long.MAX_VALUE;
 
     RedisLockClient(String key, List<String> addresses, long leaseMillis, int timeoutMillis) {
         this.key = key;
@@ -73,6 +75,21 @@ abstract class RedisLockClient implements LockClient {
         }
         facts.put("fencing", "none");
         return new Grant(key, -1, id, id, -1, -1, facts);
+    }
+
+    /** Records when the grant just made stops being valid (its lease less the drift allowance). */
+    protected void validUntil(long nanos) {
+        validUntilNanos = nanos;
+    }
+
+    @Override
+    public boolean stillHolds() {
+        return System.nanoTime() < validUntilNanos;
+    }
+
+    @Override
+    public long validUntilNanos() {
+        return validUntilNanos;
     }
 
     protected static void pause(long millis) throws InterruptedException {

@@ -58,7 +58,8 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     private final boolean appendOnly;
     private final Path shiftLibrary;
     private final String executable;
-    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    private final io.lockchaos.cluster.ChildProcesses processes = new io.lockchaos.cluster.ChildProcesses(
+            "redis-server");
     private final Map<Integer, Long> offsets = new LinkedHashMap<>();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
     private final boolean clientsRenew;
@@ -279,28 +280,18 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
 
     /** The operating-system pid of a running instance. */
     public synchronized long pid(ZkNode n) {
-        Process p = processes.get(n.id());
-        if (p == null) {
-            throw new IllegalStateException("redis-server " + n.id() + " is not running");
-        }
-        return p.pid();
+        return processes.pid(n.id());
     }
 
     @Override
     public synchronized void kill(ZkNode n) {
-        Process p = processes.remove(n.id());
-        if (p != null) {
-            p.destroyForcibly();
-            waitQuietly(p);
-        }
+        processes.kill(n.id());
     }
 
     /** Starts a killed instance again on its port: without persistence it comes back empty. */
     @Override
     public synchronized void restart(ZkNode n) throws IOException {
-        if (processes.containsKey(n.id())) {
-            throw new IllegalStateException("redis-server " + n.id() + " is running; kill it first");
-        }
+        processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!ping(n)) {
@@ -326,19 +317,8 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         signal(n, "-CONT");
     }
 
-    private void signal(ZkNode n, String sig) {
-        long pid = pid(n);
-        try {
-            Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
-            if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
-                throw new IllegalStateException("kill " + sig + " " + pid + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling redis-server " + n.id(), e);
-        }
+    private synchronized void signal(ZkNode n, String sig) {
+        processes.signal(n.id(), sig);
     }
 
     @Override
@@ -389,21 +369,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     private synchronized void killAll() {
-        for (Process p : processes.values()) {
-            p.destroyForcibly(); // SIGKILL also ends a SIGSTOPped instance
-        }
-        for (Process p : processes.values()) {
-            waitQuietly(p);
-        }
-        processes.clear();
-    }
-
-    private static void waitQuietly(Process p) {
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        processes.killAll();
     }
 
     /** The version redis-server prints, e.g. {@code 7.0.15}, or "unknown". */

@@ -13,7 +13,6 @@ import redis.clients.jedis.params.SetParams;
  */
 final class SingleRedisLock extends RedisLockClient {
     private String value;
-    private long validUntilNanos;
 
     SingleRedisLock(String key, String address, long leaseMillis, int timeoutMillis) {
         super(key, List.of(address), leaseMillis, timeoutMillis);
@@ -33,7 +32,7 @@ final class SingleRedisLock extends RedisLockClient {
                 long validity = leaseMillis - (System.nanoTime() - start) / 1_000_000L - RedLock.drift(leaseMillis);
                 if (validity > 0) {
                     value = v;
-                    validUntilNanos = start + (leaseMillis - RedLock.drift(leaseMillis)) * 1_000_000L;
+                    validUntil(start + (leaseMillis - RedLock.drift(leaseMillis)) * 1_000_000L);
                     return grant(v, 1, validity);
                 }
                 // the reply came too late to use the lease: give it back, as Redlock does
@@ -52,13 +51,5 @@ final class SingleRedisLock extends RedisLockClient {
         return deleted instanceof Long n && n == 1;
     }
 
-    @Override
-    public boolean stillHolds() {
-        return System.nanoTime() < validUntilNanos;
-    }
 
-    @Override
-    public long validUntilNanos() {
-        return validUntilNanos;
-    }
 }

@@ -1,0 +1,98 @@
+package io.lockchaos.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server processes a cluster started, by node id: kill -9, SIGSTOP/SIGCONT by pid, and killing them all. Shared
+ * by the local ZooKeeper ensemble and the Redis instances; the owner synchronizes.
+ */
+public final class ChildProcesses {
+    private final String what;
+    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+
+    /** @param what how messages name a server, e.g. "server" or "redis-server" */
+    public ChildProcesses(String what) {
+        this.what = what;
+    }
+
+    public void put(int id, Process p) {
+        processes.put(id, p);
+    }
+
+    /** Whether the server is meant to be running (started and not killed). */
+    public boolean running(int id) {
+        return processes.containsKey(id);
+    }
+
+    /** The running process of server {@code id}, or null. */
+    public Process get(int id) {
+        return processes.get(id);
+    }
+
+    public Map<Integer, Process> all() {
+        return java.util.Collections.unmodifiableMap(processes);
+    }
+
+    public long pid(int id) {
+        Process p = processes.get(id);
+        if (p == null) {
+            throw new IllegalStateException(what + " " + id + " is not running");
+        }
+        return p.pid();
+    }
+
+    /** SIGKILL, and waits for it to be gone; a server not running is left alone. */
+    public void kill(int id) {
+        Process p = processes.remove(id);
+        if (p != null) {
+            p.destroyForcibly();
+            waitQuietly(p);
+        }
+    }
+
+    /** Fails when the server is running (a restart must follow a kill). */
+    public void requireStopped(int id) {
+        if (processes.containsKey(id)) {
+            throw new IllegalStateException(what + " " + id + " is running; kill it first");
+        }
+    }
+
+    /** Sends {@code sig} (e.g. {@code -STOP}) to the server's pid with kill(1), started from an argument array. */
+    public void signal(int id, String sig) {
+        long pid = pid(id);
+        try {
+            Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
+            if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
+                throw new IllegalStateException("kill " + sig + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + what + " " + id, e);
+        }
+    }
+
+    /** SIGKILLs every server (which also ends a SIGSTOPped one, deaf to SIGTERM) and waits for them. */
+    public void killAll() {
+        for (Process p : processes.values()) {
+            p.destroyForcibly();
+        }
+        for (Process p : processes.values()) {
+            waitQuietly(p);
+        }
+        processes.clear();
+    }
+
+    private static void waitQuietly(Process p) {
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
