@@ -125,7 +125,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
      * run opens many: the server then dies with "Address already in use". Below the range only another listener can
      * take it. Falls back to port 0 where the range cannot be read.
      */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         int low = ephemeralLow();
         java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
         for (int attempt = 0; low > 12_000 && attempt < 200; attempt++) {

@@ -8,9 +8,7 @@ import io.lockchaos.cluster.ZkNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -167,10 +165,9 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         }
     }
 
+    /** A free loopback port below the ephemeral range, as the ZooKeeper servers get (no client socket takes it). */
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return io.lockchaos.cluster.LocalEnsemble.freePort();
     }
 
     @Override
