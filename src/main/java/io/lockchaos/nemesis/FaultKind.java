@@ -50,7 +50,8 @@ public enum FaultKind {
     /** Which targets a kind takes. */
     enum Targets {
         NONE(Set.of("")),
-        CLIENT(Set.of("holder", "waiter", "next-waiter", "random")),
+        /** {@code releaser}: the next worker to start a release (isolate only; it is cut as it releases). */
+        CLIENT(Set.of("holder", "waiter", "next-waiter", "random", "releaser")),
         /**
          * A pause waits at a holder's danger point: only holders get there; {@code releaser} waits inside the next
          * release instead, at the point the recipe names.
@@ -80,7 +81,7 @@ public enum FaultKind {
         String describe() {
             return switch (this) {
                 case NONE -> "no target";
-                case CLIENT -> "holder, waiter, next-waiter, random or process:N";
+                case CLIENT -> "holder, waiter, next-waiter, random, releaser (isolate only) or process:N";
                 case HOLDER -> "holder, releaser, random or process:N";
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";

@@ -98,16 +98,70 @@ final class NetworkNemesis implements Nemesis {
         if (ctx.network() == null) {
             throw new IllegalStateException("isolating a client needs its proxies");
         }
-        ClientHandle c = ctx.client(fault.target());
-        List<ZkNode> servers = ctx.shuffled(ctx.cluster().nodes());
-        servers = servers.subList(0, (int) Math.min(servers.size(), fault.option("servers", servers.size())));
-        for (ZkNode n : servers) {
-            ctx.network().blackhole(ProxyNetwork.clientProxy(c.worker(), n), tag);
+        List<ZkNode> shuffled = ctx.shuffled(ctx.cluster().nodes());
+        List<ZkNode> servers = shuffled.subList(0, (int) Math.min(shuffled.size(), fault.option("servers",
+                shuffled.size())));
+        ClientHandle c;
+        if (fault.target().equals("releaser")) {
+            c = cutAtRelease(ctx, servers, tag);
+        } else {
+            c = ctx.client(fault.target());
+            for (ZkNode n : servers) {
+                ctx.network().blackhole(ProxyNetwork.clientProxy(c.worker(), n), tag);
+            }
         }
         value.put("process", c.process());
         value.put("worker", c.worker());
         value.put("session", SessionNemesis.sessionOf(c));
         value.put("servers", servers.stream().map(ZkNode::id).toList());
+    }
+
+    /** How long the nemesis waits for a worker to reach its release. */
+    private static final long RELEASE_WAIT_MILLIS = 10_000;
+
+    /**
+     * Cuts the next worker to start a release off from {@code servers}, in its own thread at its release point, so
+     * that the release itself meets the cut (a lock node a release could not delete: the CURATOR-486 family).
+     */
+    private static ClientHandle cutAtRelease(NemesisContext ctx, List<ZkNode> servers, String tag)
+            throws IOException {
+        java.util.concurrent.atomic.AtomicReference<ClientHandle> who = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<IOException> problem =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        ClientHandle.PauseRequest r = new ClientHandle.PauseRequest(0, h -> {
+            who.set(h);
+            try {
+                for (ZkNode n : servers) {
+                    ctx.network().blackhole(ProxyNetwork.clientProxy(h.worker(), n), tag);
+                }
+            } catch (IOException e) {
+                problem.set(e);
+            }
+        }, h -> { });
+        List<ClientHandle> all = ctx.clients().all();
+        boolean reached;
+        try {
+            for (ClientHandle h : all) {
+                h.requestReleasePause(r);
+            }
+            reached = r.awaitPaused(RELEASE_WAIT_MILLIS);
+            for (ClientHandle h : all) {
+                h.cancelReleasePause(r);
+            }
+            if (!reached && !r.claim()) {
+                reached = r.awaitPaused(RELEASE_WAIT_MILLIS); // claimed just now by a worker
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a release");
+        }
+        if (!reached) {
+            throw new IllegalStateException("no worker began a release within " + RELEASE_WAIT_MILLIS + " ms");
+        }
+        if (problem.get() != null) {
+            throw problem.get();
+        }
+        return who.get();
     }
 
     private void isolateServer(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)

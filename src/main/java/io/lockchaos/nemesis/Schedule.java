@@ -123,6 +123,9 @@ public record Schedule(List<FaultEvent> events) {
             throw new IllegalArgumentException("'" + entry + "': " + kind.wireName() + " takes "
                     + kind.targets.describe() + ", not '" + target + "'");
         }
+        if (target.equals("releaser") && kind != FaultKind.ISOLATE_CLIENT && kind != FaultKind.PAUSE_CLIENT) {
+            throw new IllegalArgumentException("'" + entry + "': only isolate and pause-client take releaser");
+        }
         long duration = m.group(4) == null ? 0 : millis(entry, m.group(4));
         if (kind.instantaneous() && m.group(4) != null) {
             throw new IllegalArgumentException("'" + entry + "': " + kind.wireName() + " happens at an instant;"

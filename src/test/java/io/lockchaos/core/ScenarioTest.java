@@ -64,6 +64,18 @@ class ScenarioTest {
         throw new AssertionError("no checker " + name + " in " + results);
     }
 
+    /** A cut aimed at a release: Curator 5.9.0's release waits out the cut and deletes its node; nothing leaks. */
+    @Test
+    void aReleaseCutOffFromEveryServerLeavesNoNodeBehind() throws Exception {
+        JsonNode r = run("release-cut.json", 0);
+        JsonNode leaks = checker(r, "leaks");
+        assertEquals("valid", leaks.get("verdict").asText(), leaks.toString());
+        assertTrue(leaks.get("stats").get("inspected").asBoolean(), "the final inspection happened");
+        assertTrue(leaks.get("stats").get("acquires_after_marker").asLong() >= 1, "and a probe after the heal");
+        String history = java.nio.file.Files.readString(dir.resolve("release-cut/latest/history.jsonl"));
+        assertTrue(history.contains("\"target\":\"releaser\",\"process\""), "the cut met a release");
+    }
+
     @Test
     void partitionedHolderThatIgnoresConnectionStateOverlapsTheNextAndLosesAdds() throws Exception {
         JsonNode r = run("scenario-1-partition-ignore.json", 1);
