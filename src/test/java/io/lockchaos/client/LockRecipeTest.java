@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(9, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(14, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -54,10 +54,14 @@ class LockRecipeTest {
 
     @Test
     void eachRecipeHasTheModelOfWhatItPromises() {
-        Map<String, String> expected = Map.of("mutex", "mutex", "reentrant-mutex", "reentrant-mutex",
-                "semaphore:3", "semaphore:3", "rw", "rw", "multi", "reentrant-mutex",
+        Map<String, String> expected = new java.util.HashMap<>(Map.of("mutex", "mutex", "reentrant-mutex",
+                "reentrant-mutex", "semaphore:3", "semaphore:3", "rw", "rw", "multi", "reentrant-mutex",
                 "naive-exclusive", "owner-mutex", "naive-rw", "rw", "naive-herd", "owner-mutex",
-                "naive-queue", "owner-mutex");
+                "naive-queue", "owner-mutex"));
+        // the Redis locks: exclusive, released by their value's owner only
+        for (String redis : List.of("redis-single", "redlock-seed", "redlock", "redisson", "redisson-fenced")) {
+            expected.put(redis, "owner-mutex");
+        }
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }
