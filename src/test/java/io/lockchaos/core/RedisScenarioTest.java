@@ -80,7 +80,7 @@ class RedisScenarioTest {
         assertTrue(jump.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
         assertEquals(0, jump.faultsFailed());
         assertVerdict(Verdict.VALID, run("redis-clock-jump.json", Map.of("nemesis",
-                "at 0ms kill node:4 for 2500ms; at 0ms kill node:5 for 2500ms")), "the same kills, no jump");
+                "at 0ms kill node:4 for 3500ms; at 0ms kill node:5 for 3500ms")), "the same kills, no jump");
     }
 
     @Test
