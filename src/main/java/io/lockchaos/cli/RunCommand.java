@@ -26,7 +26,7 @@ final class RunCommand implements Callable<Integer> {
             Map.entry("client_mode", "--client-mode"), Map.entry("reentry_depth", "--reentry-depth"),
             Map.entry("time_s", "--time"), Map.entry("warmup_s", "--warmup"), Map.entry("nemesis", "--nemesis"),
             Map.entry("proxy", "--proxy"), Map.entry("cluster", "--cluster"), Map.entry("seed", "--seed"),
-            Map.entry("partitioner", "--partitioner"));
+            Map.entry("partitioner", "--partitioner"), Map.entry("curator", "--curator"));
 
     @Option(names = "--workload", description = "workload file (JSON) of test keys over the defaults; each option"
             + " given on the command line overrides its key")
@@ -36,6 +36,10 @@ final class RunCommand implements Callable<Integer> {
             + " naive-rw, naive-herd, naive-queue, or on Redis: redis-single, redlock-seed, redlock, redisson,"
             + " redisson-fenced (default: reentrant-mutex)")
     String recipe;
+
+    @Option(names = "--curator", description = "the Curator version the clients run: linked (5.9.0, in the runner's"
+            + " JVM) or any version from Maven Central, run in client agents (default: linked)")
+    String curator;
 
     @Option(names = "--nodes", description = "ZooKeeper servers or Redis instances: 1, 3 or 5 (default: 3)")
     String nodes;
@@ -129,6 +133,7 @@ final class RunCommand implements Callable<Integer> {
         put(o, "proxy", proxy);
         put(o, "partitioner", partitioner);
         put(o, "cluster", cluster);
+        put(o, "curator", curator);
         put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
                 : seed);
         try {
@@ -167,6 +172,13 @@ final class RunCommand implements Callable<Integer> {
             if (why != null) {
                 throw new UserError(spec.cluster().namespaces() ? why : why.replace("cluster: netns",
                         "partitioner: iptables"));
+            }
+        }
+        if (spec.clients().agents()) {
+            try {
+                io.lockchaos.agent.CuratorResolver.defaults().classpath(spec.clients().curator());
+            } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
+                throw new UserError(e.getMessage());
             }
         }
         if (explore != null) {

@@ -20,7 +20,7 @@ public final class ClientHandle {
     private volatile int process;
     private volatile Phase phase = Phase.IDLE;
     private volatile long phaseSince = System.nanoTime();
-    private volatile Supplier<ZooKeeper> zookeeper = () -> null;
+    private volatile SessionControl session = SessionControl.NONE;
     private volatile PauseRequest pause;
     private volatile PauseRequest releasePause;
 
@@ -59,12 +59,17 @@ public final class ClientHandle {
 
     /** Sets where the worker's current ZooKeeper handle is found (Curator may replace it after an expiry). */
     public void zookeeper(Supplier<ZooKeeper> handle) {
-        zookeeper = handle;
+        session = SessionControl.of(handle);
     }
 
-    /** The worker's current ZooKeeper handle, or null when it has none. */
-    public ZooKeeper zookeeper() {
-        return zookeeper.get();
+    /** Sets how the worker's current session is reached (in this JVM or in a client agent). */
+    public void session(SessionControl s) {
+        session = s == null ? SessionControl.NONE : s;
+    }
+
+    /** The worker's current session, for the nemesis. */
+    public SessionControl session() {
+        return session;
     }
 
     /**

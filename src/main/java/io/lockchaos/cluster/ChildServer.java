@@ -17,7 +17,7 @@ public final class ChildServer {
     public static void main(String[] args) throws Exception {
         long parent = Long.parseLong(args[0]);
         if (parent > 0) {
-            startWatchdog(parent);
+            ParentWatchdog.start(parent);
         }
         String advertise = System.getProperty(ADVERTISE);
         if (advertise == null) {
@@ -27,22 +27,6 @@ public final class ChildServer {
         }
     }
 
-    /** Polls the parent every 100 ms and halts this JVM when it is gone. */
-    private static void startWatchdog(long parent) {
-        Thread watchdog = new Thread(() -> {
-            ProcessHandle p = ProcessHandle.of(parent).orElse(null);
-            while (p != null && p.isAlive()) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            Runtime.getRuntime().halt(3);
-        }, "lockchaos-parent-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
-    }
 
     /** System property naming, per peer id, the address that peer dials to reach this server's election port. */
     static final String ADVERTISE = "lockchaos.advertise";

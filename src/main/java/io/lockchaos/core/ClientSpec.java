@@ -9,6 +9,32 @@ import io.lockchaos.client.ClientMode;
  * @param sessionTimeoutMillis the session timeout each client asks for
  * @param mode how holders react to connection states
  * @param reentryDepth how many times a holder acquires per hold (more than 1 re-enters)
+ * @param curator {@link #LINKED} for the Curator linked into lockchaos (clients in the runner's JVM), else the version
+ *     whose jars client agents run ({@code curator})
  */
-public record ClientSpec(int count, long sessionTimeoutMillis, ClientMode mode, int reentryDepth) {
+public record ClientSpec(int count, long sessionTimeoutMillis, ClientMode mode, int reentryDepth, String curator) {
+    /** The Curator lockchaos is built with, run in-process. */
+    public static final String LINKED = "linked";
+
+    /** The version of the linked Curator. */
+    public static final String LINKED_VERSION = "5.9.0";
+
+    public ClientSpec(int count, long sessionTimeoutMillis, ClientMode mode, int reentryDepth) {
+        this(count, sessionTimeoutMillis, mode, reentryDepth, LINKED);
+    }
+
+    /** Whether the clients run in client agents (on {@link #curator}) instead of the runner's JVM. */
+    public boolean agents() {
+        return !LINKED.equals(curator);
+    }
+
+    /** The Curator version the clients run. */
+    public String curatorVersion() {
+        return agents() ? curator : LINKED_VERSION;
+    }
+
+    /** How many client agents serve {@link #count} clients: one per 25 clients, at most 8. */
+    public int agentCount() {
+        return Math.min(8, (count + 24) / 25);
+    }
 }

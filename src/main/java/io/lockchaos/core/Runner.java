@@ -69,6 +69,10 @@ public final class Runner {
 
     private final TestSpec spec;
     private final Path runDir;
+    private io.lockchaos.agent.ClientAgents agents;
+    /** The Curator version the agents reported from their jars, when the clients ran in agents. */
+    private String agentCurator;
+    private long agentStartMillis = -1;
     private final String external;
     private final Map<String, Resources> resources = new LinkedHashMap<>();
     private Sessions sessions;
@@ -208,7 +212,8 @@ public final class Runner {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));
             Recorder rec = record ? new Recorder(w) : Recorder.discarding();
-            sessions = new Sessions(spec, rec);
+            agents = startAgents(null);
+            sessions = new Sessions(spec, rec, agents);
             try {
                 prepare(zk.connectString());
                 long t0 = System.nanoTime();
@@ -218,6 +223,7 @@ public final class Runner {
                 return rec.grants() / ((System.nanoTime() - t0) / 1e9);
             } finally {
                 sessions.closeAll();
+                closeAgents();
                 resources.clear();
             }
         }
@@ -242,7 +248,8 @@ public final class Runner {
                     zk.awaitHealthy(Duration.ofSeconds(60));
                 }
                 Recorder rec = new Recorder(w);
-                sessions = new Sessions(spec, rec);
+                agents = startAgents(phases);
+                sessions = new Sessions(spec, rec, agents);
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
                         partitioner(zk, net), spec.clients().sessionTimeoutMillis(),
                         new SplittableRandom(spec.seed()));
@@ -275,6 +282,7 @@ public final class Runner {
                     }
                 } finally {
                     sessions.closeAll();
+                    closeAgents();
                 }
             }
         } finally {
@@ -291,6 +299,10 @@ public final class Runner {
         Map<String, Object> about = new LinkedHashMap<>();
         about.put("test", spec.name());
         about.put("recipe", spec.recipe().wireName());
+        about.put("curator", agentCurator != null ? agentCurator : spec.clients().curatorVersion());
+        if (agentStartMillis >= 0) {
+            about.put("agents", Map.of("count", spec.clients().agentCount(), "start_ms", agentStartMillis));
+        }
         about.put("ops", h.size());
         about.put("faults", Map.of("started", driver.started(), "failed", driver.failed()));
         Map<String, Object> throughput = Throughput.of(h);
@@ -402,12 +414,48 @@ public final class Runner {
         nemesis.join();
     }
 
+    /**
+     * Starts the run's client agents when its clients run another Curator (null otherwise): resolves the version's
+     * jars (cached after the first time) and waits until every agent listens.
+     */
+    private io.lockchaos.agent.ClientAgents startAgents(Phases phases) throws Exception {
+        if (!spec.clients().agents()) {
+            return null;
+        }
+        List<Path> jars;
+        try {
+            jars = io.lockchaos.agent.CuratorResolver.defaults().classpath(spec.clients().curator());
+        } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        int n = spec.clients().agentCount();
+        io.lockchaos.agent.ClientAgents a;
+        try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "
+                + spec.clients().curator())) {
+            a = io.lockchaos.agent.ClientAgents.start(jars, n, runDir.resolve("agents"));
+        }
+        agentCurator = a.curatorVersion();
+        agentStartMillis = a.startMillis();
+        return a;
+    }
+
+    private void closeAgents() {
+        if (agents != null) {
+            agents.close();
+            agents = null;
+        }
+    }
+
     /** Writes test.json: the spec, the expanded fault schedule, the seed and the versions. */
     public static void writeTestJson(Path runDir, TestSpec spec) throws IOException {
         Map<String, Object> t = new LinkedHashMap<>(spec.toMap());
         t.put("schedule", spec.schedule().timeline());
-        Map<String, Object> versions = new LinkedHashMap<>(Map.of("lockchaos", "0.1.0", "zookeeper", "3.9.5",
-                "curator", "5.9.0", "java", System.getProperty("java.version")));
+        Map<String, Object> versions = new LinkedHashMap<>();
+        versions.put("lockchaos", "0.1.0");
+        versions.put("zookeeper", "3.9.5");
+        versions.put("curator", spec.clients().curatorVersion());
+        versions.put("clients", spec.clients().agents() ? "client agents" : "in-process");
+        versions.put("java", System.getProperty("java.version"));
         if (spec.recipe().redis()) {
             versions.put("redis", io.lockchaos.redis.RedisServers.version());
             versions.put("jedis", "8.0.2");

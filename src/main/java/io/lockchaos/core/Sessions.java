@@ -37,9 +37,19 @@ final class Sessions {
         return t;
     });
 
+    /** The run's client agents, or null when clients run in this JVM. */
+    private final io.lockchaos.agent.ClientAgents agents;
+    /** Which agent the next client goes to. */
+    private final java.util.concurrent.atomic.AtomicInteger nextAgent = new java.util.concurrent.atomic.AtomicInteger();
+
     Sessions(TestSpec spec, Recorder recorder) {
+        this(spec, recorder, null);
+    }
+
+    Sessions(TestSpec spec, Recorder recorder, io.lockchaos.agent.ClientAgents agents) {
         this.spec = spec;
         this.recorder = recorder;
+        this.agents = agents;
     }
 
 
@@ -70,6 +80,9 @@ final class Sessions {
                     handle.zookeeper(() -> zk);
                 }
                 return closing(session, process, zk::getSessionId, spec.recipe().open(zk, key, read), true);
+            }
+            if (agents != null) {
+                return agentClient(connect, key, read, allKeys, process, onState, handle);
             }
             CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.clients().sessionTimeoutMillis(),
                     (int) Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
@@ -123,6 +136,31 @@ final class Sessions {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * A client served by one of the run's agents, on the agent's Curator: the same recipe, session settings and
+     * recorded states as an in-process client's (the states are stamped as they arrive from the agent).
+     */
+    private LockClient agentClient(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
+                                   Consumer<String> onState, ClientHandle handle) throws Exception {
+        io.lockchaos.agent.ClientAgents.Agent agent = agents.forClient(nextAgent.getAndIncrement());
+        io.lockchaos.agent.AgentClient c = io.lockchaos.agent.AgentClient.connect(agent.address());
+        try {
+            c.open(spec.recipe().wireName(), connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
+                    Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), (state, about) -> {
+                        recorder.state(process.getAsInt(), state, about);
+                        onState.accept(state);
+                    });
+        } catch (Exception e) {
+            c.close();
+            throw e;
+        }
+        register(c, c::lastSessionId);
+        if (handle != null) {
+            handle.session(c);
+        }
+        return closing(c, process, c::lastSessionId, c, false);
     }
 
     /**

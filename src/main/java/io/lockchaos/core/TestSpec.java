@@ -88,6 +88,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("lease_ms", redis.leaseMillis());
         m.put("redis_appendonly", redis.appendOnly());
         m.put("redis_timeout_ms", redis.instanceTimeoutMillis());
+        m.put("curator", clients.curator());
         return m;
     }
 }

@@ -120,6 +120,7 @@ public final class TestSpecs {
         m.put("lease_ms", "10000");
         m.put("redis_appendonly", "false");
         m.put("redis_timeout_ms", "100");
+        m.put("curator", ClientSpec.LINKED);
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -174,7 +175,7 @@ public final class TestSpecs {
         ClusterSpec cluster = new ClusterSpec(kind, (int) number(source, m, "nodes"), (int) number(source, m,
                 "tick_ms"));
         ClientSpec clients = new ClientSpec((int) number(source, m, "clients"), number(source, m,
-                "session_timeout_ms"), mode, (int) number(source, m, "reentry_depth"));
+                "session_timeout_ms"), mode, (int) number(source, m, "reentry_depth"), m.get("curator"));
         WorkloadSpec workload = new WorkloadSpec((int) number(source, m, "keys"), number(source, m, "time_s"),
                 number(source, m, "warmup_s"), number(source, m, "hold_ms"), number(source, m, "hold_max_ms"),
                 number(source, m, "acquire_timeout_ms"), (int) number(source, m, "try_acquire_pct"),
@@ -361,6 +362,20 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+        if (clients.agents()) {
+            if (!io.lockchaos.agent.CuratorResolver.plausible(clients.curator())) {
+                throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
+                        + " 5.4.0, got '" + clients.curator() + "'");
+            }
+            if (s.recipe().naive() || s.recipe().redis()) {
+                throw new SpecException(source + ": curator: client agents run Curator's recipes; "
+                        + s.recipe().wireName() + " is not one (use curator " + ClientSpec.LINKED + ")");
+            }
+            if (s.cluster().containers()) {
+                throw new SpecException(source + ": curator: client agents run beside local or netns servers, not"
+                        + " containers (use cluster local)");
+            }
         }
         if (s.recipe().redis()) {
             validateRedis(source, s);

@@ -25,29 +25,29 @@ final class SessionNemesis implements Nemesis {
 
     /** The client's current session id, or 0. */
     static long sessionOf(ClientHandle c) {
-        ZooKeeper zk = c.zookeeper();
-        return zk == null ? 0 : zk.getSessionId();
+        return c.session().sessionId();
     }
 
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
         ClientHandle c = ctx.client(fault.target());
-        ZooKeeper zk = c.zookeeper();
-        if (zk == null || zk.getSessionId() == 0) {
+        io.lockchaos.client.SessionControl sc = c.session();
+        long session = sc.sessionId();
+        byte[] password = sc.password();
+        if (session == 0 || password == null) {
             throw new IllegalStateException("process " + c.process() + " has no session to expire");
         }
-        long session = zk.getSessionId();
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
         value.put("process", c.process());
         value.put("worker", c.worker());
         if (fault.kind() == FaultKind.EXPIRE) {
-            expireOnServer(ctx.cluster().connectString(), session, zk.getSessionPasswd(),
+            expireOnServer(ctx.cluster().connectString(), session, password,
                     (int) ctx.sessionTimeoutMillis());
             value.put("session", session); // the checkers read "session" as: the server ended it
         } else {
-            zk.getTestable().injectSessionExpiration();
+            sc.expireClientSide();
             value.put("client_session", session); // the server did not end it
         }
         return new Started(value, null);

@@ -1,0 +1,241 @@
+package io.lockchaos.agent;
+
+import io.lockchaos.client.Grant;
+import io.lockchaos.client.LockClient;
+import io.lockchaos.client.SessionControl;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The runner's side of one client served by a {@link ClientAgent}: a lock client whose acquires and releases run in
+ * the agent, and the handle of its session for the nemesis. Connection states arrive as the agent sees them and are
+ * passed to the listener given at {@link #open}. Requests carry ids, so the nemesis may ask about the session while an
+ * acquire waits. A lost agent fails every request in flight with an exception: an indeterminate op, as a lost
+ * connection would be in-process.
+ */
+public final class AgentClient implements LockClient, SessionControl {
+    /** Connection states of the agent's session, in the order the agent saw them. */
+    public interface StateListener {
+        /**
+         * @param state Curator's connection state name
+         * @param about the session it concerns (the one lost, or the one now connected)
+         */
+        void onState(String state, long about);
+    }
+
+    /** An error the agent reported; its text is the agent-side exception's, so histories read the same. */
+    public static final class AgentException extends Exception {
+        private final String text;
+
+        AgentException(String text) {
+            super(text);
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    private final Socket socket;
+    private final Writer out;
+    private final Map<Long, CompletableFuture<Map<String, Object>>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private volatile StateListener listener = (s, a) -> { };
+    private volatile long session;
+    private volatile byte[] password;
+    private volatile boolean closed;
+
+    private AgentClient(Socket socket) throws IOException {
+        this.socket = socket;
+        this.out = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
+        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        Thread reader = new Thread(() -> read(in), "lockchaos-agent-client");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** A connection to the agent at {@code address}; {@link #open} then makes its session and recipe. */
+    public static AgentClient connect(InetSocketAddress address) throws IOException {
+        Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        s.connect(address, 10_000);
+        return new AgentClient(s);
+    }
+
+    /**
+     * Opens a Curator session to {@code connect} in the agent and the recipe on it.
+     *
+     * @param keys every lock key, for a multi-lock
+     */
+    public void open(String recipe, String connect, String key, boolean read, List<String> keys,
+                     long sessionTimeoutMillis, long connectionTimeoutMillis, StateListener states) throws Exception {
+        this.listener = states;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("recipe", recipe);
+        m.put("connect", connect);
+        m.put("key", key);
+        m.put("read", read);
+        m.put("keys", keys == null ? List.of() : keys);
+        m.put("session_timeout_ms", sessionTimeoutMillis);
+        m.put("connection_timeout_ms", connectionTimeoutMillis);
+        // the agent waits up to 30 s for a connection, as the in-process client does
+        remember(call("open", m, Duration.ofSeconds(45)));
+    }
+
+    private void remember(Map<String, Object> r) {
+        if (r.get("session") instanceof Number n) {
+            session = n.longValue();
+            password = r.get("password") instanceof String p ? Base64.getDecoder().decode(p) : null;
+        }
+    }
+
+    private void read(BufferedReader in) {
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                Map<String, Object> m = AgentWire.decode(line);
+                if ("state".equals(m.get("event"))) {
+                    remember(m);
+                    listener.onState((String) m.get("state"), ((Number) m.get("about")).longValue());
+                } else if (m.get("id") instanceof Number id) {
+                    CompletableFuture<Map<String, Object>> f = pending.remove(id.longValue());
+                    if (f != null) {
+                        f.complete(m);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the agent is gone, or spoke nonsense: fail what waits
+        }
+        closed = true;
+        IOException gone = new IOException("client agent connection lost");
+        pending.values().forEach(f -> f.completeExceptionally(gone));
+        pending.clear();
+    }
+
+    private Map<String, Object> call(String op, Map<String, Object> args, Duration timeout) throws Exception {
+        long id = ids.incrementAndGet();
+        CompletableFuture<Map<String, Object>> f = new CompletableFuture<>();
+        pending.put(id, f);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("op", op);
+        if (args != null) {
+            m.putAll(args);
+        }
+        try {
+            synchronized (out) {
+                if (closed) {
+                    throw new IOException("client agent connection lost");
+                }
+                out.write(AgentWire.encode(m));
+                out.write('\n');
+                out.flush();
+            }
+            Map<String, Object> r = timeout == null ? f.get() : f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (r.get("error") != null) {
+                throw new AgentException((String) r.get("error"));
+            }
+            return r;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        } catch (TimeoutException e) {
+            throw new IOException("client agent did not answer " + op + " within " + timeout.toMillis() + " ms");
+        } finally {
+            pending.remove(id);
+        }
+    }
+
+    @Override
+    public Grant acquire(Duration timeout) throws Exception {
+        Map<String, Object> r = call("acquire", Map.of("timeout_ms", timeout.toMillis()), null);
+        if (!(r.get("grant") instanceof Map<?, ?> g)) {
+            return null;
+        }
+        Grant grant = new Grant((String) g.get("node"), num(g, "czxid"), num(g, "session"), num(g, "owner"),
+                num(g, "seq"), num(g, "notifications"));
+        return grant;
+    }
+
+    private static long num(Map<?, ?> m, String k) {
+        return m.get(k) instanceof Number n ? n.longValue() : -1;
+    }
+
+    @Override
+    public boolean release() throws Exception {
+        return Boolean.TRUE.equals(call("release", null, null).get("present"));
+    }
+
+    /** The session id the agent last reported (0 when it has none). */
+    @Override
+    public long sessionId() {
+        refresh();
+        return session;
+    }
+
+    @Override
+    public byte[] password() {
+        refresh();
+        return password;
+    }
+
+    /** Asks the agent for the session it has right now; keeps the last known one when it cannot answer in time. */
+    private void refresh() {
+        if (closed) {
+            return;
+        }
+        try {
+            remember(call("session", null, Duration.ofSeconds(5)));
+        } catch (Exception e) {
+            // the last reported session stands
+        }
+    }
+
+    /** The session the agent last reported, without asking it. */
+    public long lastSessionId() {
+        return session;
+    }
+
+    @Override
+    public void expireClientSide() throws Exception {
+        call("expire_client_side", null, Duration.ofSeconds(10));
+    }
+
+    /** Closes the recipe and the session in the agent, then the connection. */
+    @Override
+    public void close() {
+        try {
+            if (!closed) {
+                call("close", null, Duration.ofSeconds(30));
+            }
+        } catch (Exception e) {
+            // closing is best effort; the connection's end closes the session in the agent too
+        } finally {
+            closed = true;
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // already closed
+            }
+        }
+    }
+}

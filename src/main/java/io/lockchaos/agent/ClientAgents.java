@@ -1,0 +1,243 @@
+package io.lockchaos.agent;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * The client agents of one run: {@code count} child JVMs, each running {@link ClientAgent} on Curator {@code version}'s
+ * jars and this project's own classes, listening on 127.0.0.1. Clients are spread over them round robin. Every agent
+ * dies with the runner: it is started through {@code setpriv --pdeathsig KILL} from one long-lived thread (where
+ * setpriv exists), watches the runner's pid itself, and is killed by {@link #close} and by a shutdown hook.
+ */
+public final class ClientAgents implements AutoCloseable {
+    /** One thread starts every agent and lives as long as the JVM: the parent-death signal follows the forking thread. */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockchaos-agent-spawner");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** One started agent. */
+    public record Agent(Process process, InetSocketAddress address, String curator, String zookeeper) {
+    }
+
+    private final List<Agent> agents;
+    private final Thread shutdownHook;
+    private final long startMillis;
+
+    private ClientAgents(List<Agent> agents, Thread hook, long startMillis) {
+        this.agents = agents;
+        this.shutdownHook = hook;
+        this.startMillis = startMillis;
+    }
+
+    /**
+     * Starts {@code count} agents on {@code curatorJars}, each logging to {@code logDir/agent-N.log}.
+     *
+     * @throws IOException when an agent does not start or does not say where it listens within 60 s
+     */
+    public static ClientAgents start(List<Path> curatorJars, int count, Path logDir) throws IOException {
+        long t0 = System.nanoTime();
+        Files.createDirectories(logDir);
+        String classpath = classpath(curatorJars);
+        List<Process> started = new ArrayList<>();
+        Thread hook = new Thread(() -> started.forEach(Process::destroyForcibly), "lockchaos-agent-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            for (int i = 1; i <= count; i++) {
+                started.add(launch(classpath, logDir.resolve("agent-" + i + ".log")));
+            }
+            List<Agent> agents = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                agents.add(hello(started.get(i), logDir.resolve("agent-" + (i + 1) + ".log")));
+            }
+            return new ClientAgents(agents, hook, (System.nanoTime() - t0) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            started.forEach(Process::destroyForcibly);
+            removeHook(hook);
+            throw e;
+        }
+    }
+
+    private static Process launch(String classpath, Path log) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
+            cmd.addAll(List.of("/usr/bin/setpriv", "--pdeathsig", "KILL", "--"));
+        }
+        cmd.addAll(List.of(java, "-XX:+UseSerialGC", "-Xmx512m", "-Xss512k", "-XX:-UsePerfData",
+                "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, ClientAgent.class.getName(),
+                "--listen", "127.0.0.1:0", "--parent", Long.toString(ProcessHandle.current().pid())));
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Callable<Process> start = pb::start;
+        try {
+            return SPAWNER.submit(start).get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException io ? io : new IOException("could not start a client agent: " + c, c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting a client agent", e);
+        }
+    }
+
+    /** Reads the agent's first line (where it listens); the rest of its output goes to its log. */
+    private static Agent hello(Process p, Path log) throws IOException {
+        InputStream stdout = p.getInputStream();
+        java.util.concurrent.CompletableFuture<String> first = new java.util.concurrent.CompletableFuture<>();
+        Thread drain = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8));
+                 OutputStream o = Files.newOutputStream(log, java.nio.file.StandardOpenOption.CREATE,
+                         java.nio.file.StandardOpenOption.APPEND)) {
+                String line = r.readLine();
+                first.complete(line);
+                while ((line = r.readLine()) != null) {
+                    o.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                }
+            } catch (IOException e) {
+                first.complete(null);
+            }
+        }, "lockchaos-agent-output");
+        drain.setDaemon(true);
+        drain.start();
+        String line;
+        try {
+            line = first.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            line = null;
+        }
+        if (line == null) {
+            p.destroyForcibly();
+            throw new IOException("a client agent did not start (see " + log + ")");
+        }
+        Map<String, Object> m = AgentWire.decode(line);
+        String listening = (String) m.get("listening");
+        int colon = listening.lastIndexOf(':');
+        return new Agent(p, new InetSocketAddress(listening.substring(0, colon),
+                Integer.parseInt(listening.substring(colon + 1))), (String) m.get("curator"),
+                (String) m.get("zookeeper"));
+    }
+
+    /**
+     * The agent's classpath: this project's classes (the build's folder, or, from the jar, its {@code io/lockchaos}
+     * entries copied once into a folder of their own, so the linked Curator stays out) and Curator's jars.
+     */
+    static String classpath(List<Path> curatorJars) throws IOException {
+        Path own;
+        try {
+            own = Path.of(ClientAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("cannot find lockchaos' own classes", e);
+        }
+        if (Files.isRegularFile(own)) {
+            own = ownClassesOf(own);
+        }
+        StringBuilder b = new StringBuilder(own.toAbsolutePath().toString());
+        for (Path j : curatorJars) {
+            b.append(java.io.File.pathSeparatorChar).append(j.toAbsolutePath());
+        }
+        return b.toString();
+    }
+
+    /** The {@code io/lockchaos/} classes of {@code jar}, extracted once per jar (by size and time) into the cache. */
+    private static Path ownClassesOf(Path jar) throws IOException {
+        String tag = Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis();
+        Path cacheRoot = Path.of(System.getProperty("java.io.tmpdir"), "lockchaos-agent-classes");
+        Path target = cacheRoot.resolve(tag);
+        if (Files.isDirectory(target)) {
+            return target;
+        }
+        Files.createDirectories(cacheRoot);
+        Path tmp = Files.createTempDirectory(cacheRoot, "extract-");
+        try (JarFile jf = new JarFile(jar.toFile())) {
+            Enumeration<JarEntry> entries = jf.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry e = entries.nextElement();
+                if (e.isDirectory() || !e.getName().startsWith("io/lockchaos/") || !e.getName().endsWith(".class")) {
+                    continue;
+                }
+                Path out = tmp.resolve(e.getName()).normalize();
+                if (!out.startsWith(tmp)) {
+                    continue;
+                }
+                Files.createDirectories(out.getParent());
+                try (InputStream in = jf.getInputStream(e)) {
+                    Files.copy(in, out);
+                }
+            }
+        }
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException raced) {
+            if (!Files.isDirectory(target)) {
+                throw raced;
+            }
+            // another runner extracted the same jar first: its copy is as good
+        }
+        return target;
+    }
+
+    public List<Agent> agents() {
+        return agents;
+    }
+
+    /** The agent that serves client {@code n} (round robin). */
+    public Agent forClient(int n) {
+        return agents.get(Math.floorMod(n, agents.size()));
+    }
+
+    /** How long starting every agent took, until each said where it listens. */
+    public long startMillis() {
+        return startMillis;
+    }
+
+    /** The Curator version the agents report from their classpath. */
+    public String curatorVersion() {
+        return agents.get(0).curator();
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down already
+        }
+    }
+
+    /** Kills every agent (its sessions end with it) and waits for them. */
+    @Override
+    public void close() {
+        for (Agent a : agents) {
+            a.process().destroyForcibly();
+        }
+        for (Agent a : agents) {
+            try {
+                a.process().waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        removeHook(shutdownHook);
+    }
+}

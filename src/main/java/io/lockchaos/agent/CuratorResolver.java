@@ -1,0 +1,139 @@
+package io.lockchaos.agent;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.RepositorySystemSession;
+import org.eclipse.aether.artifact.DefaultArtifact;
+import org.eclipse.aether.collection.CollectRequest;
+import org.eclipse.aether.graph.Dependency;
+import org.eclipse.aether.graph.Exclusion;
+import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.resolution.ArtifactResult;
+import org.eclipse.aether.resolution.DependencyRequest;
+import org.eclipse.aether.supplier.RepositorySystemSupplier;
+import org.eclipse.aether.supplier.SessionBuilderSupplier;
+import org.eclipse.aether.util.artifact.JavaScopes;
+
+/**
+ * Finds the jars of one Curator version: {@code org.apache.curator:curator-recipes:VERSION} and its runtime
+ * dependencies, resolved with Apache Maven Resolver from Maven Central (or {@code LOCKCHAOS_MAVEN_REPO}) into the local
+ * repository ({@code maven.repo.local}, else {@code ~/.m2/repository}). The classpath found is cached next to the
+ * local repository, so later runs start without asking the network. Logging back-ends are left out (the agent logs
+ * nothing; ZooKeeper 3.8's logback would print every debug line).
+ */
+public final class CuratorResolver {
+    /** What cannot be resolved: the message is the one line the user sees. */
+    public static final class UnresolvableVersion extends Exception {
+        public UnresolvableVersion(String message) {
+            super(message);
+        }
+    }
+
+    private static final List<Exclusion> LOGGING = List.of(
+            new Exclusion("ch.qos.logback", "*", "*", "*"),
+            new Exclusion("log4j", "*", "*", "*"),
+            new Exclusion("org.apache.logging.log4j", "*", "*", "*"),
+            new Exclusion("org.slf4j", "slf4j-log4j12", "*", "*"),
+            new Exclusion("org.slf4j", "slf4j-reload4j", "*", "*"),
+            new Exclusion("ch.qos.reload4j", "*", "*", "*"));
+
+    private final Path localRepository;
+    private final String remote;
+
+    public CuratorResolver(Path localRepository, String remote) {
+        this.localRepository = localRepository;
+        this.remote = remote;
+    }
+
+    /** The resolver of this machine's defaults (see the class comment). */
+    public static CuratorResolver defaults() {
+        String local = System.getProperty("maven.repo.local");
+        Path repo = local != null && !local.isBlank() ? Path.of(local)
+                : Path.of(System.getProperty("user.home"), ".m2", "repository");
+        String remote = System.getenv("LOCKCHAOS_MAVEN_REPO");
+        return new CuratorResolver(repo, remote == null || remote.isBlank()
+                ? "https://repo.maven.apache.org/maven2/" : remote);
+    }
+
+    /** Whether {@code v} looks like a Maven version this resolver may ask for (no paths, no ranges). */
+    public static boolean plausible(String v) {
+        return v != null && v.matches("[0-9]+(\\.[0-9]+){1,3}([.-][A-Za-z0-9]+)*");
+    }
+
+    /**
+     * The jars of Curator {@code version}, from the cache when every jar it names is still there.
+     *
+     * @throws UnresolvableVersion with one line saying what could not be resolved
+     */
+    public List<Path> classpath(String version) throws UnresolvableVersion {
+        if (!plausible(version)) {
+            throw new UnresolvableVersion("curator: '" + version + "' is not a version (expected e.g. 5.4.0)");
+        }
+        Path cache = localRepository.resolve(".lockchaos").resolve("curator-" + version + ".classpath");
+        try {
+            if (Files.isRegularFile(cache)) {
+                List<Path> cached = new ArrayList<>();
+                for (String l : Files.readAllLines(cache, StandardCharsets.UTF_8)) {
+                    if (!l.isBlank()) {
+                        cached.add(Path.of(l));
+                    }
+                }
+                if (!cached.isEmpty() && cached.stream().allMatch(Files::isRegularFile)) {
+                    return cached;
+                }
+            }
+        } catch (IOException e) {
+            // resolve again
+        }
+        List<Path> jars = resolve(version);
+        try {
+            Files.createDirectories(cache.getParent());
+            Path tmp = Files.createTempFile(cache.getParent(), "curator-", ".tmp");
+            StringBuilder b = new StringBuilder();
+            jars.forEach(j -> b.append(j.toAbsolutePath()).append('\n'));
+            Files.writeString(tmp, b, StandardCharsets.UTF_8);
+            Files.move(tmp, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // no cache: the next run resolves again
+        }
+        return jars;
+    }
+
+    private List<Path> resolve(String version) throws UnresolvableVersion {
+        RepositorySystem system = new RepositorySystemSupplier().get();
+        try (RepositorySystemSession.CloseableSession session = new SessionBuilderSupplier(system).get()
+                .withLocalRepositoryBaseDirectories(localRepository).build()) {
+            RemoteRepository central = new RemoteRepository.Builder("central", "default", remote).build();
+            Dependency root = new Dependency(new DefaultArtifact("org.apache.curator", "curator-recipes", "jar",
+                    version), JavaScopes.RUNTIME, false, LOGGING);
+            CollectRequest collect = new CollectRequest(root, List.of(central));
+            List<Path> jars = new ArrayList<>();
+            for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null))
+                    .getArtifactResults()) {
+                if (r.getArtifact() != null && r.getArtifact().getPath() != null) {
+                    jars.add(r.getArtifact().getPath());
+                }
+            }
+            if (jars.isEmpty()) {
+                throw new UnresolvableVersion("curator: " + version + " resolved to no jars from " + remote);
+            }
+            return jars;
+        } catch (org.eclipse.aether.resolution.DependencyResolutionException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            String why = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+            throw new UnresolvableVersion("curator: version " + version + " cannot be resolved from " + remote + " ("
+                    + why.lines().findFirst().orElse(why) + ")");
+        } finally {
+            system.shutdown();
+        }
+    }
+}

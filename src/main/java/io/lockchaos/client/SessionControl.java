@@ -1,0 +1,64 @@
+package io.lockchaos.client;
+
+import java.util.function.Supplier;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * What the nemesis needs of a client's ZooKeeper session to expire it: its id and password (to end it on the server)
+ * and a way to make the client alone believe it expired. The client may live in this JVM (a {@link ZooKeeper} handle)
+ * or in a client agent (asked over its socket).
+ */
+public interface SessionControl {
+    /** The current session id, or 0 when the client has none right now. */
+    long sessionId();
+
+    /** The current session's password, or null when there is none. */
+    byte[] password();
+
+    /** Makes the client believe its session expired while the server keeps it (ZooKeeper's test hook). */
+    void expireClientSide() throws Exception;
+
+    /** No session at all. */
+    SessionControl NONE = new SessionControl() {
+        @Override
+        public long sessionId() {
+            return 0;
+        }
+
+        @Override
+        public byte[] password() {
+            return null;
+        }
+
+        @Override
+        public void expireClientSide() {
+            throw new IllegalStateException("no session");
+        }
+    };
+
+    /** The session of whichever handle {@code handle} gives at the time of asking (Curator may replace it). */
+    static SessionControl of(Supplier<ZooKeeper> handle) {
+        return new SessionControl() {
+            @Override
+            public long sessionId() {
+                ZooKeeper zk = handle.get();
+                return zk == null ? 0 : zk.getSessionId();
+            }
+
+            @Override
+            public byte[] password() {
+                ZooKeeper zk = handle.get();
+                return zk == null ? null : zk.getSessionPasswd();
+            }
+
+            @Override
+            public void expireClientSide() {
+                ZooKeeper zk = handle.get();
+                if (zk == null) {
+                    throw new IllegalStateException("no session");
+                }
+                zk.getTestable().injectSessionExpiration();
+            }
+        };
+    }
+}
