@@ -63,6 +63,7 @@ public final class AgentClient implements LockClient, SessionControl {
     private volatile long session;
     private volatile byte[] password;
     private volatile boolean closed;
+    private boolean downgrades;
 
     private AgentClient(Socket socket) throws IOException {
         this.socket = socket;
@@ -89,6 +90,7 @@ public final class AgentClient implements LockClient, SessionControl {
     public void open(String recipe, String connect, String key, boolean read, List<String> keys,
                      long sessionTimeoutMillis, long connectionTimeoutMillis, StateListener states) throws Exception {
         this.listener = states;
+        this.downgrades = "rw".equals(recipe) && !read;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("recipe", recipe);
         m.put("connect", connect);
@@ -167,7 +169,16 @@ public final class AgentClient implements LockClient, SessionControl {
 
     @Override
     public Grant acquire(Duration timeout) throws Exception {
-        Map<String, Object> r = call("acquire", Map.of("timeout_ms", timeout.toMillis()), null);
+        return acquire(timeout, null);
+    }
+
+    private Grant acquire(Duration timeout, String side) throws Exception {
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("timeout_ms", timeout.toMillis());
+        if (side != null) {
+            args.put("side", side);
+        }
+        Map<String, Object> r = call("acquire", args, null);
         if (!(r.get("grant") instanceof Map<?, ?> g)) {
             return null;
         }
@@ -183,6 +194,33 @@ public final class AgentClient implements LockClient, SessionControl {
     @Override
     public boolean release() throws Exception {
         return Boolean.TRUE.equals(call("release", null, null).get("present"));
+    }
+
+    /**
+     * The read lock of the agent's read/write lock (for a downgrade); the agent refuses it for any other recipe, so
+     * it is offered only for the write side of {@code rw}.
+     */
+    @Override
+    public LockClient readSide() {
+        if (!downgrades) {
+            return null;
+        }
+        AgentClient self = this;
+        return new LockClient() {
+            @Override
+            public Grant acquire(Duration timeout) throws Exception {
+                return self.acquire(timeout, "read");
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                return Boolean.TRUE.equals(call("release", Map.of("side", "read"), null).get("present"));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /** The session id the agent last reported (0 when it has none). */

@@ -195,13 +195,13 @@ public final class ClientAgent {
                     return open(m);
                 }
                 case "acquire" -> {
-                    Grant g = lock.acquire(Duration.ofMillis(((Number) m.get("timeout_ms")).longValue()));
+                    Grant g = side(m).acquire(Duration.ofMillis(((Number) m.get("timeout_ms")).longValue()));
                     Map<String, Object> r = new LinkedHashMap<>();
                     r.put("grant", g == null ? null : grant(g));
                     return r;
                 }
                 case "release" -> {
-                    return Map.of("present", lock.release());
+                    return Map.of("present", side(m).release());
                 }
                 case "session" -> {
                     return session(zookeeper());
@@ -216,6 +216,18 @@ public final class ClientAgent {
                 }
                 default -> throw new IllegalArgumentException("unknown op '" + op + "'");
             }
+        }
+
+        /** The lock a command is about: the client's own, or its read side ({@code "side":"read"}, a downgrade). */
+        private LockClient side(Map<String, Object> m) {
+            if (!"read".equals(m.get("side"))) {
+                return lock;
+            }
+            LockClient r = lock.readSide();
+            if (r == null) {
+                throw new IllegalStateException("this lock has no read side");
+            }
+            return r;
         }
 
         private static Map<String, Object> grant(Grant g) {

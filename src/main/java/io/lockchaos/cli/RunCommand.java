@@ -220,9 +220,9 @@ final class RunCommand implements Callable<Integer> {
                 w.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
             }
         }
-        Verdict expected = spec.checking().expected().orElse(Verdict.VALID);
+        Verdict expected = spec.expectedVerdict().orElse(Verdict.VALID);
         boolean met = out.result().verdict() == expected;
-        if (spec.checking().expected().isPresent() || checkExpect) {
+        if (spec.expectedVerdict().isPresent() || checkExpect) {
             w.println("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
         }
         if (out.faultsStarted() + out.faultsFailed() > 0) {

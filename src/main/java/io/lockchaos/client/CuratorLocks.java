@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
@@ -100,34 +101,59 @@ public final class CuratorLocks {
         };
     }
 
-    /** One side (read or write) of an InterProcessReadWriteLock. */
+    /** One side (read or write) of an InterProcessReadWriteLock; the write side's {@code readSide} downgrades. */
     public static LockClient readWrite(CuratorFramework client, String path, boolean read) {
         InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, path);
-        InterProcessReadWriteLock.ReadLock r = rw.readLock();
-        InterProcessReadWriteLock.WriteLock w = rw.writeLock();
+        LockClient readSide = side(client, rw.readLock(), null);
+        return read ? readSide : side(client, rw.writeLock(), readSide);
+    }
+
+    private static LockClient side(CuratorFramework client, InterProcessMutex lock, LockClient readSide) {
         return new LockClient() {
             @Override
             public Grant acquire(Duration timeout) throws Exception {
-                boolean ok = read ? r.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                        : w.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                return ok ? grant(client, read ? r.getLockPath() : w.getLockPath()) : null;
+                return lock.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS) ? grant(client, lockPath(lock)) : null;
             }
 
             @Override
             public boolean release() throws Exception {
-                boolean present = exists(client, read ? r.getLockPath() : w.getLockPath());
-                if (read) {
-                    r.release();
-                } else {
-                    w.release();
-                }
+                boolean present = exists(client, lockPath(lock));
+                lock.release();
                 return present;
+            }
+
+            @Override
+            public LockClient readSide() {
+                return readSide;
             }
 
             @Override
             public void close() {
             }
         };
+    }
+
+    private static final java.lang.reflect.Method LOCK_PATH;
+
+    static {
+        try {
+            LOCK_PATH = InterProcessMutex.class.getDeclaredMethod("getLockPath");
+            LOCK_PATH.setAccessible(true);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * The node a read or write lock holds. Read through InterProcessMutex's own (protected) accessor: the read/write
+     * lock's sides made it public only in 5.5.0, and client agents run older versions too.
+     */
+    static String lockPath(InterProcessMutex lock) {
+        try {
+            return (String) LOCK_PATH.invoke(lock);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read the lock path of " + lock, e);
+        }
     }
 
     /**

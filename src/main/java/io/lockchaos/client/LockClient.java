@@ -41,6 +41,15 @@ public interface LockClient extends AutoCloseable {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * The read lock of the same read/write lock this client writes with, so that a writer may downgrade (take the read
+     * lock while it holds the write lock, then release the write lock); null for any other lock. It shares this
+     * client's session and is closed with it.
+     */
+    default LockClient readSide() {
+        return null;
+    }
+
     @Override
     void close();
 }

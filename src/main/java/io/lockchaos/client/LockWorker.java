@@ -40,6 +40,8 @@ public final class LockWorker implements Runnable {
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     private volatile int process;
+    private int downgradePct;
+    private java.util.SplittableRandom downgrades;
 
     /**
      * A worker that runs the cycles of {@code generator}, whose clock starts at {@code startNanos} ({@link
@@ -191,7 +193,21 @@ public final class LockWorker implements Runnable {
         return this;
     }
 
+    /**
+     * Makes {@code pct} percent of this writer's holds end in a downgrade (drawn from {@code seed}): see {@link
+     * io.lockchaos.core.WorkloadSpec#downgradePct()}. Only a client with a {@link LockClient#readSide} downgrades.
+     */
+    public LockWorker downgrade(int pct, long seed) {
+        this.downgradePct = pct;
+        this.downgrades = new java.util.SplittableRandom(seed);
+        return this;
+    }
+
     private Map<String, Object> params(boolean acquire) {
+        return params(acquire, mode);
+    }
+
+    private Map<String, Object> params(boolean acquire, String mode) {
         Map<String, Object> params = new java.util.LinkedHashMap<>();
         if (acquire) {
             params.put("timeout_ms", timeoutMillis);
@@ -303,6 +319,22 @@ public final class LockWorker implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            LockClient reader = held == 1 && downgradePct > 0 && downgrades.nextInt(100) < downgradePct
+                    ? client.readSide() : null;
+            if (reader != null) {
+                Downgrade d = downgrade(client, reader, acquireTimeout, hold);
+                if (d == Downgrade.INTERRUPTED) {
+                    return;
+                }
+                if (d == Downgrade.RETIRE) {
+                    client = retire(client);
+                    continue;
+                }
+                if (d == Downgrade.DONE) {
+                    continue;
+                }
+                // the read lock was refused: the write hold ends as usual
+            }
             phase(ClientHandle.Phase.IDLE);
             for (; held > 0; held--) {
                 Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
@@ -317,6 +349,56 @@ public final class LockWorker implements Runnable {
                 }
             }
         }
+    }
+
+    /** How a downgrade ended. */
+    private enum Downgrade { DONE, REFUSED, RETIRE, INTERRUPTED }
+
+    /**
+     * The writer, holding the write lock, takes the read lock, releases the write lock, holds the read lock as long
+     * as it held the write lock, and releases it: each step an op of its mode, so the checker sees the process hold
+     * the read lock alone after the write release (CURATOR-621 lets a queued writer in right then).
+     */
+    private Downgrade downgrade(LockClient writer, LockClient reader, Duration timeout, Duration hold) {
+        Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true, "read"));
+        Grant g;
+        try {
+            g = reader.acquire(timeout);
+        } catch (InterruptedException e) {
+            recorder.complete(acq, OpType.INFO, null, "interrupted");
+            return Downgrade.INTERRUPTED;
+        } catch (Exception e) {
+            recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
+            return Downgrade.RETIRE;
+        }
+        if (g == null) {
+            recorder.complete(acq, OpType.FAIL, null, "timeout");
+            return Downgrade.REFUSED;
+        }
+        recorder.complete(acq, OpType.OK, g.toValue(), null);
+        Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false, "write"));
+        try {
+            boolean present = writer.release(this::releasePoint);
+            recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
+        } catch (Exception e) {
+            recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+            return Downgrade.RETIRE;
+        }
+        try {
+            holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        phase(ClientHandle.Phase.IDLE);
+        Op relRead = recorder.invoke(process, Fn.RELEASE, key, params(false, "read"));
+        try {
+            boolean present = reader.release();
+            recorder.complete(relRead, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
+        } catch (Exception e) {
+            recorder.complete(relRead, OpType.INFO, null, String.valueOf(e));
+            return Downgrade.RETIRE;
+        }
+        return Downgrade.DONE;
     }
 
     /** How often a worker tries to open a client before it gives up. */

@@ -1,15 +1,134 @@
 package io.lockchaos.core;
 
 import io.lockchaos.checker.Verdict;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * How a run is judged beyond its recipe's checkers.
  *
  * @param expect the verdict a scenario is expected to reach, or null when the workload states none
+ * @param byCurator the verdict expected per Curator version range ({@code expect_by_curator}), first match wins; a
+ *     version no range matches falls back to {@code expect}
  */
-public record CheckSpec(Verdict expect) {
+public record CheckSpec(Verdict expect, List<ByVersion> byCurator) {
+    public CheckSpec {
+        byCurator = byCurator == null ? List.of() : List.copyOf(byCurator);
+    }
+
+    public CheckSpec(Verdict expect) {
+        this(expect, List.of());
+    }
+
     public Optional<Verdict> expected() {
         return Optional.ofNullable(expect);
+    }
+
+    /** The verdict expected of a run on Curator {@code version}. */
+    public Optional<Verdict> expected(String version) {
+        for (ByVersion b : byCurator) {
+            if (b.matches(version)) {
+                return Optional.of(b.verdict());
+            }
+        }
+        return expected();
+    }
+
+    /** The expectations per version as text, as a workload file may also give them: {@code "<5.5.0 invalid; ..."}. */
+    public String byCuratorText() {
+        StringBuilder b = new StringBuilder();
+        for (ByVersion v : byCurator) {
+            b.append(b.length() == 0 ? "" : "; ").append(v.comparison()).append(v.version()).append(' ')
+                    .append(v.verdict().wireName());
+        }
+        return b.toString();
+    }
+
+    /**
+     * Reads {@link #byCuratorText()}'s form.
+     *
+     * @throws IllegalArgumentException naming the entry that cannot be read
+     */
+    public static List<ByVersion> parseByCurator(String text) {
+        List<ByVersion> out = new ArrayList<>();
+        if (text == null || text.isBlank()) {
+            return out;
+        }
+        for (String entry : text.split(";")) {
+            String e = entry.trim();
+            String[] parts = e.split("\\s+");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("expected '<range> <verdict>' such as '<5.5.0 invalid', got '" + e
+                        + "'");
+            }
+            String range = parts[0];
+            String comparison = range.startsWith("<=") || range.startsWith(">=") ? range.substring(0, 2)
+                    : range.startsWith("<") || range.startsWith(">") || range.startsWith("=") ? range.substring(0, 1)
+                    : "=";
+            String version = range.substring(range.startsWith("=") || !comparison.equals("=") ? comparison.length()
+                    : 0);
+            if (!version.matches("[0-9]+(\\.[0-9]+)*")) {
+                throw new IllegalArgumentException("'" + range + "' is no version range (expected e.g. <5.5.0,"
+                        + " >=5.5.0 or 5.4.0)");
+            }
+            Verdict v = null;
+            for (Verdict x : Verdict.values()) {
+                if (x.wireName().equals(parts[1])) {
+                    v = x;
+                }
+            }
+            if (v == null) {
+                throw new IllegalArgumentException("expected valid, invalid or unknown after " + range + ", got '"
+                        + parts[1] + "'");
+            }
+            out.add(new ByVersion(comparison, version, v));
+        }
+        return out;
+    }
+
+    /** One expectation: versions {@code comparison version} (e.g. {@code < 5.5.0}) reach {@code verdict}. */
+    public record ByVersion(String comparison, String version, Verdict verdict) {
+        boolean matches(String v) {
+            int c = compareVersions(v, version);
+            return switch (comparison) {
+                case "<" -> c < 0;
+                case "<=" -> c <= 0;
+                case ">" -> c > 0;
+                case ">=" -> c >= 0;
+                default -> c == 0;
+            };
+        }
+    }
+
+    /**
+     * Orders versions by their numeric parts (5.10.0 after 5.9.0); a version with a qualifier after its numbers
+     * (5.5.0-SNAPSHOT) comes before the plain one.
+     */
+    public static int compareVersions(String a, String b) {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            String p = i < x.length ? x[i] : null;
+            String q = i < y.length ? y[i] : null;
+            if (p == null || q == null) {
+                boolean pNum = p != null && p.matches("[0-9]+");
+                boolean qNum = q != null && q.matches("[0-9]+");
+                if (p == null) {
+                    return qNum ? (Long.parseLong(q) == 0 ? 0 : -1) : 1; // 5.5 = 5.5.0; 5.5.0 > 5.5.0-RC1
+                }
+                return pNum ? (Long.parseLong(p) == 0 ? 0 : 1) : -1;
+            }
+            int c;
+            if (p.matches("[0-9]+") && q.matches("[0-9]+")) {
+                c = Long.compare(Long.parseLong(p), Long.parseLong(q));
+            } else {
+                c = p.compareTo(q);
+            }
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
     }
 }

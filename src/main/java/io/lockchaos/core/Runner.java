@@ -395,6 +395,9 @@ public final class Runner {
             lw.clientMode(spec.clients().mode()).reentryDepth(spec.clients().reentryDepth()).handle(handle);
             if (spec.recipe().readWrite()) {
                 lw.mode(read ? "read" : "write");
+                if (!read && spec.workload().downgradePct() > 0) {
+                    lw.downgrade(spec.workload().downgradePct(), spec.seed() * 31 + worker);
+                }
             }
             if (spec.recipe().spansKeys()) {
                 lw.keys(allKeys());

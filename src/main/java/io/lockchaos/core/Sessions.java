@@ -197,6 +197,11 @@ final class Sessions {
             }
 
             @Override
+            public LockClient readSide() {
+                return lock.readSide();
+            }
+
+            @Override
             public void close() {
                 if (closeLock) {
                     lock.close(); // else the session's close is the lock's, done once, in the background

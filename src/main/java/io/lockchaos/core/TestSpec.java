@@ -58,6 +58,11 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
                 : faults.none() ? 0 : recipe.redis() ? 1000 : clients.sessionTimeoutMillis() + 1000;
     }
 
+    /** The verdict this run is expected to reach on the Curator its clients run, if the workload states one. */
+    public java.util.Optional<io.lockchaos.checker.Verdict> expectedVerdict() {
+        return checking.expected(clients.curatorVersion());
+    }
+
     /** The spec as the key/value map a workload file holds (the keys workload files have always used). */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -78,6 +83,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("hold_max_ms", workload.holdMaxMillis());
         m.put("try_acquire_pct", workload.tryAcquirePct());
         m.put("read_pct", workload.readPct());
+        m.put("downgrade_pct", workload.downgradePct());
         m.put("rate", workload.rate());
         m.put("nemesis", faults.nemesis());
         m.put("quiesce_ms", faults.quiesceMillis());
@@ -89,6 +95,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("redis_appendonly", redis.appendOnly());
         m.put("redis_timeout_ms", redis.instanceTimeoutMillis());
         m.put("curator", clients.curator());
+        m.put("expect_by_curator", checking.byCuratorText());
         return m;
     }
 }

@@ -17,7 +17,7 @@ import java.util.Set;
 /** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
 public final class TestSpecs {
     private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth",
-            "try_acquire_pct", "read_pct", "rate", "redis_timeout_ms");
+            "try_acquire_pct", "read_pct", "rate", "redis_timeout_ms", "downgrade_pct");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
 
     private TestSpecs() {
@@ -31,6 +31,7 @@ public final class TestSpecs {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode v = e.getValue();
             values.put(e.getKey(), e.getKey().equals("nemesis") && v.isArray() ? timeline(file, v)
+                    : e.getKey().equals("expect_by_curator") && v.isObject() ? byVersion(file, v)
                     : v.isValueNode() ? v.asText() : v.toString());
         }
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
@@ -76,6 +77,20 @@ public final class TestSpecs {
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
     }
 
+    /** Expectations per Curator version given as a JSON object ({@code {"<5.5.0": "invalid"}}), as one text. */
+    private static String byVersion(Path file, JsonNode object) throws SpecException {
+        StringBuilder s = new StringBuilder();
+        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isTextual()) {
+                throw new SpecException(file + ": expect_by_curator: " + e.getKey() + ": expected a verdict as a"
+                        + " string, got " + e.getValue());
+            }
+            s.append(s.length() == 0 ? "" : "; ").append(e.getKey()).append(' ').append(e.getValue().asText());
+        }
+        return s.toString();
+    }
+
     /** A nemesis given as a JSON array of timeline entries, as one text. */
     private static String timeline(Path file, JsonNode array) throws SpecException {
         StringBuilder s = new StringBuilder();
@@ -110,6 +125,7 @@ public final class TestSpecs {
         m.put("hold_max_ms", "0");
         m.put("try_acquire_pct", "0");
         m.put("read_pct", "50");
+        m.put("downgrade_pct", "0");
         m.put("rate", "0");
         m.put("nemesis", "");
         m.put("quiesce_ms", "-1");
@@ -121,6 +137,7 @@ public final class TestSpecs {
         m.put("redis_appendonly", "false");
         m.put("redis_timeout_ms", "100");
         m.put("curator", ClientSpec.LINKED);
+        m.put("expect_by_curator", "");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -179,7 +196,8 @@ public final class TestSpecs {
         WorkloadSpec workload = new WorkloadSpec((int) number(source, m, "keys"), number(source, m, "time_s"),
                 number(source, m, "warmup_s"), number(source, m, "hold_ms"), number(source, m, "hold_max_ms"),
                 number(source, m, "acquire_timeout_ms"), (int) number(source, m, "try_acquire_pct"),
-                (int) number(source, m, "read_pct"), (int) number(source, m, "rate"));
+                (int) number(source, m, "read_pct"), (int) number(source, m, "rate"),
+                (int) number(source, m, "downgrade_pct"));
         PartitionerChoice partitioner = PartitionerChoice.parse(m.get("partitioner"));
         if (partitioner == null) {
             throw new SpecException(source + ": partitioner: expected auto, toxiproxy or iptables, got '"
@@ -193,7 +211,15 @@ public final class TestSpecs {
         RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
                 (int) number(source, m, "redis_timeout_ms"));
         return new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients, workload, faults,
-                new CheckSpec(verdict), redis);
+                new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator"))), redis);
+    }
+
+    private static java.util.List<CheckSpec.ByVersion> byCurator(String source, String text) throws SpecException {
+        try {
+            return CheckSpec.parseByCurator(text);
+        } catch (IllegalArgumentException e) {
+            throw new SpecException(source + ": expect_by_curator: " + e.getMessage());
+        }
     }
 
     /** What the Redis recipes cannot do: each refusal names its key. */
@@ -311,6 +337,13 @@ public final class TestSpecs {
         }
         if (w.tryAcquirePct() < 0 || w.tryAcquirePct() > 100) {
             throw new SpecException(source + ": try_acquire_pct: expected 0 to 100, got " + w.tryAcquirePct());
+        }
+        if (w.downgradePct() < 0 || w.downgradePct() > 100) {
+            throw new SpecException(source + ": downgrade_pct: expected 0 to 100, got " + w.downgradePct());
+        }
+        if (w.downgradePct() > 0 && s.recipe().kind() != io.lockchaos.client.LockRecipe.Kind.READ_WRITE) {
+            throw new SpecException(source + ": downgrade_pct: only a read/write lock (recipe rw) downgrades, got "
+                    + s.recipe().wireName());
         }
         if (w.readPct() < 0 || w.readPct() > 100) {
             throw new SpecException(source + ": read_pct: expected 0 to 100, got " + w.readPct());
