@@ -172,7 +172,8 @@ public final class ClientAgent {
             reply.put("id", id);
             try {
                 reply.putAll(step.call());
-            } catch (Exception e) {
+            } catch (Exception | LinkageError e) {
+                // a LinkageError is this project's code meeting a Curator whose API differs: say so, do not hang
                 reply.put("error", String.valueOf(e));
                 reply.put("interrupted", e instanceof InterruptedException);
             }

@@ -105,6 +105,44 @@ public final class CuratorResolver {
         return jars;
     }
 
+    /**
+     * The released versions of Curator from {@code from} to {@code to}, both included, oldest first, as Maven
+     * Central's metadata lists them (qualified versions such as 5.0.0-RC1 left out).
+     *
+     * @throws UnresolvableVersion when the list cannot be had
+     */
+    public List<String> versions(String from, String to) throws UnresolvableVersion {
+        if (!plausible(from) || !plausible(to)) {
+            throw new UnresolvableVersion("curator: expected a range A..B of versions such as 5.0.0..5.9.0, got " + from
+                    + ".." + to);
+        }
+        RepositorySystem system = new RepositorySystemSupplier().get();
+        try (RepositorySystemSession.CloseableSession session = new SessionBuilderSupplier(system).get()
+                .withLocalRepositoryBaseDirectories(localRepository).build()) {
+            RemoteRepository central = new RemoteRepository.Builder("central", "default", remote).build();
+            org.eclipse.aether.resolution.VersionRangeRequest request = new org.eclipse.aether.resolution
+                    .VersionRangeRequest(new DefaultArtifact("org.apache.curator", "curator-recipes", "jar",
+                    "[" + from + "," + to + "]"), List.of(central), null);
+            List<String> out = new ArrayList<>();
+            for (org.eclipse.aether.version.Version v : system.resolveVersionRange(session, request).getVersions()) {
+                String s = v.toString();
+                if (s.matches("[0-9]+(\\.[0-9]+)*")) {
+                    out.add(s);
+                }
+            }
+            if (out.isEmpty()) {
+                throw new UnresolvableVersion("curator: no released version from " + from + " to " + to + " at "
+                        + remote);
+            }
+            return out;
+        } catch (org.eclipse.aether.resolution.VersionRangeResolutionException e) {
+            throw new UnresolvableVersion("curator: versions " + from + ".." + to + " cannot be listed from " + remote
+                    + " (" + e.getMessage() + ")");
+        } finally {
+            system.shutdown();
+        }
+    }
+
     private List<Path> resolve(String version) throws UnresolvableVersion {
         RepositorySystem system = new RepositorySystemSupplier().get();
         try (RepositorySystemSession.CloseableSession session = new SessionBuilderSupplier(system).get()

@@ -13,9 +13,21 @@ public final class Checkers {
 
     /** The dedicated lock checkers for a recipe: mutual exclusion, reentrancy, fencing, lost updates, leaks, fairness. */
     public static Checker forRecipe(Recipe recipe) {
-        return compose("lock", List.of(new MutualExclusionChecker(recipe), new ReentrancyChecker(recipe),
-                new FencingChecker(), new LostUpdateChecker(recipe), new LeakChecker(recipe),
-                new FairnessChecker(recipe)));
+        return compose("lock", parts(recipe));
+    }
+
+    private static List<Checker> parts(Recipe recipe) {
+        return List.of(new MutualExclusionChecker(recipe), new ReentrancyChecker(recipe), new FencingChecker(),
+                new LostUpdateChecker(recipe), new LeakChecker(recipe), new FairnessChecker(recipe));
+    }
+
+    /**
+     * The checkers of a run's history: {@link #forRecipe}, except that a run in which no lock was ever taken or
+     * released (every client failed to start, say) is at best unknown, however clean its leak inspection: the run
+     * meant to exercise the lock and did not. A hand-made history of fenced writes alone is still checked as such.
+     */
+    public static Checker forRun(Recipe recipe) {
+        return compose("lock", parts(recipe), MutualExclusionChecker.NAME);
     }
 
     /**
@@ -24,6 +36,15 @@ public final class Checkers {
      * and whose stats are theirs by name. When no part checked anything, the composition checked nothing either.
      */
     public static Checker compose(String name, List<Checker> checkers) {
+        return compose(name, checkers, null);
+    }
+
+    /**
+     * Like {@link #compose(String, List)}, but the part named {@code essential} must have checked something for the
+     * composition to be valid: a lock history in which no lock was ever taken (every client failed to start, say) is
+     * not a correct lock, however clean its leak inspection. Without it the verdict is at best unknown.
+     */
+    public static Checker compose(String name, List<Checker> checkers, String essential) {
         List<Checker> parts = List.copyOf(checkers);
         return new Checker() {
             @Override
@@ -53,6 +74,12 @@ public final class Checkers {
                 if (!checked) {
                     return new CheckResult(name, Verdict.UNKNOWN, List.of(), stats,
                             missing.isEmpty() ? "no checkers" : missing.get(0), children, false);
+                }
+                for (CheckResult r : children) {
+                    if (r.checker().equals(essential) && !r.checked()) {
+                        v = v.and(Verdict.UNKNOWN);
+                        stats.put("unknown_because", essential + " had nothing to check: " + r.error());
+                    }
                 }
                 return new CheckResult(name, v, List.of(), stats, null, children, true);
             }

@@ -24,8 +24,11 @@ public final class MutualExclusionChecker implements Checker {
 
     @Override
     public String name() {
-        return "mutual-exclusion";
+        return NAME;
     }
+
+    /** The checker's name in results. */
+    public static final String NAME = "mutual-exclusion";
 
     @Override
     public CheckResult check(History h) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         description = "Jepsen-style correctness tester for distributed locks.",
         footer = {"", "'lockchaos help COMMAND' or 'lockchaos COMMAND --help' describes a command."},
         subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class,
-            ReportCommand.class, GenCommand.class, BenchCommand.class, ServeCommand.class, ToxiproxyServerCommand.class,
+            ReportCommand.class, MatrixCommand.class, GenCommand.class, BenchCommand.class, ServeCommand.class, ToxiproxyServerCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec

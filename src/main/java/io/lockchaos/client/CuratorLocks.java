@@ -104,8 +104,20 @@ public final class CuratorLocks {
     /** One side (read or write) of an InterProcessReadWriteLock; the write side's {@code readSide} downgrades. */
     public static LockClient readWrite(CuratorFramework client, String path, boolean read) {
         InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, path);
-        LockClient readSide = side(client, rw.readLock(), null);
-        return read ? readSide : side(client, rw.writeLock(), readSide);
+        LockClient readSide = side(client, half(rw, "readLock"), null);
+        return read ? readSide : side(client, half(rw, "writeLock"), readSide);
+    }
+
+    /**
+     * {@code readLock()} or {@code writeLock()}, called by name: their return types changed (InterProcessMutex before
+     * 5.3.0, ReadLock and WriteLock after), so a direct call compiled against one Curator fails on the other.
+     */
+    private static InterProcessMutex half(InterProcessReadWriteLock rw, String which) {
+        try {
+            return (InterProcessMutex) InterProcessReadWriteLock.class.getMethod(which).invoke(rw);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("InterProcessReadWriteLock." + which + "() cannot be called", e);
+        }
     }
 
     private static LockClient side(CuratorFramework client, InterProcessMutex lock, LockClient readSide) {
