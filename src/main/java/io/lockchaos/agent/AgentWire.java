@@ -66,7 +66,8 @@ public final class AgentWire {
                 case '\r' -> b.append("\\r");
                 case '\t' -> b.append("\\t");
                 default -> {
-                    if (c < 0x20) {
+                    if (c < 0x20 || Character.isSurrogate(c)) {
+                        // surrogates escaped too: a lone one would not survive the socket's UTF-8
                         b.append(String.format("\\u%04x", (int) c));
                     } else {
                         b.append(c);

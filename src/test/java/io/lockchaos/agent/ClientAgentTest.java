@@ -1,0 +1,221 @@
+package io.lockchaos.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.client.Grant;
+import io.lockchaos.cluster.LocalEnsemble;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Client agents on an older Curator than the linked one (5.4.0, resolved from Maven Central), against a real
+ * ensemble: what they report, what a grant carries, how the nemesis reaches their sessions, and that they go with
+ * their runner.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ClientAgentTest {
+    static final String OLD = "5.4.0";
+    private static final int SESSION_MS = 2000;
+    private static LocalEnsemble ensemble;
+    private static ClientAgents agents;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("lockchaos-agents");
+        ensemble = LocalEnsemble.builder(dir.resolve("servers")).size(1).tickTime(100).build();
+        ensemble.start();
+        ensemble.awaitHealthy(Duration.ofSeconds(60));
+        agents = ClientAgents.start(CuratorResolver.defaults().classpath(OLD), 2, dir.resolve("agents"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (agents != null) {
+            agents.close();
+        }
+        if (ensemble != null) {
+            ensemble.close();
+        }
+    }
+
+    private static AgentClient client(int agent, String recipe, String key, List<String> states) throws Exception {
+        AgentClient c = AgentClient.connect(agents.agents().get(agent).address());
+        c.open(recipe, ensemble.connectString(), key, false, List.of(), SESSION_MS, 1000,
+                (state, about) -> states.add(state));
+        return c;
+    }
+
+    @Test
+    void agentsRunTheVersionAskedForAndGrantsCarryTheNodesFacts() throws Exception {
+        assertEquals(OLD, agents.curatorVersion());
+        assertTrue(agents.agents().get(0).zookeeper().startsWith("3."), agents.agents().get(0).zookeeper());
+        List<String> states = new CopyOnWriteArrayList<>();
+        try (AgentClient a = client(0, "reentrant-mutex", "/facts", states);
+             AgentClient b = client(1, "reentrant-mutex", "/facts", new ArrayList<>())) {
+            assertEquals(List.of("CONNECTED"), states);
+            Grant g = a.acquire(Duration.ofSeconds(5));
+            assertNotNull(g);
+            assertTrue(g.node().startsWith("/facts/"), g.node());
+            assertTrue(g.czxid() > 0, "czxid " + g.czxid());
+            assertEquals(a.sessionId(), g.session());
+            assertEquals(g.session(), g.owner(), "its own session owns the node");
+            assertTrue(g.seq() >= 0);
+            assertNull(b.acquire(Duration.ofMillis(300)), "the other client times out");
+            assertTrue(a.release(), "the node was there");
+            Grant h = b.acquire(Duration.ofSeconds(5));
+            assertNotNull(h);
+            assertTrue(h.czxid() > g.czxid(), "tokens grow");
+            assertTrue(b.release());
+        }
+    }
+
+    @Test
+    void aServerSideExpiryReachesTheAgentsSessionAndItsNode() throws Exception {
+        List<String> states = new CopyOnWriteArrayList<>();
+        try (AgentClient a = client(0, "reentrant-mutex", "/expiry", states)) {
+            Grant g = a.acquire(Duration.ofSeconds(5));
+            assertNotNull(g);
+            long session = a.sessionId();
+            expireOnServer(session, a.password());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!states.contains("LOST") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(states.contains("LOST"), states.toString());
+            assertFalse(a.release(), "the server deleted the node with the session");
+            while (a.sessionId() == session && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(a.sessionId() != session && a.sessionId() != 0, "a new session: " + a.sessionId());
+        }
+    }
+
+    @Test
+    void aClientSideExpiryIsTheClientsAlone() throws Exception {
+        List<String> states = new CopyOnWriteArrayList<>();
+        try (AgentClient a = client(1, "mutex", "/client-side", states)) {
+            long session = a.sessionId();
+            a.expireClientSide();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!states.contains("LOST") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(states.contains("LOST"), states.toString());
+            assertTrue(session != 0);
+        }
+    }
+
+    @Test
+    void aKilledAgentFailsTheAcquireInFlight() throws Exception {
+        ClientAgents own = ClientAgents.start(CuratorResolver.defaults().classpath(OLD), 1, dir.resolve("doomed"));
+        try (AgentClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
+             AgentClient waiter = AgentClient.connect(own.agents().get(0).address())) {
+            waiter.open("reentrant-mutex", ensemble.connectString(), "/doomed", false, List.of(), SESSION_MS, 1000,
+                    (s, a) -> { });
+            assertNotNull(holder.acquire(Duration.ofSeconds(5)));
+            CompletableFuture<Throwable> failed = CompletableFuture.supplyAsync(() -> {
+                try {
+                    waiter.acquire(Duration.ofSeconds(60));
+                    return null;
+                } catch (Exception e) {
+                    return e;
+                }
+            });
+            Thread.sleep(300);
+            own.close();
+            Throwable t = failed.get(20, TimeUnit.SECONDS);
+            assertTrue(t instanceof IOException, String.valueOf(t));
+            assertEquals("java.io.IOException: client agent connection lost", t.toString());
+            assertTrue(holder.release());
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void anUnknownVersionIsOneLineAndAPathIsNoVersion() {
+        CuratorResolver r = new CuratorResolver(dir.resolve("empty-repo"), "https://repo.maven.apache.org/maven2/");
+        CuratorResolver.UnresolvableVersion e = assertThrows(CuratorResolver.UnresolvableVersion.class,
+                () -> r.classpath("0.0.1"));
+        assertTrue(e.getMessage().startsWith("curator: version 0.0.1 cannot be resolved from "), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        e = assertThrows(CuratorResolver.UnresolvableVersion.class, () -> r.classpath("../../etc"));
+        assertEquals("curator: '../../etc' is not a version (expected e.g. 5.4.0)", e.getMessage());
+    }
+
+    @Test
+    void agentsDieWithARunnerKilledBySigkill() throws Exception {
+        Path holderDir = dir.resolve("holder");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), AgentHolder.class.getName(), holderDir.toString(), OLD);
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process runner = pb.start();
+        List<Long> pids = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(runner.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line = out.readLine();
+            assertNotNull(line, "the holder printed its agents' pids");
+            for (String p : line.split(" ")) {
+                pids.add(Long.parseLong(p));
+            }
+            assertEquals(2, pids.size());
+            for (long p : pids) {
+                assertTrue(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false), "running: " + p);
+            }
+        } finally {
+            runner.destroyForcibly(); // SIGKILL: no shutdown hook runs
+            runner.waitFor(10, TimeUnit.SECONDS);
+        }
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            for (long p : pids) {
+                while (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)) {
+                    assertTrue(System.nanoTime() < deadline, "agent " + p + " outlived its runner");
+                    Thread.sleep(20);
+                }
+            }
+        } finally {
+            for (long p : pids) {
+                ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    /** Ends a session on the server the way the nemesis does: a second handle joins it and closes it. */
+    private static void expireOnServer(long session, byte[] password) throws Exception {
+        CountDownLatch joined = new CountDownLatch(1);
+        ZooKeeper twin = new ZooKeeper(ensemble.connectString(), SESSION_MS, e -> {
+            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                joined.countDown();
+            }
+        }, session, password);
+        try {
+            assertTrue(joined.await(10, TimeUnit.SECONDS), "joined the session");
+        } finally {
+            twin.close();
+        }
+    }
+}
