@@ -215,10 +215,7 @@ final class MatrixCommand implements Callable<Integer> {
         try {
             com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
                     .readTree(runDir.resolve("results.json").toFile());
-            com.fasterxml.jackson.databind.JsonNode c = r.path("about").path("curator");
-            if (c.isMissingNode()) {
-                c = r.path("curator");
-            }
+            com.fasterxml.jackson.databind.JsonNode c = r.path("curator");
             return c.isTextual() ? c.asText() : null;
         } catch (java.io.IOException e) {
             return null;

@@ -1,0 +1,133 @@
+package io.lockchaos.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whole runs with clients in agents: each Curator recipe on an older Curator, the same scenario in-process and in
+ * agents, CURATOR-621 across the version that fixed it, and a version that does not exist.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class AgentRunTest extends ConsoleCapturing {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private JsonNode latest(String test) throws Exception {
+        return JSON.readTree(dir.resolve(test).resolve("latest/results.json").toFile());
+    }
+
+    private static Set<String> kinds(JsonNode results) {
+        Set<String> kinds = new TreeSet<>();
+        for (JsonNode checker : results.get("checkers")) {
+            for (JsonNode a : checker.get("anomalies")) {
+                if (a.get("severity").asText().equals("violation")) {
+                    kinds.add(a.get("kind").asText());
+                }
+            }
+        }
+        return kinds;
+    }
+
+    /** Every grant of a fault-free run names a node its own session owns, with a fencing token. */
+    private void grantsOwnTheirNodes(String test) throws Exception {
+        List<String> lines = Files.readAllLines(dir.resolve(test).resolve("latest/history.jsonl"));
+        int grants = 0;
+        for (String l : lines) {
+            JsonNode op = JSON.readTree(l);
+            if (op.get("f").asText().equals("acquire") && op.get("type").asText().equals("ok")) {
+                JsonNode v = op.get("value");
+                assertEquals(v.get("session").asLong(), v.get("owner").asLong(), l);
+                assertTrue(v.get("token").asLong() > 0, l);
+                grants++;
+            }
+        }
+        assertTrue(grants > 0, "no grant in " + test);
+    }
+
+    @Test
+    void everyCuratorRecipeRunsValidOnAnOlderCurator() throws Exception {
+        for (String recipe : List.of("mutex", "reentrant-mutex", "semaphore:2", "rw", "multi")) {
+            int code = Main.run("run", "--recipe", recipe, "--curator", "5.4.0", "--nodes", "1", "--clients", "3",
+                    "--keys", recipe.equals("multi") ? "2" : "1", "--time", "2s", "--seed", "3", "--store",
+                    dir.toString());
+            JsonNode r = latest("default");
+            assertEquals(0, code, recipe + ": " + r.get("verdict") + " " + kinds(r));
+            assertEquals("5.4.0", r.get("curator").asText(), recipe);
+            grantsOwnTheirNodes("default");
+        }
+    }
+
+    @Test
+    void theSameScheduleGivesTheSameVerdictInProcessAndInAgents() throws Exception {
+        int inProcess = Main.run("run", "--workload", "workloads/scenario-5-curator-604.json", "--store",
+                dir.toString());
+        Set<String> inProcessKinds = kinds(latest("scenario-5-curator-604"));
+        int agent = Main.run("run", "--workload", "workloads/scenario-5-curator-604.json", "--curator", "5.9.0",
+                "--store", dir.toString());
+        JsonNode r = latest("scenario-5-curator-604");
+        assertEquals(1, inProcess, inProcessKinds.toString());
+        assertEquals(1, agent, kinds(r).toString());
+        assertEquals(inProcessKinds, kinds(r));
+        assertTrue(kinds(r).containsAll(Set.of("double-holder", "foreign-owner-grant")), kinds(r).toString());
+        assertEquals("5.9.0", r.get("curator").asText());
+    }
+
+    @Test
+    void theMatrixShowsTheCurator621FixAt550() throws Exception {
+        Path out = dir.resolve("m");
+        int code = Main.run("matrix", "--workload", "workloads/bugs/curator-621.json", "--curator", "5.4.0,5.5.0",
+                "--store", dir.toString(), "--out", out.toString());
+        JsonNode m = JSON.readTree(out.resolve("matrix.json").toFile());
+        assertEquals(0, code, m.toString());
+        JsonNode before = m.get("versions").get(0);
+        JsonNode after = m.get("versions").get(1);
+        assertEquals("5.4.0", before.get("resolved").asText());
+        assertEquals("invalid", before.get("outcome").asText(), before.toString());
+        assertTrue(before.get("violation_kinds").toString().contains("rw-conflict"), before.toString());
+        assertTrue(before.get("median_first_violation_s").asDouble() > 0, before.toString());
+        assertEquals("5.5.0", after.get("resolved").asText());
+        assertEquals("valid", after.get("outcome").asText(), after.toString());
+        assertTrue(after.get("as_expected").asBoolean() && before.get("as_expected").asBoolean());
+        assertTrue(Files.readString(out.resolve("matrix.html")).contains("<td>5.5.0</td>"));
+    }
+
+    @Test
+    void aMatrixAgainstItsExpectationExitsOne() throws Exception {
+        // the linked 5.9.0 has the fix: a file expecting the bug there is not met
+        Path wrong = dir.resolve("wrong.json");
+        Files.writeString(wrong, Files.readString(Path.of("workloads/bugs/curator-621.json"))
+                .replace("\">=5.5.0\": \"valid\"", "\">=5.5.0\": \"invalid\""));
+        int code = Main.run("matrix", "--workload", wrong.toString(), "--curator", "linked", "--store",
+                dir.toString(), "--out", dir.resolve("w").toString());
+        assertEquals(1, code);
+        assertTrue(out.toString().contains("NO"), out.toString());
+    }
+
+    @Test
+    void aVersionThatDoesNotExistIsOneLineAndExitTwo() throws Exception {
+        int code = Main.run("run", "--curator", "0.0.1", "--time", "1s", "--store", dir.toString());
+        assertEquals(2, code);
+        assertEquals(1, err().strip().lines().count(), err());
+        assertTrue(err().startsWith("lockchaos: curator: version 0.0.1 cannot be resolved from "), err());
+        assertFalse(Files.exists(dir.resolve("default")), "no run was started");
+        code = Main.run("run", "--curator", "5.4.0", "--recipe", "naive-exclusive", "--store", dir.toString());
+        assertEquals(2, code);
+        assertTrue(err().contains("--curator: client agents run Curator's recipes; naive-exclusive is not one"),
+                err());
+    }
+}
