@@ -32,6 +32,8 @@ public enum AnomalyKind {
     ORPHAN_NODE(Severity.VIOLATION),
     /** A FIFO recipe granted a later waiter before an earlier one. */
     FIFO_OVERTAKE(Severity.VIOLATION),
+    /** An acquire returned later than its timeout plus the workload's slack (a liveness promise broken). */
+    ACQUIRE_OVERRUN(Severity.VIOLATION),
     /** No sequential execution of the model explains the history. */
     NONLINEARIZABLE(Severity.VIOLATION);
 

@@ -27,7 +27,16 @@ public final class Checkers {
      * meant to exercise the lock and did not. A hand-made history of fenced writes alone is still checked as such.
      */
     public static Checker forRun(Recipe recipe) {
-        return compose("lock", parts(recipe), MutualExclusionChecker.NAME);
+        return forRun(recipe, -1);
+    }
+
+    /** {@link #forRun(Recipe)}, with the acquire-timeout check when {@code acquireSlackMillis} is 0 or more. */
+    public static Checker forRun(Recipe recipe, long acquireSlackMillis) {
+        List<Checker> parts = new ArrayList<>(parts(recipe));
+        if (acquireSlackMillis >= 0) {
+            parts.add(new AcquireTimeoutChecker(acquireSlackMillis));
+        }
+        return compose("lock", parts, MutualExclusionChecker.NAME);
     }
 
     /**

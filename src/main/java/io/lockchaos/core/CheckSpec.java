@@ -11,14 +11,16 @@ import java.util.Optional;
  * @param expect the verdict a scenario is expected to reach, or null when the workload states none
  * @param byCurator the verdict expected per Curator version range ({@code expect_by_curator}), first match wins; a
  *     version no range matches falls back to {@code expect}
+ * @param acquireSlackMillis when 0 or more, acquires that return later than their timeout plus this many ms are
+ *     violations ({@code acquire_slack_ms}; -1, the default, does not check)
  */
-public record CheckSpec(Verdict expect, List<ByVersion> byCurator) {
+public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireSlackMillis) {
     public CheckSpec {
         byCurator = byCurator == null ? List.of() : List.copyOf(byCurator);
     }
 
     public CheckSpec(Verdict expect) {
-        this(expect, List.of());
+        this(expect, List.of(), -1);
     }
 
     public Optional<Verdict> expected() {

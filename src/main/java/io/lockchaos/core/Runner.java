@@ -294,7 +294,8 @@ public final class Runner {
         CheckResult result;
         try (Phases.Step s = phases.start("checking the history")) {
             h = JsonlHistoryReader.read(historyFile);
-            result = Checkers.safe(Checkers.forRun(spec.recipe().promises())).check(h);
+            result = Checkers.safe(Checkers.forRun(spec.recipe().promises(),
+                    spec.checking().acquireSlackMillis())).check(h);
         }
         Map<String, Object> about = new LinkedHashMap<>();
         about.put("test", spec.name());

@@ -96,6 +96,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("redis_timeout_ms", redis.instanceTimeoutMillis());
         m.put("curator", clients.curator());
         m.put("expect_by_curator", checking.byCuratorText());
+        m.put("acquire_slack_ms", checking.acquireSlackMillis());
         return m;
     }
 }

@@ -138,6 +138,7 @@ public final class TestSpecs {
         m.put("redis_timeout_ms", "100");
         m.put("curator", ClientSpec.LINKED);
         m.put("expect_by_curator", "");
+        m.put("acquire_slack_ms", "-1");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -211,7 +212,8 @@ public final class TestSpecs {
         RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
                 (int) number(source, m, "redis_timeout_ms"));
         return new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients, workload, faults,
-                new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator"))), redis);
+                new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator")), number(source, m,
+                        "acquire_slack_ms")), redis);
     }
 
     private static java.util.List<CheckSpec.ByVersion> byCurator(String source, String text) throws SpecException {
@@ -337,6 +339,10 @@ public final class TestSpecs {
         }
         if (w.tryAcquirePct() < 0 || w.tryAcquirePct() > 100) {
             throw new SpecException(source + ": try_acquire_pct: expected 0 to 100, got " + w.tryAcquirePct());
+        }
+        long slack = s.checking().acquireSlackMillis();
+        if (slack < -1 || slack > 600_000) {
+            throw new SpecException(source + ": acquire_slack_ms: expected -1 (no check) or 0 to 600000, got " + slack);
         }
         if (w.downgradePct() < 0 || w.downgradePct() > 100) {
             throw new SpecException(source + ": downgrade_pct: expected 0 to 100, got " + w.downgradePct());

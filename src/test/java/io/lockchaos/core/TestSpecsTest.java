@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,19 +33,52 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "curator", "expect_by_curator"),
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "curator", "expect_by_curator", "acquire_slack_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }
 
     @Test
     void everyWorkloadFileSurvivesItsOwnKeys() throws Exception {
         // test.json is written from toMap and read back by key: nothing may be lost or changed on the way
-        try (Stream<Path> files = Files.list(Path.of("workloads"))) {
+        try (Stream<Path> files = Files.walk(Path.of("workloads"))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
                 TestSpec s = TestSpecs.load(f);
                 assertEquals(s, TestSpecs.with("again", TestSpec.DEFAULTS, text(s)), f.toString());
             }
         }
+    }
+
+    @Test
+    void expectationsPerCuratorVersionPickTheFirstRangeThatMatches() throws Exception {
+        TestSpec s = TestSpecs.load(Path.of("workloads/bugs/curator-621.json"));
+        assertEquals(Optional.of(Verdict.VALID), s.expectedVerdict(), "the linked 5.9.0");
+        TestSpec old = TestSpecs.with("t", s, Map.of("curator", "5.4.0"));
+        assertEquals(Optional.of(Verdict.INVALID), old.expectedVerdict());
+        assertEquals(Optional.of(Verdict.VALID), TestSpecs.with("t", s, Map.of("curator", "5.5.0")).expectedVerdict());
+        assertEquals(Optional.of(Verdict.VALID), TestSpecs.with("t", s, Map.of("curator", "5.10.0")).expectedVerdict());
+        assertEquals("<5.5.0 invalid; >=5.5.0 valid", s.checking().byCuratorText());
+        assertTrue(CheckSpec.compareVersions("5.5.0-RC1", "5.5.0") < 0);
+        assertEquals(0, CheckSpec.compareVersions("5.5", "5.5.0"));
+        assertTrue(CheckSpec.compareVersions("5.10.0", "5.9.0") > 0);
+        SpecException e = assertThrows(SpecException.class,
+                () -> TestSpecs.with("t", s, Map.of("expect_by_curator", "<5.x invalid")));
+        assertEquals("t: expect_by_curator: '<5.x' is no version range (expected e.g. <5.5.0, >=5.5.0 or 5.4.0)",
+                e.getMessage());
+    }
+
+    @Test
+    void agentsAndDowngradesAreRefusedWhereTheyCannotRun() throws Exception {
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t",
+                TestSpec.DEFAULTS, Map.of("curator", "5.4.0", "recipe", "redlock"))));
+        assertEquals("t: curator: client agents run Curator's recipes; redlock is not one (use curator linked)",
+                e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("curator", "5.4/../x"))));
+        assertEquals("t: curator: expected linked or a version such as 5.4.0, got '5.4/../x'", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("downgrade_pct", "50"))));
+        assertEquals("t: downgrade_pct: only a read/write lock (recipe rw) downgrades, got reentrant-mutex",
+                e.getMessage());
     }
 
     @Test
