@@ -51,6 +51,19 @@ public final class CuratorResolver {
         this.remote = remote;
     }
 
+    /**
+     * Keeps the resolver's own warnings (about the poms of old dependencies, say) off the console: what matters to a
+     * user is whether the version resolved, and that is said in one line either way.
+     */
+    private static void quiet() {
+        for (String logger : List.of("org.apache.maven", "org.eclipse.aether")) {
+            String key = "org.slf4j.simpleLogger.log." + logger;
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, "error");
+            }
+        }
+    }
+
     /** The resolver of this machine's defaults (see the class comment). */
     public static CuratorResolver defaults() {
         String local = System.getProperty("maven.repo.local");
@@ -116,6 +129,7 @@ public final class CuratorResolver {
             throw new UnresolvableVersion("curator: expected a range A..B of versions such as 5.0.0..5.9.0, got " + from
                     + ".." + to);
         }
+        quiet();
         RepositorySystem system = new RepositorySystemSupplier().get();
         try (RepositorySystemSession.CloseableSession session = new SessionBuilderSupplier(system).get()
                 .withLocalRepositoryBaseDirectories(localRepository).build()) {
@@ -144,6 +158,7 @@ public final class CuratorResolver {
     }
 
     private List<Path> resolve(String version) throws UnresolvableVersion {
+        quiet();
         RepositorySystem system = new RepositorySystemSupplier().get();
         try (RepositorySystemSession.CloseableSession session = new SessionBuilderSupplier(system).get()
                 .withLocalRepositoryBaseDirectories(localRepository).build()) {

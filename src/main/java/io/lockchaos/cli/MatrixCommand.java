@@ -137,9 +137,19 @@ final class MatrixCommand implements Callable<Integer> {
                 throw new UserError("--bisect: " + e.getMessage());
             }
             System.out.println("bisect: " + list.size() + " released versions from " + list.get(0) + " to "
-                    + list.get(list.size() - 1));
+                    + list.get(list.size() - 1) + ": " + String.join(", ", list));
         } else {
             list = versions;
+            // every version resolved before the first run: a typo found after an hour of runs would waste them
+            for (String v : list) {
+                if (!v.equals(ClientSpec.LINKED)) {
+                    try {
+                        resolver.classpath(v);
+                    } catch (CuratorResolver.UnresolvableVersion e) {
+                        throw new UserError(e.getMessage());
+                    }
+                }
+            }
         }
         Map<String, Row> rows = new LinkedHashMap<>();
         Map<String, Object> bisection = null;
@@ -156,6 +166,10 @@ final class MatrixCommand implements Callable<Integer> {
                 .format(java.time.Instant.now()));
         Files.createDirectories(dir);
         List<Row> all = new ArrayList<>(rows.values());
+        // a bisection runs versions out of order; the table reads in version order, the linked one last
+        all.sort((a, b) -> a.version().equals(b.version()) ? 0 : a.version().equals(ClientSpec.LINKED) ? 1
+                : b.version().equals(ClientSpec.LINKED) ? -1 : io.lockchaos.core.CheckSpec.compareVersions(a.version(),
+                b.version()));
         print(spec, all);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("workload", workload.toString());
