@@ -34,6 +34,10 @@ public enum AnomalyKind {
     FIFO_OVERTAKE(Severity.VIOLATION),
     /** An acquire returned later than its timeout plus the workload's slack (a liveness promise broken). */
     ACQUIRE_OVERRUN(Severity.VIOLATION),
+    /** A grant's fencing token is not higher than that of a hold of the same key that had ended before it was asked. */
+    TOKEN_REGRESSION(Severity.VIOLATION),
+    /** The same for the sequence number in the lock node's name: numbering restarted (the parent was made again). */
+    SEQUENCE_RESTART(Severity.NOTE),
     /** No sequential execution of the model explains the history. */
     NONLINEARIZABLE(Severity.VIOLATION);
 

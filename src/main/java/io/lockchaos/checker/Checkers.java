@@ -30,9 +30,13 @@ public final class Checkers {
         return forRun(recipe, -1);
     }
 
-    /** {@link #forRun(Recipe)}, with the acquire-timeout check when {@code acquireSlackMillis} is 0 or more. */
+    /**
+     * {@link #forRun(Recipe)}: the recipe's checkers, the token order (a run records each grant's czxid and sequence
+     * number), and the acquire-timeout check when {@code acquireSlackMillis} is 0 or more.
+     */
     public static Checker forRun(Recipe recipe, long acquireSlackMillis) {
         List<Checker> parts = new ArrayList<>(parts(recipe));
+        parts.add(new TokenOrderChecker(recipe));
         if (acquireSlackMillis >= 0) {
             parts.add(new AcquireTimeoutChecker(acquireSlackMillis));
         }

@@ -32,11 +32,13 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
     private final PeerRouting routing;
     /** The servers' namespaces, or null when they share the runner's loopback. */
     private final Netns netns;
+    private final Map<String, String> properties;
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
     private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
-            Netns netns) {
+            Netns netns, Map<String, String> properties) {
+        this.properties = Map.copyOf(properties);
         this.nodes = List.copyOf(nodes);
         this.tickTime = tickTime;
         this.extraConfig = Map.copyOf(extraConfig);
@@ -54,6 +56,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         private int size = 3;
         private int tickTime = 200;
         private final Map<String, String> extra = new LinkedHashMap<>();
+        private final Map<String, String> properties = new LinkedHashMap<>();
         private PeerRouting routing = PeerRouting.DIRECT;
         private Netns netns;
 
@@ -88,6 +91,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         }
 
         /**
+         * A Java system property of every server JVM: some ZooKeeper settings are read only from those, such as
+         * {@code znode.container.checkIntervalMs} (how often empty container nodes are reaped).
+         */
+        public Builder systemProperty(String key, String value) {
+            if (!key.matches("[A-Za-z0-9_.]+")) {
+                throw new IllegalArgumentException("not a property name: " + key);
+            }
+            properties.put(key, value);
+            return this;
+        }
+
+        /**
          * Runs each server in its own namespace of {@code n} (which must have a namespace per server), on its own
          * address and ZooKeeper's usual ports; the ensemble removes the namespaces when it is closed.
          */
@@ -112,7 +127,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
                         : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
                                 dir.resolve("server.log")));
             }
-            return new LocalEnsemble(nodes, tickTime, extra, routing, netns);
+            return new LocalEnsemble(nodes, tickTime, extra, routing, netns, properties);
         }
     }
 
@@ -218,6 +233,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(ZooCfg.jvmFlags());
+        properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         String advertise = ZooCfg.advertiseFlag(n, nodes, routing != PeerRouting.DIRECT, this::election);
         if (advertise != null) {
             cmd.add(advertise);

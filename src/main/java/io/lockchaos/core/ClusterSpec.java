@@ -6,8 +6,14 @@ package io.lockchaos.core;
  * @param kind where the servers run
  * @param nodes ZooKeeper servers: 1, 3 or 5
  * @param tickMillis the servers' tickTime, which bounds the session timeouts they grant (2 to 20 ticks)
+ * @param containerCheckMillis how often the servers reap empty container nodes (a lock's parent, once its last lock
+ *     node is gone), {@code container_check_ms}; -1 keeps ZooKeeper's minute
  */
-public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis) {
+public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis) {
+    public ClusterSpec(ClusterKind kind, int nodes, int tickMillis) {
+        this(kind, nodes, tickMillis, -1);
+    }
+
     public boolean containers() {
         return kind == ClusterKind.CONTAINER;
     }

@@ -125,15 +125,21 @@ public final class Runner {
             // servers reach each other directly; cuts are iptables rules in their namespaces, not proxies
             io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
             try {
-                return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                        .tickTime(spec.cluster().tickMillis()).netns(ns).build();
+                return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+                        .tickTime(spec.cluster().tickMillis()).netns(ns)).build();
             } catch (IOException | RuntimeException e) {
                 ns.close();
                 throw e;
             }
         }
-        return LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                .tickTime(spec.cluster().tickMillis()).routing(routing).build();
+        return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+                .tickTime(spec.cluster().tickMillis()).routing(routing)).build();
+    }
+
+    /** The servers' container reaping interval, when the spec sets one. */
+    private LocalEnsemble.Builder reaping(LocalEnsemble.Builder b) {
+        long every = spec.cluster().containerCheckMillis();
+        return every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every));
     }
 
     /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */

@@ -97,6 +97,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         m.put("curator", clients.curator());
         m.put("expect_by_curator", checking.byCuratorText());
         m.put("acquire_slack_ms", checking.acquireSlackMillis());
+        m.put("container_check_ms", cluster.containerCheckMillis());
         return m;
     }
 }

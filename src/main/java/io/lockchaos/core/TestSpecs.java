@@ -139,6 +139,7 @@ public final class TestSpecs {
         m.put("curator", ClientSpec.LINKED);
         m.put("expect_by_curator", "");
         m.put("acquire_slack_ms", "-1");
+        m.put("container_check_ms", "-1");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -191,7 +192,7 @@ public final class TestSpecs {
                             + expect + "'"));
         }
         ClusterSpec cluster = new ClusterSpec(kind, (int) number(source, m, "nodes"), (int) number(source, m,
-                "tick_ms"));
+                "tick_ms"), number(source, m, "container_check_ms"));
         ClientSpec clients = new ClientSpec((int) number(source, m, "clients"), number(source, m,
                 "session_timeout_ms"), mode, (int) number(source, m, "reentry_depth"), m.get("curator"));
         WorkloadSpec workload = new WorkloadSpec((int) number(source, m, "keys"), number(source, m, "time_s"),
@@ -339,6 +340,16 @@ public final class TestSpecs {
         }
         if (w.tryAcquirePct() < 0 || w.tryAcquirePct() > 100) {
             throw new SpecException(source + ": try_acquire_pct: expected 0 to 100, got " + w.tryAcquirePct());
+        }
+        long reap = cluster.containerCheckMillis();
+        if (reap != -1 && (reap < 100 || reap > 3_600_000)) {
+            throw new SpecException(source + ": container_check_ms: expected -1 (ZooKeeper's minute) or 100 to 3600000,"
+                    + " got " + reap);
+        }
+        if (reap != -1 && (cluster.containers() || s.recipe().redis())) {
+            throw new SpecException(source + ": container_check_ms: sets a system property of the ZooKeeper servers"
+                    + " lockchaos starts as child JVMs (cluster local or netns), got " + (s.recipe().redis()
+                    ? "a Redis recipe" : "cluster container"));
         }
         long slack = s.checking().acquireSlackMillis();
         if (slack < -1 || slack > 600_000) {

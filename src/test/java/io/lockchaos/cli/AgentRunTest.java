@@ -90,6 +90,22 @@ class AgentRunTest extends ConsoleCapturing {
     }
 
     @Test
+    void sequenceNumbersRestartWhenTheParentIsReapedAndTheCzxidDoesNot() throws Exception {
+        int code = Main.run("run", "--workload", "workloads/bugs/sequence-restart.json", "--curator", "5.4.0",
+                "--check-expect", "--store", dir.toString());
+        JsonNode r = latest("sequence-restart");
+        assertEquals(0, code, kinds(r).toString());
+        JsonNode stats = null;
+        for (JsonNode c : r.get("checkers")) {
+            if (c.get("checker").asText().equals("token-order")) {
+                stats = c.get("stats");
+            }
+        }
+        assertTrue(stats != null && stats.get("sequence_restarts").asLong() > 0, String.valueOf(stats));
+        assertEquals(0, stats.get("token_regressions").asLong());
+    }
+
+    @Test
     void anAcquireOutlivesItsTimeoutDuringAPartition() throws Exception {
         int code = Main.run("run", "--workload", "workloads/bugs/acquire-timeout-overrun.json", "--store",
                 dir.toString());
