@@ -64,6 +64,7 @@ public final class AgentClient implements LockClient, SessionControl {
     private volatile byte[] password;
     private volatile boolean closed;
     private boolean downgrades;
+    private volatile long dedicatedPid = -1;
 
     private AgentClient(Socket socket) throws IOException {
         this.socket = socket;
@@ -246,6 +247,16 @@ public final class AgentClient implements LockClient, SessionControl {
         } catch (Exception e) {
             // the last reported session stands
         }
+    }
+
+    /** Says that the agent at {@code pid} serves this client alone, so a client pause may stop it whole. */
+    public void dedicated(long pid) {
+        dedicatedPid = pid;
+    }
+
+    @Override
+    public long processId() {
+        return dedicatedPid;
     }
 
     /** The session the agent last reported, without asking it. */

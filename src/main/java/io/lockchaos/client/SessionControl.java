@@ -18,6 +18,14 @@ public interface SessionControl {
     /** Makes the client believe its session expired while the server keeps it (ZooKeeper's test hook). */
     void expireClientSide() throws Exception;
 
+    /**
+     * The pid of a process that runs this client and nothing else (a client agent of its own), which a client pause
+     * stops whole, as a GC pause would; -1 when the client shares its process (the runner's JVM, a shared agent).
+     */
+    default long processId() {
+        return -1;
+    }
+
     /** No session at all. */
     SessionControl NONE = new SessionControl() {
         @Override

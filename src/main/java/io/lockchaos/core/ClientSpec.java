@@ -33,12 +33,16 @@ public record ClientSpec(int count, long sessionTimeoutMillis, ClientMode mode, 
         return agents() ? curator : LINKED_VERSION;
     }
 
+    /** The most clients that get a client agent each when the schedule pauses clients. */
+    public static final int MAX_DEDICATED_AGENTS = 16;
+
     /**
-     * How many client agents serve the clients: one, whatever their number. Measured with 100 clients on 2 cores, four
-     * agents cost half the throughput (each JVM compiles and collects for itself) and one agent 6%, as the runner's
-     * own JVM serves any number of in-process clients.
+     * How many client agents serve the clients. One, whatever their number: measured with 100 clients on 2 cores,
+     * four agents cost half the throughput (each JVM compiles and collects for itself) and one agent 7% at most. But
+     * when the schedule pauses clients and there are at most {@link #MAX_DEDICATED_AGENTS}, each client gets an agent
+     * of its own, so that a pause stops the client's whole process (its Curator threads and heartbeats too).
      */
-    public int agentCount() {
-        return 1;
+    public int agentCount(boolean pausesClients) {
+        return pausesClients && count <= MAX_DEDICATED_AGENTS ? count : 1;
     }
 }

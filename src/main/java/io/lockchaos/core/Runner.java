@@ -308,7 +308,8 @@ public final class Runner {
         about.put("recipe", spec.recipe().wireName());
         about.put("curator", agentCurator != null ? agentCurator : spec.clients().curatorVersion());
         if (agentStartMillis >= 0) {
-            about.put("agents", Map.of("count", spec.clients().agentCount(), "start_ms", agentStartMillis));
+            about.put("agents", Map.of("count", spec.clients().agentCount(pausesClients()), "start_ms",
+                    agentStartMillis));
         }
         about.put("ops", h.size());
         about.put("faults", Map.of("started", driver.started(), "failed", driver.failed()));
@@ -438,7 +439,7 @@ public final class Runner {
         } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
         }
-        int n = spec.clients().agentCount();
+        int n = spec.clients().agentCount(pausesClients());
         io.lockchaos.agent.ClientAgents a;
         try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "
                 + spec.clients().curator())) {
@@ -447,6 +448,12 @@ public final class Runner {
         agentCurator = a.curatorVersion();
         agentStartMillis = a.startMillis();
         return a;
+    }
+
+    private boolean pausesClients() {
+        return spec.schedule().events().stream().anyMatch(e -> e.fault().kind()
+                == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT)
+                || spec.faults().nemesis().contains("pause-client"); // a mix names it without events
     }
 
     private void closeAgents() {

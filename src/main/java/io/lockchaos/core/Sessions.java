@@ -144,8 +144,14 @@ final class Sessions {
      */
     private LockClient agentClient(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
                                    Consumer<String> onState, ClientHandle handle) throws Exception {
-        io.lockchaos.agent.ClientAgents.Agent agent = agents.forClient(nextAgent.getAndIncrement());
+        // with an agent per worker, a worker's every process (a new one after each indeterminate op) uses its own
+        boolean own = handle != null && agents.agents().size() == spec.clients().count() && agents.agents().size() > 1;
+        io.lockchaos.agent.ClientAgents.Agent agent = agents.forClient(own ? handle.worker()
+                : nextAgent.getAndIncrement());
         io.lockchaos.agent.AgentClient c = io.lockchaos.agent.AgentClient.connect(agent.address());
+        if (own) {
+            c.dedicated(agent.process().pid());
+        }
         try {
             c.open(spec.recipe().wireName(), connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
                     Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), (state, about) -> {

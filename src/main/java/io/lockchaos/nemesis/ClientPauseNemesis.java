@@ -38,7 +38,7 @@ final class ClientPauseNemesis implements Nemesis {
         ClientHandle.PauseRequest request = new ClientHandle.PauseRequest(millis, h -> {
             who.set(h);
             freeze(ctx, h, tag, problem);
-        }, h -> thaw(ctx, tag, problem));
+        }, h -> thaw(ctx, h, tag, problem));
         // a releaser stops inside its release (see LockClient#release(DangerPoint)), any other holder at its
         // danger point in the critical section
         boolean inRelease = fault.target().equals("releaser");
@@ -76,6 +76,9 @@ final class ClientPauseNemesis implements Nemesis {
         value.put("worker", h.worker());
         value.put("session", SessionNemesis.sessionOf(h));
         value.put("connections_frozen", !frozenNever(ctx) && problem.get() == null);
+        if (h.session().processId() > 0) {
+            value.put("agent_stopped", h.session().processId()); // the client's own agent, SIGSTOPped for the pause
+        }
         if (problem.get() != null) {
             value.put("problem", problem.get());
         }
@@ -93,6 +96,10 @@ final class ClientPauseNemesis implements Nemesis {
      * failure is kept and reported in the fault's value instead.
      */
     private static void freeze(NemesisContext ctx, ClientHandle h, String tag, AtomicReference<String> problem) {
+        long pid = h.session().processId();
+        if (pid > 0) {
+            signal(pid, "-STOP", problem); // a client agent of its own stops whole, its heartbeats too
+        }
         if (frozenNever(ctx)) {
             return;
         }
@@ -114,7 +121,41 @@ final class ClientPauseNemesis implements Nemesis {
         return ctx.network() == null || ctx.cluster() instanceof io.lockchaos.cluster.Sessionless s && s.sessionless();
     }
 
-    private static void thaw(NemesisContext ctx, String tag, AtomicReference<String> problem) {
+    /**
+     * SIGSTOP or SIGCONT to a client agent this run started, by pid, with kill(1) from an argument array. An
+     * interrupt (the run ending during the pause) does not cut it short: an agent left stopped would hold its sessions
+     * and nodes until the run kills it.
+     */
+    private static void signal(long pid, String sig, AtomicReference<String> problem) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            Process k = new ProcessBuilder("kill", sig, Long.toString(pid)).redirectErrorStream(true).start();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+            while (true) {
+                try {
+                    if (!k.waitFor(Math.max(0, deadline - System.nanoTime()),
+                            java.util.concurrent.TimeUnit.NANOSECONDS) || k.exitValue() != 0) {
+                        problem.set("kill " + sig + " " + pid + " failed");
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (IOException e) {
+            problem.set("kill " + sig + " " + pid + ": " + e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void thaw(NemesisContext ctx, ClientHandle h, String tag, AtomicReference<String> problem) {
+        long pid = h.session().processId();
+        if (pid > 0) {
+            signal(pid, "-CONT", problem);
+        }
         if (frozenNever(ctx)) {
             return;
         }
