@@ -65,6 +65,11 @@ public final class AgentClient implements LockClient, SessionControl {
     private volatile boolean closed;
     private boolean downgrades;
     private volatile long dedicatedPid = -1;
+    /** Ids of acquires and releases in flight; answers to them count in {@link #answered}. */
+    private final java.util.Set<Long> lockOps = ConcurrentHashMap.newKeySet();
+    /** Acquire and release answers received, and taken by their callers: see {@link #awaitCaller}. */
+    private long answered;
+    private long consumed;
 
     private AgentClient(Socket socket) throws IOException {
         this.socket = socket;
@@ -104,8 +109,12 @@ public final class AgentClient implements LockClient, SessionControl {
         remember(call("open", m, Duration.ofSeconds(45)));
     }
 
-    private void remember(Map<String, Object> r) {
-        if (r.get("session") instanceof Number n) {
+    /**
+     * Keeps the session the agent reports, unless it reports none: in an outage the client may have no handle for a
+     * while, and the last session is still the one whose nodes the server holds (as the in-process client keeps it).
+     */
+    private synchronized void remember(Map<String, Object> r) {
+        if (r.get("session") instanceof Number n && n.longValue() != 0) {
             session = n.longValue();
             password = r.get("password") instanceof String p ? Base64.getDecoder().decode(p) : null;
         }
@@ -117,17 +126,25 @@ public final class AgentClient implements LockClient, SessionControl {
             while ((line = in.readLine()) != null) {
                 Map<String, Object> m = AgentWire.decode(line);
                 if ("state".equals(m.get("event"))) {
+                    awaitCaller();
                     remember(m);
                     listener.onState((String) m.get("state"), ((Number) m.get("about")).longValue());
                 } else if (m.get("id") instanceof Number id) {
                     CompletableFuture<Map<String, Object>> f = pending.remove(id.longValue());
                     if (f != null) {
+                        if (lockOps.remove(id.longValue())) {
+                            synchronized (this) {
+                                answered++;
+                            }
+                        }
                         f.complete(m);
                     }
                 }
             }
         } catch (IOException | RuntimeException e) {
             // the agent is gone, or spoke nonsense: fail what waits
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         closed = true;
         IOException gone = new IOException("client agent connection lost");
@@ -135,8 +152,26 @@ public final class AgentClient implements LockClient, SessionControl {
         pending.clear();
     }
 
+    /**
+     * Waits (up to 1 s) until the caller of every acquire or release the agent has answered has taken its answer:
+     * a state the agent saw after granting must not reach the history before the grant does.
+     */
+    private synchronized void awaitCaller() throws InterruptedException {
+        long deadline = System.nanoTime() + 1_000_000_000L;
+        while (consumed < answered) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            wait(left / 1_000_000L + 1);
+        }
+    }
+
     private Map<String, Object> call(String op, Map<String, Object> args, Duration timeout) throws Exception {
         long id = ids.incrementAndGet();
+        if (op.equals("acquire") || op.equals("release")) {
+            lockOps.add(id);
+        }
         CompletableFuture<Map<String, Object>> f = new CompletableFuture<>();
         pending.put(id, f);
         Map<String, Object> m = new LinkedHashMap<>();
@@ -165,8 +200,17 @@ public final class AgentClient implements LockClient, SessionControl {
             throw new IOException("client agent did not answer " + op + " within " + timeout.toMillis() + " ms");
         } finally {
             pending.remove(id);
+            lockOps.remove(id);
         }
     }
+
+    /**
+     * How long past its own timeout an acquire (or a release) may take before the runner gives up on the agent: far
+     * more than Curator's retries through a partition take (seconds), so an acquire that overruns its timeout is
+     * still measured; an agent that never answers (stopped, or stuck) ends the op as indeterminate instead of
+     * holding the run forever.
+     */
+    static final Duration GIVE_UP_AFTER = Duration.ofSeconds(120);
 
     @Override
     public Grant acquire(Duration timeout) throws Exception {
@@ -179,7 +223,10 @@ public final class AgentClient implements LockClient, SessionControl {
         if (side != null) {
             args.put("side", side);
         }
-        Map<String, Object> r = call("acquire", args, null);
+        Map<String, Object> r = lockCall("acquire", args, timeout.plus(GIVE_UP_AFTER));
+        if (!r.containsKey("grant")) {
+            throw new IOException("client agent: acquire answered without a grant field: " + r);
+        }
         if (!(r.get("grant") instanceof Map<?, ?> g)) {
             return null;
         }
@@ -194,7 +241,36 @@ public final class AgentClient implements LockClient, SessionControl {
 
     @Override
     public boolean release() throws Exception {
-        return Boolean.TRUE.equals(call("release", null, null).get("present"));
+        return present(lockCall("release", null, GIVE_UP_AFTER));
+    }
+
+    private static boolean present(Map<String, Object> r) throws IOException {
+        if (!(r.get("present") instanceof Boolean b)) {
+            throw new IOException("client agent: release answered without a present field: " + r);
+        }
+        return b;
+    }
+
+    /**
+     * An acquire or release. When the agent does not answer in time the connection is closed (the agent then drops
+     * the session, as a crashed client would) and the op fails as indeterminate. Connection states the agent sent
+     * after this answer wait until the caller has it, so the history records them after the op's completion, in the
+     * order the agent saw them.
+     */
+    private Map<String, Object> lockCall(String op, Map<String, Object> args, Duration bound) throws Exception {
+        try {
+            return call(op, args, bound);
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("client agent did not answer")) {
+                closeSocket();
+            }
+            throw e;
+        } finally {
+            synchronized (this) {
+                consumed = answered;
+                notifyAll();
+            }
+        }
     }
 
     /**
@@ -215,7 +291,7 @@ public final class AgentClient implements LockClient, SessionControl {
 
             @Override
             public boolean release() throws Exception {
-                return Boolean.TRUE.equals(call("release", Map.of("side", "read"), null).get("present"));
+                return present(lockCall("release", Map.of("side", "read"), GIVE_UP_AFTER));
             }
 
             @Override
@@ -235,6 +311,15 @@ public final class AgentClient implements LockClient, SessionControl {
     public byte[] password() {
         refresh();
         return password;
+    }
+
+    /** The id and password from one answer of the agent, so that the two belong to the same session. */
+    @Override
+    public Session current() {
+        refresh(); // not under the lock: the reading thread takes it to remember what the agent says
+        synchronized (this) {
+            return new Session(session, password);
+        }
     }
 
     /** Asks the agent for the session it has right now; keeps the last known one when it cannot answer in time. */
@@ -265,6 +350,11 @@ public final class AgentClient implements LockClient, SessionControl {
     }
 
     @Override
+    public long lastKnownSessionId() {
+        return session;
+    }
+
+    @Override
     public void expireClientSide() throws Exception {
         call("expire_client_side", null, Duration.ofSeconds(10));
     }
@@ -279,12 +369,16 @@ public final class AgentClient implements LockClient, SessionControl {
         } catch (Exception e) {
             // closing is best effort; the connection's end closes the session in the agent too
         } finally {
-            closed = true;
-            try {
-                socket.close();
-            } catch (IOException e) {
-                // already closed
-            }
+            closeSocket();
+        }
+    }
+
+    private void closeSocket() {
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // already closed
         }
     }
 }

@@ -132,7 +132,7 @@ public final class ClientAgent {
                         case "open", "acquire", "release" -> lockThread.execute(() -> answer(id, () -> run(op, m)));
                         case "close" -> {
                             lockThread.shutdown();
-                            lockThread.awaitTermination(1, TimeUnit.MINUTES);
+                            lockThread.awaitTermination(20, TimeUnit.SECONDS); // the runner waits 30 s
                             closeAll();
                             answer(id, () -> Map.of("ok", true));
                             return;
@@ -172,8 +172,9 @@ public final class ClientAgent {
             reply.put("id", id);
             try {
                 reply.putAll(step.call());
-            } catch (Exception | LinkageError e) {
-                // a LinkageError is this project's code meeting a Curator whose API differs: say so, do not hang
+            } catch (Throwable e) {
+                // never leave the runner waiting: a LinkageError is this project's code meeting a Curator whose API
+                // differs, an Error anything else; either is the op's outcome, as an exception would be
                 reply.put("error", String.valueOf(e));
                 reply.put("interrupted", e instanceof InterruptedException);
             }
@@ -292,6 +293,8 @@ public final class ClientAgent {
             curator = c;
             c.start();
             if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
+                curator = null;
+                c.close();
                 throw new IllegalStateException("no connection to " + connect);
             }
             current.compareAndSet(0, c.getZookeeperClient().getZooKeeper().getSessionId());

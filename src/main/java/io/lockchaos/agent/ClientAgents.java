@@ -84,7 +84,10 @@ public final class ClientAgents implements AutoCloseable {
         if (Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
             cmd.addAll(List.of("/usr/bin/setpriv", "--pdeathsig", "KILL", "--"));
         }
+        // SerialGC: measured faster here than G1 for a JVM of many small clients on 2 cores; an agent out of memory
+        // exits, so its runner sees the connections go instead of waiting on an answer that never comes
         cmd.addAll(List.of(java, "-XX:+UseSerialGC", "-Xmx512m", "-Xss512k", "-XX:-UsePerfData",
+                "-XX:+ExitOnOutOfMemoryError",
                 "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, ClientAgent.class.getName(),
                 "--listen", "127.0.0.1:0", "--parent", Long.toString(ProcessHandle.current().pid())));
         ProcessBuilder pb = new ProcessBuilder(cmd)
@@ -160,15 +163,19 @@ public final class ClientAgents implements AutoCloseable {
         return b.toString();
     }
 
-    /** The {@code io/lockchaos/} classes of {@code jar}, extracted once per jar (by size and time) into the cache. */
+    /**
+     * The {@code io/lockchaos/} classes of {@code jar}, extracted once per jar content (its SHA-256) into a folder of
+     * this user's own (mode 700; one found with other owners or open to others is refused), and used only once a
+     * marker says the extraction finished: a half-written or cleaned-up copy is made again.
+     */
     private static Path ownClassesOf(Path jar) throws IOException {
-        String tag = Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis();
-        Path cacheRoot = Path.of(System.getProperty("java.io.tmpdir"), "lockchaos-agent-classes");
-        Path target = cacheRoot.resolve(tag);
-        if (Files.isDirectory(target)) {
+        Path cacheRoot = Path.of(System.getProperty("java.io.tmpdir"), "lockchaos-agent-classes-"
+                + System.getProperty("user.name").replaceAll("[^A-Za-z0-9_.-]", "_"));
+        privateFolder(cacheRoot);
+        Path target = cacheRoot.resolve(sha256(jar));
+        if (Files.isRegularFile(target.resolve(COMPLETE))) {
             return target;
         }
-        Files.createDirectories(cacheRoot);
         Path tmp = Files.createTempDirectory(cacheRoot, "extract-");
         try (JarFile jf = new JarFile(jar.toFile())) {
             Enumeration<JarEntry> entries = jf.entries();
@@ -187,15 +194,62 @@ public final class ClientAgents implements AutoCloseable {
                 }
             }
         }
+        Files.writeString(tmp.resolve(COMPLETE), jar.toString());
+        if (Files.isDirectory(target)) {
+            deleteTree(target); // an unfinished or cleaned-up copy
+        }
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException raced) {
-            if (!Files.isDirectory(target)) {
+            if (!Files.isRegularFile(target.resolve(COMPLETE))) {
                 throw raced;
             }
-            // another runner extracted the same jar first: its copy is as good
+            deleteTree(tmp); // another runner extracted the same jar first: its copy is as good
         }
         return target;
+    }
+
+    private static final String COMPLETE = "EXTRACTED";
+
+    /** Makes {@code dir} this user's alone, or refuses one that is not. */
+    private static void privateFolder(Path dir) throws IOException {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> own =
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectory(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(own));
+            } catch (java.nio.file.FileAlreadyExistsException raced) {
+                // made by another runner of this user a moment ago: checked below
+            }
+        }
+        if (Files.isSymbolicLink(dir) || !Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || !Files.getOwner(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName()
+                        .equals(System.getProperty("user.name"))
+                || !Files.getPosixFilePermissions(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).equals(own)) {
+            throw new IOException(dir + ": the client agents' class cache must be a folder of this user's alone"
+                    + " (mode 700); remove it");
+        }
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                d.update(buf, 0, n);
+            }
+            return java.util.HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     public List<Agent> agents() {

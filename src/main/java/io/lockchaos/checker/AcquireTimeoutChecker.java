@@ -12,7 +12,8 @@ import java.util.Map;
  * A liveness promise of {@code acquire(timeout)}: the call returns (granted, timed out, or failed) within its timeout
  * plus {@code slack}. During a partition a Curator acquire may instead block for its connection timeout times its
  * retries. Every acquire whose invocation names its {@code timeout_ms} and that returned is measured from invocation
- * to completion, whatever the outcome (an exception is a return too); one still open at the end is not judged.
+ * to completion, whatever the outcome (an exception is a return too); one still waiting when the history ends is
+ * judged by the time it had waited by then.
  * Overruns are violations: a workload asks for this check by stating its slack ({@code acquire_slack_ms}).
  */
 public final class AcquireTimeoutChecker implements Checker {
@@ -43,14 +44,19 @@ public final class AcquireTimeoutChecker implements Checker {
                 continue;
             }
             long timeout = op.longField("timeout_ms", -1);
+            if (timeout < 0) {
+                continue;
+            }
             int done = h.completionOf(i);
-            if (timeout < 0 || done < 0) {
+            // one still waiting when the history ended has taken at least until then: judged once that is too long
+            Op end = done < 0 ? null : ops.get(done);
+            long endTime = end == null ? h.endTime() : end.time();
+            long tookNs = endTime - op.time();
+            long boundNs = (timeout + slackMillis) * 1_000_000L;
+            if (end == null && tookNs <= boundNs) {
                 continue;
             }
             measured++;
-            Op end = ops.get(done);
-            long tookNs = end.time() - op.time();
-            long boundNs = (timeout + slackMillis) * 1_000_000L;
             if (tookNs <= boundNs) {
                 continue;
             }
@@ -61,9 +67,10 @@ public final class AcquireTimeoutChecker implements Checker {
             d.put("timeout_ms", timeout);
             d.put("slack_ms", slackMillis);
             d.put("took_ms", tookNs / 1_000_000L);
-            d.put("outcome", end.type().name().toLowerCase(java.util.Locale.ROOT));
-            anomalies.add(Anomaly.of(AnomalyKind.ACQUIRE_OVERRUN, op.key(), List.of(op.index(), end.index()),
-                    op.time(), end.time(), String.format(java.util.Locale.ROOT, "process %d's acquire with a %d ms"
+            d.put("outcome", end == null ? "none: still waiting at the end of the history"
+                    : end.type().name().toLowerCase(java.util.Locale.ROOT));
+            anomalies.add(Anomaly.of(AnomalyKind.ACQUIRE_OVERRUN, op.key(), end == null ? List.of(op.index())
+                    : List.of(op.index(), end.index()), op.time(), endTime, String.format(java.util.Locale.ROOT, "process %d's acquire with a %d ms"
                             + " timeout returned (%s) after %d ms, more than its timeout plus %d ms", op.process(),
                             timeout, d.get("outcome"), tookNs / 1_000_000L, slackMillis), d));
         }

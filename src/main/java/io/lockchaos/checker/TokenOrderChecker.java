@@ -46,12 +46,13 @@ public final class TokenOrderChecker implements Checker {
             byEnd.removeIf(x -> x.possible().isOpen());
             byEnd.sort(Comparator.comparingLong(x -> x.possible().until()));
             List<Hold> byAsk = new ArrayList<>(grants);
-            byAsk.sort(Comparator.comparingLong(Hold::acquireIndex));
+            byAsk.sort(Comparator.comparingLong(x -> x.possible().from()));
             Hold maxToken = null;
             Hold maxSeq = null;
             int ended = 0;
             for (Hold b : byAsk) {
-                while (ended < byEnd.size() && byEnd.get(ended).possible().until() <= b.acquireIndex()) {
+                // positions, not op indexes: a history's indexes may have gaps
+                while (ended < byEnd.size() && byEnd.get(ended).possible().until() <= b.possible().from()) {
                     Hold a = byEnd.get(ended++);
                     if (a.grant().token() >= 0 && (maxToken == null || a.grant().token() > maxToken.grant().token())) {
                         maxToken = a;

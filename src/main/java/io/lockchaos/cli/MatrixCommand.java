@@ -207,9 +207,17 @@ final class MatrixCommand implements Callable<Integer> {
             ScenarioResult r;
             try {
                 onVersion = s.spec();
-                r = s.run();
             } catch (SpecException e) {
                 throw new UserError(e.getMessage());
+            }
+            try {
+                r = s.run();
+            } catch (Exception e) {
+                // one run that could not be carried out is an unknown, not the end of the rows already run
+                verdicts.add(Verdict.UNKNOWN);
+                System.out.printf(Locale.ROOT, "  curator %-8s run %d/%d (seed %d): unknown: the run failed: %s%n",
+                        version, i + 1, runs, base + i, e);
+                continue;
             }
             verdicts.add(r.verdict());
             r.violations().forEach(k -> kinds.add(k.wireName()));
@@ -254,6 +262,11 @@ final class MatrixCommand implements Callable<Integer> {
         }
         Row last = runVersion(spec, list.get(list.size() - 1), base, resolver);
         rows.put(list.get(list.size() - 1), last);
+        if (first.outcome() == Verdict.UNKNOWN || last.outcome() == Verdict.UNKNOWN) {
+            System.out.println("bisect: an end of the range gave no verdict (see its runs): nothing to bisect");
+            b.put("first_different", null);
+            return b;
+        }
         if (last.outcome() == first.outcome()) {
             System.out.println("bisect: " + list.get(list.size() - 1) + " has the same outcome as " + list.get(0)
                     + " (" + first.outcome().wireName() + "): no change found in the range");
@@ -266,6 +279,12 @@ final class MatrixCommand implements Callable<Integer> {
             int mid = (lo + hi) >>> 1;
             Row r = runVersion(spec, list.get(mid), base, resolver);
             rows.put(list.get(mid), r);
+            if (r.outcome() == Verdict.UNKNOWN) {
+                System.out.println("bisect: " + list.get(mid) + " gave no verdict (see its runs): stopping here");
+                b.put("first_different", null);
+                b.put("stopped_at", list.get(mid));
+                return b;
+            }
             if (r.outcome() == first.outcome()) {
                 lo = mid;
             } else {

@@ -148,6 +148,10 @@ final class RunCommand implements Callable<Integer> {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
+        if (connect != null && spec.cluster().containerCheckMillis() != -1) {
+            throw new UserError("--connect: container_check_ms is a property of the servers lockchaos starts; an"
+                    + " ensemble you already have keeps its own");
+        }
         if (spec.recipe().redis()) {
             if (connect != null) {
                 throw new UserError("--connect: " + spec.recipe().wireName() + " starts its own Redis instances;"

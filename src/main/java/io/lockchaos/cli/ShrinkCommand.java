@@ -60,7 +60,9 @@ final class ShrinkCommand implements Callable<Integer> {
             throw new UserError("--attempts, --max-runs and --rate-runs must be at least 1");
         }
         History h = HistoryFiles.read(runDir.resolve("history.jsonl"), HistoryFiles.Format.JSONL);
-        CheckResult result = Checkers.safe(Checkers.forRecipe(original.recipe().promises())).check(h);
+        // judged as the run was: a run's checks (token order, acquire timeouts when its workload asked for them)
+        CheckResult result = Checkers.safe(Checkers.forRun(original.recipe().promises(),
+                original.checking().acquireSlackMillis())).check(h);
         Set<AnomalyKind> target = result.violationKinds();
         if (target.isEmpty()) {
             throw new UserError(runDir + ": the run is " + result.verdict().name().toLowerCase(Locale.ROOT)

@@ -319,8 +319,12 @@ public final class LockWorker implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            LockClient reader = held == 1 && downgradePct > 0 && downgrades.nextInt(100) < downgradePct
-                    ? client.readSide() : null;
+            // a holder that must stop (its client mode heard of trouble, or the run ends) gives the lock back
+            // rather than downgrade: Curator would grant the read lock from what it remembers of a write lock
+            // that may be gone
+            boolean draw = held == 1 && downgradePct > 0 && downgrades.nextInt(100) < downgradePct;
+            LockClient reader = draw && stillSafe() && !Thread.currentThread().isInterrupted() ? client.readSide()
+                    : null;
             if (reader != null) {
                 Downgrade d = downgrade(client, reader, acquireTimeout, hold);
                 if (d == Downgrade.INTERRUPTED) {
@@ -392,7 +396,7 @@ public final class LockWorker implements Runnable {
         phase(ClientHandle.Phase.IDLE);
         Op relRead = recorder.invoke(process, Fn.RELEASE, key, params(false, "read"));
         try {
-            boolean present = reader.release();
+            boolean present = reader.release(this::releasePoint);
             recorder.complete(relRead, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
         } catch (Exception e) {
             recorder.complete(relRead, OpType.INFO, null, String.valueOf(e));

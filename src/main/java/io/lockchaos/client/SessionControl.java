@@ -15,6 +15,23 @@ public interface SessionControl {
     /** The current session's password, or null when there is none. */
     byte[] password();
 
+    /** A session's id and password, read together. */
+    record Session(long id, byte[] password) {
+    }
+
+    /**
+     * The session id as last known, without asking anyone: for labelling a fault, where the client may be stopped
+     * (a paused agent answers nothing until it resumes).
+     */
+    default long lastKnownSessionId() {
+        return sessionId();
+    }
+
+    /** The current session's id and password together (0 and null when there is none). */
+    default Session current() {
+        return new Session(sessionId(), password());
+    }
+
     /** Makes the client believe its session expired while the server keeps it (ZooKeeper's test hook). */
     void expireClientSide() throws Exception;
 
@@ -57,6 +74,12 @@ public interface SessionControl {
             public byte[] password() {
                 ZooKeeper zk = handle.get();
                 return zk == null ? null : zk.getSessionPasswd();
+            }
+
+            @Override
+            public Session current() {
+                ZooKeeper zk = handle.get(); // one handle for both: Curator may replace it between two reads
+                return zk == null ? new Session(0, null) : new Session(zk.getSessionId(), zk.getSessionPasswd());
             }
 
             @Override

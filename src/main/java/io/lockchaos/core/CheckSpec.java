@@ -104,33 +104,51 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
     }
 
     /**
-     * Orders versions by their numeric parts (5.10.0 after 5.9.0); a version with a qualifier after its numbers
-     * (5.5.0-SNAPSHOT) comes before the plain one.
+     * Orders versions by their numeric parts (5.10.0 after 5.9.0; missing parts are 0, so 5.5 = 5.5.0); a version
+     * with a qualifier after its numbers (5.5.0-RC1) comes before the same numbers without one, and qualifiers order
+     * by their runs of digits as numbers (RC2 before RC10).
      */
     public static int compareVersions(String a, String b) {
-        String[] x = a.split("[.-]");
-        String[] y = b.split("[.-]");
-        for (int i = 0; i < Math.max(x.length, y.length); i++) {
-            String p = i < x.length ? x[i] : null;
-            String q = i < y.length ? y[i] : null;
-            if (p == null || q == null) {
-                boolean pNum = p != null && p.matches("[0-9]+");
-                boolean qNum = q != null && q.matches("[0-9]+");
-                if (p == null) {
-                    return qNum ? (Long.parseLong(q) == 0 ? 0 : -1) : 1; // 5.5 = 5.5.0; 5.5.0 > 5.5.0-RC1
-                }
-                return pNum ? (Long.parseLong(p) == 0 ? 0 : 1) : -1;
-            }
-            int c;
-            if (p.matches("[0-9]+") && q.matches("[0-9]+")) {
-                c = Long.compare(Long.parseLong(p), Long.parseLong(q));
-            } else {
-                c = p.compareTo(q);
-            }
+        String[] x = a.split("-", 2);
+        String[] y = b.split("-", 2);
+        String[] xn = x[0].split("\\.");
+        String[] yn = y[0].split("\\.");
+        for (int i = 0; i < Math.max(xn.length, yn.length); i++) {
+            int c = naturalPart(i < xn.length ? xn[i] : "0", i < yn.length ? yn[i] : "0");
             if (c != 0) {
                 return c;
             }
         }
-        return 0;
+        if (x.length != y.length) {
+            return x.length < y.length ? 1 : -1; // no qualifier: the release, after its candidates
+        }
+        return x.length == 1 ? 0 : natural(x[1], y[1]);
     }
+
+    /** Compares two parts: as numbers when both are digits, else as text. */
+    private static int naturalPart(String p, String q) {
+        if (p.matches("[0-9]+") && q.matches("[0-9]+")) {
+            return new java.math.BigInteger(p).compareTo(new java.math.BigInteger(q));
+        }
+        return p.compareTo(q);
+    }
+
+    /** Text with its runs of digits compared as numbers. */
+    private static int natural(String p, String q) {
+        java.util.regex.Matcher m = CHUNK.matcher(p);
+        java.util.regex.Matcher n = CHUNK.matcher(q);
+        while (true) {
+            boolean hasM = m.find();
+            boolean hasN = n.find();
+            if (!hasM || !hasN) {
+                return hasM == hasN ? 0 : hasM ? 1 : -1;
+            }
+            int c = naturalPart(m.group(), n.group());
+            if (c != 0) {
+                return c;
+            }
+        }
+    }
+
+    private static final java.util.regex.Pattern CHUNK = java.util.regex.Pattern.compile("[0-9]+|[^0-9]+");
 }

@@ -292,6 +292,7 @@ public final class Runner {
                 }
             }
         } finally {
+            closeAgents(); // also when the run failed before its workers started
             if (network != null) {
                 network.close();
             }

@@ -362,6 +362,11 @@ public final class TestSpecs {
             throw new SpecException(source + ": downgrade_pct: only a read/write lock (recipe rw) downgrades, got "
                     + s.recipe().wireName());
         }
+        if (w.downgradePct() > 0 && (w.readPct() == 100 || clients.reentryDepth() != 1)) {
+            throw new SpecException(source + ": downgrade_pct: writers downgrade an outer hold: it needs writers"
+                    + " (read_pct below 100, got " + w.readPct() + ") and reentry_depth 1 (got "
+                    + clients.reentryDepth() + ")");
+        }
         if (w.readPct() < 0 || w.readPct() > 100) {
             throw new SpecException(source + ": read_pct: expected 0 to 100, got " + w.readPct());
         }

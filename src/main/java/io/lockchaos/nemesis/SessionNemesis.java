@@ -23,17 +23,18 @@ final class SessionNemesis implements Nemesis {
         return EnumSet.of(FaultKind.EXPIRE, FaultKind.EXPIRE_CLIENT_SIDE);
     }
 
-    /** The client's current session id, or 0. */
+    /** The client's session id as last known (without asking a client agent that may be paused), or 0. */
     static long sessionOf(ClientHandle c) {
-        return c.session().sessionId();
+        return c.session().lastKnownSessionId();
     }
 
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
         ClientHandle c = ctx.client(fault.target());
         io.lockchaos.client.SessionControl sc = c.session();
-        long session = sc.sessionId();
-        byte[] password = sc.password();
+        io.lockchaos.client.SessionControl.Session now = sc.current();
+        long session = now.id();
+        byte[] password = now.password();
         if (session == 0 || password == null) {
             throw new IllegalStateException("process " + c.process() + " has no session to expire");
         }

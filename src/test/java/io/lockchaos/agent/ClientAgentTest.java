@@ -40,11 +40,11 @@ class ClientAgentTest {
     private static final int SESSION_MS = 2000;
     private static LocalEnsemble ensemble;
     private static ClientAgents agents;
-    private static Path dir;
+    @org.junit.jupiter.api.io.TempDir
+    static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("lockchaos-agents");
         ensemble = LocalEnsemble.builder(dir.resolve("servers")).size(1).tickTime(100).build();
         ensemble.start();
         ensemble.awaitHealthy(Duration.ofSeconds(60));

@@ -106,6 +106,31 @@ class AgentRunTest extends ConsoleCapturing {
     }
 
     @Test
+    void aPausedClientsOwnAgentStopsWholeAndFencingStillRejectsItsStaleWrite() throws Exception {
+        int code = Main.run("run", "--workload", "workloads/scenario-4-gc-pause-fenced.json", "--curator", "5.9.0",
+                "--store", dir.toString());
+        JsonNode r = latest("scenario-4-gc-pause-fenced");
+        assertEquals(1, code, kinds(r).toString());
+        assertTrue(kinds(r).contains("double-holder"), kinds(r).toString());
+        assertEquals(r.get("agents").get("count").asInt(), 3, "an agent per client: " + r.get("agents"));
+        boolean stopped = false;
+        for (String l : Files.readAllLines(dir.resolve("scenario-4-gc-pause-fenced/latest/history.jsonl"))) {
+            JsonNode op = JSON.readTree(l);
+            if (op.get("value") != null && op.get("value").path("fault").asText().equals("pause-client")
+                    && op.get("value").has("agent_stopped")) {
+                stopped = true;
+            }
+        }
+        assertTrue(stopped, "the pause stopped the client's agent");
+        for (JsonNode c : r.get("checkers")) {
+            if (c.get("checker").asText().equals("fencing")) {
+                assertEquals("valid", c.get("verdict").asText(), c.toString());
+                assertTrue(c.get("stats").get("rejected_stale").asLong() >= 1, c.toString());
+            }
+        }
+    }
+
+    @Test
     void anAcquireOutlivesItsTimeoutDuringAPartition() throws Exception {
         int code = Main.run("run", "--workload", "workloads/bugs/acquire-timeout-overrun.json", "--store",
                 dir.toString());

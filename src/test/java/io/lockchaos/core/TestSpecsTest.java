@@ -61,6 +61,10 @@ class TestSpecsTest {
         assertTrue(CheckSpec.compareVersions("5.5.0-RC1", "5.5.0") < 0);
         assertEquals(0, CheckSpec.compareVersions("5.5", "5.5.0"));
         assertTrue(CheckSpec.compareVersions("5.10.0", "5.9.0") > 0);
+        assertTrue(CheckSpec.compareVersions("5.5.0-RC2", "5.5.0-RC10") < 0);
+        assertTrue(CheckSpec.compareVersions("5.5", "5.5.0-RC1") > 0);
+        assertTrue(CheckSpec.compareVersions("5.5", "5.5.0.1") < 0);
+        assertTrue(CheckSpec.compareVersions("5.99999999999999999999999.0", "5.9.0") > 0);
         SpecException e = assertThrows(SpecException.class,
                 () -> TestSpecs.with("t", s, Map.of("expect_by_curator", "<5.x invalid")));
         assertEquals("t: expect_by_curator: '<5.x' is no version range (expected e.g. <5.5.0, >=5.5.0 or 5.4.0)",
@@ -80,6 +84,10 @@ class TestSpecsTest {
                 Map.of("downgrade_pct", "50"))));
         assertEquals("t: downgrade_pct: only a read/write lock (recipe rw) downgrades, got reentrant-mutex",
                 e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("recipe", "rw", "downgrade_pct", "50", "reentry_depth", "2"))));
+        assertEquals("t: downgrade_pct: writers downgrade an outer hold: it needs writers (read_pct below 100, got 50)"
+                + " and reentry_depth 1 (got 2)", e.getMessage());
     }
 
     @Test
