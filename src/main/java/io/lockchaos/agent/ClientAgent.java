@@ -22,10 +22,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -268,21 +266,11 @@ public final class ClientAgent {
             int connectionTimeout = ((Number) m.get("connection_timeout_ms")).intValue();
             CuratorFramework c = CuratorFrameworkFactory.newClient(connect, sessionTimeout, connectionTimeout,
                     new RetryNTimes(3, 100));
-            // The session a state is about: SUSPENDED and LOST concern the session the client had, CONNECTED and
-            // RECONNECTED the one it has now (as the runner's in-process sessions record them).
-            AtomicLong current = new AtomicLong();
+            // the session a state is about, decided as the runner's in-process sessions decide it
+            io.lockchaos.client.SessionOfState current = new io.lockchaos.client.SessionOfState();
             c.getConnectionStateListenable().addListener((cf, state) -> {
                 Map<String, Object> now = session(zookeeper());
-                long id = (Long) now.get("session");
-                long about;
-                if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-                    about = current.get() != 0 ? current.get() : id;
-                } else {
-                    if (id != 0) {
-                        current.set(id);
-                    }
-                    about = id;
-                }
+                long about = current.about(state.name(), (Long) now.get("session"));
                 Map<String, Object> event = new LinkedHashMap<>();
                 event.put("event", "state");
                 event.put("state", state.name());
@@ -297,7 +285,7 @@ public final class ClientAgent {
                 c.close();
                 throw new IllegalStateException("no connection to " + connect);
             }
-            current.compareAndSet(0, c.getZookeeperClient().getZooKeeper().getSessionId());
+            current.connected(c.getZookeeperClient().getZooKeeper().getSessionId());
             List<String> keys = new ArrayList<>();
             if (m.get("keys") instanceof List<?> l) {
                 for (Object k : l) {

@@ -16,7 +16,6 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -93,20 +92,9 @@ final class Sessions {
                     return 0; // no session right now
                 }
             };
-            // The session a state is about: SUSPENDED and LOST concern the session the client had (by LOST the handle
-            // may already be a new one, id 0), CONNECTED and RECONNECTED the one it has now.
-            java.util.concurrent.atomic.AtomicLong current = new java.util.concurrent.atomic.AtomicLong();
+            io.lockchaos.client.SessionOfState current = new io.lockchaos.client.SessionOfState();
             c.getConnectionStateListenable().addListener((cf, state) -> {
-                long now = id.getAsLong();
-                long about;
-                if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-                    about = current.get() != 0 ? current.get() : now;
-                } else {
-                    if (now != 0) {
-                        current.set(now);
-                    }
-                    about = now;
-                }
+                long about = current.about(state.name(), id.getAsLong());
                 recorder.state(process.getAsInt(), state.name(), about);
                 onState.accept(state.name());
             });
@@ -115,7 +103,7 @@ final class Sessions {
                 c.close();
                 throw new IllegalStateException("no connection to " + connect);
             }
-            current.compareAndSet(0, id.getAsLong());
+            current.connected(id.getAsLong());
             register(c, id);
             if (handle != null) {
                 handle.zookeeper(() -> {
@@ -129,7 +117,7 @@ final class Sessions {
             LockClient lock = spec.recipe().open(c, key, read, allKeys);
             return closing(c, process, () -> {
                 long now = id.getAsLong();
-                return now != 0 ? now : current.get(); // in an outage the handle may have no session: the last one
+                return now != 0 ? now : current.last(); // in an outage the handle may have no session: the last one
             }, lock, true);
         } catch (RuntimeException e) {
             throw e;

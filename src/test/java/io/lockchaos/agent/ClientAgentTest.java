@@ -9,11 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.client.Grant;
 import io.lockchaos.cluster.LocalEnsemble;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -168,40 +164,8 @@ class ClientAgentTest {
 
     @Test
     void agentsDieWithARunnerKilledBySigkill() throws Exception {
-        Path holderDir = dir.resolve("holder");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), AgentHolder.class.getName(), holderDir.toString(), OLD);
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process runner = pb.start();
-        List<Long> pids = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(runner.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line = out.readLine();
-            assertNotNull(line, "the holder printed its agents' pids");
-            for (String p : line.split(" ")) {
-                pids.add(Long.parseLong(p));
-            }
-            assertEquals(2, pids.size());
-            for (long p : pids) {
-                assertTrue(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false), "running: " + p);
-            }
-        } finally {
-            runner.destroyForcibly(); // SIGKILL: no shutdown hook runs
-            runner.waitFor(10, TimeUnit.SECONDS);
-        }
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            for (long p : pids) {
-                while (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)) {
-                    assertTrue(System.nanoTime() < deadline, "agent " + p + " outlived its runner");
-                    Thread.sleep(20);
-                }
-            }
-        } finally {
-            for (long p : pids) {
-                ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
-            }
-        }
+        io.lockchaos.cluster.KilledRunner.childrenDieWith(AgentHolder.class, 2, "agent",
+                dir.resolve("holder").toString(), OLD);
     }
 
     /** Ends a session on the server the way the nemesis does: a second handle joins it and closes it. */

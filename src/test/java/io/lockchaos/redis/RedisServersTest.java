@@ -2,18 +2,13 @@ package io.lockchaos.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.cluster.ZkNode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,39 +132,7 @@ class RedisServersTest {
     @Test
     void instancesDieWithARunnerKilledBySigkill() throws Exception {
         Files.createDirectories(dir.resolve("holder"));
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RedisHolder.class.getName(),
+        io.lockchaos.cluster.KilledRunner.childrenDieWith(RedisHolder.class, 3, "redis-server",
                 dir.resolve("holder").toString());
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-        Process runner = pb.start();
-        List<Long> pids = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(runner.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line = out.readLine();
-            assertNotNull(line, "the holder printed its instances' pids");
-            for (String p : line.split(" ")) {
-                pids.add(Long.parseLong(p));
-            }
-            assertEquals(3, pids.size());
-            for (long p : pids) {
-                assertTrue(ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false), "running: " + p);
-            }
-        } finally {
-            runner.destroyForcibly(); // SIGKILL: no shutdown hook runs
-            runner.waitFor(10, TimeUnit.SECONDS);
-        }
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            for (long p : pids) {
-                while (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)) {
-                    assertTrue(System.nanoTime() < deadline, "redis-server " + p + " outlived its runner");
-                    Thread.sleep(20);
-                }
-            }
-        } finally {
-            for (long p : pids) {
-                ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
-            }
-        }
     }
 }
