@@ -246,8 +246,8 @@ class RunTest {
 
     @Test
     void everyWorkloadFileLoads() throws Exception {
-        try (Stream<Path> files = Files.list(Path.of("workloads"))) {
-            for (Path f : files.toList()) {
+        try (Stream<Path> files = Files.walk(Path.of("workloads"))) {
+            for (Path f : files.filter(p -> Files.isRegularFile(p) && p.toString().endsWith(".json")).toList()) {
                 TestSpec s = TestSpecs.load(f);
                 assertEquals(f.getFileName().toString().replace(".json", ""), s.name());
             }
