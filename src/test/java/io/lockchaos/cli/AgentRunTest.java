@@ -131,6 +131,21 @@ class AgentRunTest extends ConsoleCapturing {
     }
 
     @Test
+    void semaphoreLeasesSurviveConnectionFlappingOnTheOldestCurator() throws Exception {
+        int code = Main.run("run", "--workload", "workloads/bugs/semaphore-flapping.json", "--curator", "5.0.0",
+                "--time", "8s", "--check-expect", "--store", dir.toString());
+        JsonNode r = latest("semaphore-flapping");
+        assertEquals(0, code, kinds(r).toString());
+        assertTrue(r.get("faults").get("started").asInt() >= 2, r.get("faults").toString());
+        for (JsonNode c : r.get("checkers")) {
+            if (c.get("checker").asText().equals("mutual-exclusion")) {
+                assertTrue(c.get("stats").get("certain_holds").asLong() > 0, c.toString());
+                assertTrue(c.get("stats").get("max_concurrent_holders").asInt() <= 2, c.toString());
+            }
+        }
+    }
+
+    @Test
     void anAcquireOutlivesItsTimeoutDuringAPartition() throws Exception {
         int code = Main.run("run", "--workload", "workloads/bugs/acquire-timeout-overrun.json", "--store",
                 dir.toString());
