@@ -38,9 +38,10 @@ public record ClientSpec(int count, long sessionTimeoutMillis, ClientMode mode, 
 
     /**
      * How many client agents serve the clients. One, whatever their number: measured with 100 clients on 2 cores,
-     * four agents cost half the throughput (each JVM compiles and collects for itself) and one agent 7% at most. But
-     * when the schedule pauses clients and there are at most {@link #MAX_DEDICATED_AGENTS}, each client gets an agent
-     * of its own, so that a pause stops the client's whole process (its Curator threads and heartbeats too).
+     * four agents cost half the throughput (each JVM compiles and collects for itself), one agent a median 7% with
+     * ten keys and nothing measurable with one. But when the schedule pauses clients and there are at most {@link
+     * #MAX_DEDICATED_AGENTS}, each client gets an agent of its own, so that a pause stops the client's whole process
+     * (its Curator threads and heartbeats too).
      */
     public int agentCount(boolean pausesClients) {
         return pausesClients && count <= MAX_DEDICATED_AGENTS ? count : 1;
