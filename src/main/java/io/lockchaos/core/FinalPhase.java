@@ -100,10 +100,9 @@ final class FinalPhase {
         if (spec.recipe().redis()) {
             try {
                 List<String> instances = List.of(connect.split(","));
-                List<Map<String, Object>> left = io.lockchaos.redis.RedisInspection.keysLeft(instances, keys);
-                List<Map<String, Object>> expiring = io.lockchaos.redis.RedisInspection.keysExpiring(instances,
+                io.lockchaos.redis.RedisInspection.Found found = io.lockchaos.redis.RedisInspection.inspect(instances,
                         keys);
-                rec.complete(inv, OpType.OK, Map.of("nodes", left, "expiring", expiring, "sessions",
+                rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
                         sessions.currentIds()), null);
             } catch (RuntimeException e) {
                 rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());

@@ -11,25 +11,18 @@ public final class RedisInspection {
     }
 
     /**
-     * Every lock key still set on any instance without an expiry, as the leak checker reads an inspection: {@code
-     * key}, {@code node} ({@code redis-N:key}), {@code owner} (the client id its value begins with), {@code value} and
-     * {@code pttl_ms} (-1). A key with a lease still running is no leak: it goes by itself (a failed attempt's key
-     * whose release timed out leaves one).
+     * What one walk over the instances found of the lock keys.
      *
-     * @param addresses host:port of every instance, in node order
-     * @throws RuntimeException when an instance cannot be asked (the inspection is then incomplete)
+     * @param left keys set without an expiry: nothing ends them, so a holder that is gone leaked them
+     * @param expiring keys that expire by themselves (a lease still running): no leak, listed for the record
      */
-    public static List<Map<String, Object>> keysLeft(List<String> addresses, List<String> keys) {
-        return keys(addresses, keys, false);
+    public record Found(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
     }
 
-    /** The lock keys still set that expire by themselves (a lease still running): no leak, listed for the record. */
-    public static List<Map<String, Object>> keysExpiring(List<String> addresses, List<String> keys) {
-        return keys(addresses, keys, true);
-    }
-
-    private static List<Map<String, Object>> keys(List<String> addresses, List<String> keys, boolean expiring) {
+    /** Every lock key still set on every instance, in one walk: a key cannot move from one list to the other. */
+    public static Found inspect(List<String> addresses, List<String> keys) {
         List<Map<String, Object>> left = new ArrayList<>();
+        List<Map<String, Object>> expiring = new ArrayList<>();
         for (int i = 0; i < addresses.size(); i++) {
             String a = addresses.get(i);
             int colon = a.lastIndexOf(':');
@@ -55,12 +48,10 @@ public final class RedisInspection {
                     }
                     long pttl = in.jedis().pttl(key);
                     n.put("pttl_ms", pttl);
-                    if ((pttl >= 0) == expiring) {
-                        left.add(n);
-                    }
+                    (pttl >= 0 ? expiring : left).add(n);
                 }
             }
         }
-        return left;
+        return new Found(left, expiring);
     }
 }
