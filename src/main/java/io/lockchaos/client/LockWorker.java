@@ -341,13 +341,7 @@ public final class LockWorker implements Runnable {
             }
             phase(ClientHandle.Phase.IDLE);
             for (; held > 0; held--) {
-                Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false));
-                try {
-                    boolean present = client.release(this::releasePoint);
-                    recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null,
-                            present ? null : LockHolds.NOT_HELD);
-                } catch (Exception e) {
-                    recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+                if (!released(client, mode)) {
                     client = retire(client);
                     break;
                 }
@@ -380,12 +374,7 @@ public final class LockWorker implements Runnable {
             return Downgrade.REFUSED;
         }
         recorder.complete(acq, OpType.OK, g.toValue(), null);
-        Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false, "write"));
-        try {
-            boolean present = writer.release(this::releasePoint);
-            recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
-        } catch (Exception e) {
-            recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+        if (!released(writer, "write")) {
             return Downgrade.RETIRE;
         }
         try {
@@ -394,15 +383,24 @@ public final class LockWorker implements Runnable {
             Thread.currentThread().interrupt();
         }
         phase(ClientHandle.Phase.IDLE);
-        Op relRead = recorder.invoke(process, Fn.RELEASE, key, params(false, "read"));
+        return released(reader, "read") ? Downgrade.DONE : Downgrade.RETIRE;
+    }
+
+    /**
+     * Releases through {@code c}, recording the release of {@code mode} (null for none): ok, or fail with {@code
+     * not-held} when the node was already gone. False when the release threw: it is then indeterminate, and the
+     * caller retires the process.
+     */
+    private boolean released(LockClient c, String mode) {
+        Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false, mode));
         try {
-            boolean present = reader.release(this::releasePoint);
-            recorder.complete(relRead, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
+            boolean present = c.release(this::releasePoint);
+            recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
+            return true;
         } catch (Exception e) {
-            recorder.complete(relRead, OpType.INFO, null, String.valueOf(e));
-            return Downgrade.RETIRE;
+            recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+            return false;
         }
-        return Downgrade.DONE;
     }
 
     /** How often a worker tries to open a client before it gives up. */
