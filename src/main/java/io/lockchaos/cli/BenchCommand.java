@@ -8,6 +8,7 @@ import io.lockchaos.checker.Checkers;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.JsonlHistoryReader;
+import io.lockchaos.report.Reports;
 import io.lockchaos.sim.LockSimulator;
 import java.io.IOException;
 import java.io.Writer;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,6 +46,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--model", description = "measure the linearizability checker with this model instead of the"
             + " dedicated checkers")
     String model;
+
+    @Option(names = "--reports", description = {"also write every report of each round's history (timeline, plots,",
+        "summary, junit.xml) into this folder after the check, nothing overlapped, and time it"})
+    Path reports;
 
     @Override
     public Integer call() throws Exception {
@@ -86,11 +92,18 @@ final class BenchCommand implements Callable<Integer> {
                 long t1 = System.nanoTime();
                 CheckResult r = checker.check(h);
                 long t2 = System.nanoTime();
+                String drawn = "";
+                if (reports != null) {
+                    // the plots' thread is started only now, so this is their whole cost plus the timeline's
+                    Reports.writeAll(reports, h, r, Map.of("history", file.toString()), Reports.startPlots(reports, h));
+                    drawn = String.format(Locale.ROOT, "; reports %.3f s", (System.nanoTime() - t2) / 1e9);
+                }
                 System.out.printf(Locale.ROOT,
-                        "%s: %d ops; read %.3f s (%.0f ops/s); check %.3f s; total %.3f s; verdict %s; peak heap %d MB%n",
+                        "%s: %d ops; read %.3f s (%.0f ops/s); check %.3f s%s; total %.3f s; verdict %s;"
+                                + " peak heap %d MB%n",
                         round == 0 ? "warm-up" : "round " + round, h.size(), (t1 - t0) / 1e9,
-                        h.size() / ((t1 - t0) / 1e9), (t2 - t1) / 1e9, (t2 - t0) / 1e9, r.verdict().wireName(),
-                        peakHeap() >> 20);
+                        h.size() / ((t1 - t0) / 1e9), (t2 - t1) / 1e9, drawn, (System.nanoTime() - t0) / 1e9,
+                        r.verdict().wireName(), peakHeap() >> 20);
             }
         } finally {
             if (temp) {

@@ -223,9 +223,11 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
         int total = all.size();
         waits.removeIf(w -> !keep.contains(w));
         holds.removeIf(w -> !keep.contains(w));
+        String shown = near == 0 ? "every window" : String.format(Locale.ROOT,
+                "the %,d near the anomalies and every window", near);
         return String.format(Locale.ROOT, "This history has %,d acquire and hold windows, more than the"
-                + " page draws (%,d). It shows the %,d near the anomalies and every window that starts before %.3f s."
-                + " The plots and results.json cover the whole history.", total, cap, near, upTo / 1e9);
+                + " page draws (%,d). It shows %s that starts before %.3f s."
+                + " The plots and results.json cover the whole history.", total, cap, shown, upTo / 1e9);
     }
 
     /** Rows as one flat array, for the page. */

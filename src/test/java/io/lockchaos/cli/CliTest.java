@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,5 +141,18 @@ class CliTest extends ConsoleCapturing {
         assertEquals(0, Main.run("bench", "--ops", "3000", "--seed", "2", "--repeat", "1", "--model", "owner-mutex",
                 "--recipe", "mutex", "--no-resources"));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("verdict valid"));
+    }
+
+    @Test
+    void benchWithReportsWritesThemEveryRoundAndTimesThem() throws Exception {
+        Path reports = dir.resolve("bench-reports");
+        assertEquals(0, Main.run("bench", "--ops", "3000", "--processes", "5", "--seed", "2", "--repeat", "1",
+                "--reports", reports.toString()));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertEquals(2, o.lines().filter(l -> l.matches(".*; check [0-9.]+ s; reports [0-9.]+ s; total .*")).count(),
+                o);
+        for (String f : List.of("timeline.html", "summary.txt", "junit.xml", "latency.svg", "rate.png")) {
+            assertTrue(Files.size(reports.resolve(f)) > 0, f);
+        }
     }
 }

@@ -89,6 +89,15 @@ class TimelineTest {
     }
 
     @Test
+    void overTheCapWithoutAnomaliesSaysItKeepsTheEarliest() {
+        History h = LockSimulator.run(SimConfig.defaults(Recipe.MUTEX).withTargetOps(2000), 5).history();
+        TimelineData d = TimelineData.of(h, CheckResult.of("x", List.of(), Map.of()), 100);
+        assertEquals(100, d.waits().size() + d.holds().size());
+        assertTrue(d.note().contains("It shows every window that starts before "), d.note());
+        assertTrue(!d.note().contains("near the anomalies"), d.note());
+    }
+
+    @Test
     void aHundredThousandOpHistoryGivesAPageOfAFewMegabytes() throws Exception {
         History h = LockSimulator.run(SimConfig.defaults(Recipe.REENTRANT_MUTEX).withProcesses(100)
                 .withTargetOps(100_000).withInfoRate(0.01), 7).history();
