@@ -70,9 +70,11 @@ public final class AgentClient implements LockClient, SessionControl {
     /** Acquire and release answers received, and taken by their callers: see {@link #awaitCaller}. */
     private long answered;
     private long consumed;
+    private final Duration giveUpAfter;
 
-    private AgentClient(Socket socket) throws IOException {
+    private AgentClient(Socket socket, Duration giveUpAfter) throws IOException {
         this.socket = socket;
+        this.giveUpAfter = giveUpAfter;
         this.out = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
         Thread reader = new Thread(() -> read(in), "lockchaos-agent-client");
@@ -82,10 +84,15 @@ public final class AgentClient implements LockClient, SessionControl {
 
     /** A connection to the agent at {@code address}; {@link #open} then makes its session and recipe. */
     public static AgentClient connect(InetSocketAddress address) throws IOException {
+        return connect(address, GIVE_UP_AFTER);
+    }
+
+    /** As {@link #connect(InetSocketAddress)}, giving up on an unanswered acquire or release after {@code giveUp}. */
+    static AgentClient connect(InetSocketAddress address, Duration giveUp) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         s.connect(address, 10_000);
-        return new AgentClient(s);
+        return new AgentClient(s, giveUp);
     }
 
     /**
@@ -223,7 +230,7 @@ public final class AgentClient implements LockClient, SessionControl {
         if (side != null) {
             args.put("side", side);
         }
-        Map<String, Object> r = lockCall("acquire", args, timeout.plus(GIVE_UP_AFTER));
+        Map<String, Object> r = lockCall("acquire", args, timeout.plus(giveUpAfter));
         if (!r.containsKey("grant")) {
             throw new IOException("client agent: acquire answered without a grant field: " + r);
         }
@@ -241,7 +248,7 @@ public final class AgentClient implements LockClient, SessionControl {
 
     @Override
     public boolean release() throws Exception {
-        return present(lockCall("release", null, GIVE_UP_AFTER));
+        return present(lockCall("release", null, giveUpAfter));
     }
 
     private static boolean present(Map<String, Object> r) throws IOException {
@@ -291,7 +298,7 @@ public final class AgentClient implements LockClient, SessionControl {
 
             @Override
             public boolean release() throws Exception {
-                return present(lockCall("release", Map.of("side", "read"), GIVE_UP_AFTER));
+                return present(lockCall("release", Map.of("side", "read"), giveUpAfter));
             }
 
             @Override
