@@ -362,8 +362,8 @@ public final class AgentClient implements LockClient, SessionControl {
     }
 
     @Override
-    public void expireClientSide() throws Exception {
-        call("expire_client_side", null, Duration.ofSeconds(10));
+    public boolean expireClientSide() throws Exception {
+        return Boolean.TRUE.equals(call("expire_client_side", null, Duration.ofSeconds(10)).get("parked"));
     }
 
     /** Closes the recipe and the session in the agent, then the connection. */

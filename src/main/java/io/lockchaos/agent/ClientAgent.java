@@ -211,8 +211,7 @@ public final class ClientAgent {
                     if (zk == null) {
                         throw new IllegalStateException("no session to expire");
                     }
-                    zk.getTestable().injectSessionExpiration();
-                    return Map.of("ok", true);
+                    return Map.of("ok", true, "parked", io.lockchaos.client.ClientSideExpiry.inject(zk));
                 }
                 default -> throw new IllegalArgumentException("unknown op '" + op + "'");
             }

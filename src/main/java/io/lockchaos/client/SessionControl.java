@@ -32,8 +32,13 @@ public interface SessionControl {
         return new Session(sessionId(), password());
     }
 
-    /** Makes the client believe its session expired while the server keeps it (ZooKeeper's test hook). */
-    void expireClientSide() throws Exception;
+    /**
+     * Makes the client believe its session expired while the server keeps it ({@link ClientSideExpiry}).
+     *
+     * @return whether the client's event thread was held while the hook ran (false: the client could not reach the
+     *     server to park it)
+     */
+    boolean expireClientSide() throws Exception;
 
     /**
      * The pid of a process that runs this client and nothing else (a client agent of its own), which a client pause
@@ -56,7 +61,7 @@ public interface SessionControl {
         }
 
         @Override
-        public void expireClientSide() {
+        public boolean expireClientSide() {
             throw new IllegalStateException("no session");
         }
     };
@@ -83,12 +88,12 @@ public interface SessionControl {
             }
 
             @Override
-            public void expireClientSide() {
+            public boolean expireClientSide() throws InterruptedException {
                 ZooKeeper zk = handle.get();
                 if (zk == null) {
                     throw new IllegalStateException("no session");
                 }
-                zk.getTestable().injectSessionExpiration();
+                return ClientSideExpiry.inject(zk);
             }
         };
     }

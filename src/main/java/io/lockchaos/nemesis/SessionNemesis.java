@@ -48,7 +48,8 @@ final class SessionNemesis implements Nemesis {
                     (int) ctx.sessionTimeoutMillis());
             value.put("session", session); // the checkers read "session" as: the server ended it
         } else {
-            sc.expireClientSide();
+            // whether the client's event thread was held while the hook ran; see ClientSideExpiry
+            value.put("event_thread_parked", sc.expireClientSide());
             value.put("client_session", session); // the server did not end it
         }
         return new Started(value, null);

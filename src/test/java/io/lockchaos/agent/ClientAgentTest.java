@@ -112,15 +112,24 @@ class ClientAgentTest {
     @Test
     void aClientSideExpiryIsTheClientsAlone() throws Exception {
         List<String> states = new CopyOnWriteArrayList<>();
-        try (AgentClient a = client(1, "mutex", "/client-side", states)) {
+        try (AgentClient a = client(1, "mutex", "/client-side", states);
+             org.apache.zookeeper.ZooKeeper observer = new org.apache.zookeeper.ZooKeeper(ensemble.connectString(),
+                     10_000, e -> { })) {
             long session = a.sessionId();
-            a.expireClientSide();
+            Grant g = a.acquire(Duration.ofSeconds(5));
+            assertNotNull(g);
+            assertTrue(a.expireClientSide(), "the agent held its client's event thread while the hook ran");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!states.contains("LOST") && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             assertTrue(states.contains("LOST"), states.toString());
             assertTrue(session != 0);
+            // the server still has the old session: its lock node is there, owned by it (the old handle did not
+            // send closeSession as Curator closed it)
+            org.apache.zookeeper.data.Stat stat = observer.exists(g.node(), false);
+            assertNotNull(stat, "the old session's node is gone: the server ended the session");
+            assertEquals(session, stat.getEphemeralOwner());
         }
     }
 

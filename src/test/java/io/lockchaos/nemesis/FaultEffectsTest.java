@@ -136,6 +136,7 @@ class FaultEffectsTest {
                 Nemesis.Started c = sessions.start(new Fault(FaultKind.EXPIRE_CLIENT_SIDE, "process:1", Map.of()), 0,
                         ctx);
                 assertEquals(oldSession, c.value().get("client_session"));
+                assertEquals(true, c.value().get("event_thread_parked"), "the hook ran with the event thread held");
                 assertFalse(c.value().containsKey("session"), "the server did not end the session");
                 Thread.sleep(SESSION_MS / 2);
                 assertTrue(exists(observer, "/client-side"), "the server keeps the node while the session lives");
