@@ -92,20 +92,30 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
         sweep();
         String run = Long.toString(ProcessHandle.current().pid(), 36) + "-"
                 + Integer.toString(SEQ.getAndIncrement() % 1296, 36);
+        // A subnet is free when no address on the machine uses it, so choosing one and taking it (the bridge's address)
+        // must not interleave with another run doing the same: threads of this JVM queue on SUBNETS, other runners on
+        // the machine-wide file lock (Linux lets two bridges carry the same address, and routing then picks one).
         synchronized (SUBNETS) {
-            int subnet = freeSubnet();
-            boolean forward = bridgeNetfilter();
-            Netns n = new Netns(run, subnet, size, forward);
-            try {
-                writeOwner(run);
-                n.build();
-            } catch (IOException | RuntimeException e) {
-                n.close();
-                throw e;
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(SUBNET_LOCK,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+                 java.nio.channels.FileLock held = ch.lock()) {
+                int subnet = freeSubnet();
+                boolean forward = bridgeNetfilter();
+                Netns n = new Netns(run, subnet, size, forward);
+                try {
+                    writeOwner(run);
+                    n.build();
+                } catch (IOException | RuntimeException e) {
+                    n.close();
+                    throw e;
+                }
+                return n;
             }
-            return n;
         }
     }
+
+    /** The lock every runner on the machine takes while it chooses and takes a subnet (netns needs root, so /run). */
+    static final Path SUBNET_LOCK = Path.of("/run/lockchaos-netns.lock");
 
     private void build() throws IOException {
         run(List.of(IP, "link", "add", bridge, "type", "bridge"));

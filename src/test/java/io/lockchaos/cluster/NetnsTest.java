@@ -85,6 +85,37 @@ class NetnsTest {
     }
 
     @Test
+    void runnersStartingTogetherTakeDifferentSubnets() throws Exception {
+        List<Process> runners = new java.util.ArrayList<>();
+        // all three create their namespaces in the same millisecond, once their JVMs are up
+        String at = Long.toString(System.currentTimeMillis() + 3000);
+        try {
+            for (int i = 0; i < 3; i++) {
+                ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                        .toString(), "-cp", System.getProperty("java.class.path"), NetnsHolder.class.getName(), at);
+                pb.redirectErrorStream(true);
+                runners.add(pb.start());
+            }
+            java.util.Set<String> subnets = new java.util.HashSet<>();
+            for (Process p : runners) {
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                        StandardCharsets.UTF_8));
+                String made = out.readLine();
+                String address = out.readLine();
+                assertTrue(made != null && made.startsWith("lockchaos-") && address != null, made + " " + address);
+                subnets.add(address.substring(0, address.lastIndexOf('.')));
+            }
+            assertEquals(3, subnets.size(), "each runner has a /24 of its own: " + subnets);
+        } finally {
+            for (Process p : runners) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            Netns.sweep();
+        }
+    }
+
+    @Test
     void theSweepLeavesTheNamespacesOfLiveRunnersAlone() throws Exception {
         try (Netns mine = Netns.create(1)) {
             Netns.sweep();
