@@ -9,8 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 /**
  * Cuts a history file at line ends into pieces that are parsed at once, one thread each. A piece boundary may fall
@@ -29,13 +27,6 @@ final class FilePieces {
     interface PieceParser<T> {
         T parse(Range r) throws Exception;
     }
-
-    /** A thread per piece, not the common pool, whose size is one less than the cores. */
-    private static final Executor THREADS = task -> {
-        Thread t = new Thread(task, "lockchaos-read");
-        t.setDaemon(true);
-        t.start();
-    };
 
     /** Up to {@code pieces} ranges of about equal size, each starting at a line start; never an empty one. */
     static List<Range> split(Path file, int pieces) throws IOException {
@@ -57,28 +48,53 @@ final class FilePieces {
     /** How many files were read in clean pieces (never re-read in order): the tests check the pieces are used. */
     static final java.util.concurrent.atomic.AtomicLong CLEAN = new java.util.concurrent.atomic.AtomicLong();
 
-    /** Each range parsed on its own thread, in order; null when any of them fails. */
+    /**
+     * Each range parsed on its own thread (not the common pool, whose size is one less than the cores), in order; null
+     * when any of them fails. The first failure interrupts the other pieces' threads, since the caller then reads the
+     * whole file again in order: their reads stop at once (a file channel closes on interrupt), so they do not keep
+     * a core and a second copy of the ops to themselves meanwhile.
+     */
     static <T> List<T> parse(List<Range> ranges, PieceParser<T> parser) {
-        List<CompletableFuture<T>> parts = new ArrayList<>();
-        for (Range r : ranges) {
-            parts.add(CompletableFuture.supplyAsync(() -> {
+        int n = ranges.size();
+        List<T> results = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        java.util.concurrent.BlockingQueue<Boolean> finished = new java.util.concurrent.LinkedBlockingQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int piece = i;
+            Thread t = new Thread(() -> {
+                boolean clean = false;
                 try {
-                    return parser.parse(r);
+                    T parsed = parser.parse(ranges.get(piece));
+                    synchronized (results) {
+                        results.set(piece, parsed);
+                    }
+                    clean = parsed != null;
                 } catch (Exception | StackOverflowError e) {
+                    // not clean
+                } finally {
+                    finished.add(clean);
+                }
+            }, "lockchaos-read");
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+        try {
+            for (int i = 0; i < n; i++) {
+                if (!finished.take()) {
+                    threads.forEach(Thread::interrupt);
                     return null;
                 }
-            }, THREADS));
-        }
-        List<T> out = new ArrayList<>();
-        for (CompletableFuture<T> part : parts) {
-            T t = part.join();
-            if (t == null) {
-                return null;
             }
-            out.add(t);
+        } catch (InterruptedException e) {
+            threads.forEach(Thread::interrupt);
+            Thread.currentThread().interrupt();
+            return null;
         }
         CLEAN.incrementAndGet();
-        return out;
+        synchronized (results) {
+            return new ArrayList<>(results);
+        }
     }
 
     /** The range's bytes, buffered by the caller. */

@@ -85,21 +85,46 @@ final class SmallMap<K> extends AbstractMap<K, Object> {
 
     /** Collects fields in order; a repeated name keeps its first place and takes the last value, as a map's put. */
     static final class Builder<K> {
+        /** Above this many keys a repeated key is found by hash instead of by a scan (a scan per key is quadratic). */
+        private static final int SCAN_LIMIT = 16;
         private Object[] kv = new Object[16];
         private int n;
+        /** Where each key sits in {@link #kv}, once the object is wider than {@link #SCAN_LIMIT}; else null. */
+        private java.util.HashMap<Object, Integer> index;
 
         void put(K name, Object value) {
-            for (int i = 0; i < n; i += 2) {
-                if (java.util.Objects.equals(kv[i], name)) {
-                    kv[i + 1] = value;
-                    return;
-                }
+            int at = indexOf(name);
+            if (at >= 0) {
+                kv[at + 1] = value;
+                return;
             }
             if (n == kv.length) {
                 kv = java.util.Arrays.copyOf(kv, n * 2);
             }
+            if (index != null) {
+                index.put(name, n);
+            }
             kv[n++] = name;
             kv[n++] = value;
+            if (index == null && n / 2 > SCAN_LIMIT) {
+                index = new java.util.HashMap<>();
+                for (int i = 0; i < n; i += 2) {
+                    index.put(kv[i], i);
+                }
+            }
+        }
+
+        private int indexOf(Object name) {
+            if (index != null) {
+                Integer i = index.get(name);
+                return i == null ? -1 : i;
+            }
+            for (int i = 0; i < n; i += 2) {
+                if (java.util.Objects.equals(kv[i], name)) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         int size() {
@@ -123,6 +148,7 @@ final class SmallMap<K> extends AbstractMap<K, Object> {
         void clear() {
             java.util.Arrays.fill(kv, 0, n, null);
             n = 0;
+            index = null;
         }
     }
 }
