@@ -39,15 +39,17 @@ public final class ClientSideExpiry {
             try {
                 done.await(PARK_WAIT_MILLIS * 5, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                // not ours to keep: an interrupted event thread would end at its next take() and the client would get
+                // no more events; just let the thread go on
             }
         }, null);
-        boolean held = parked.await(PARK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         try {
+            boolean held = parked.await(PARK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
             zk.getTestable().injectSessionExpiration();
+            return held;
         } finally {
+            // also when this thread was interrupted while waiting: a late answer must not hold the event thread
             done.countDown();
         }
-        return held;
     }
 }

@@ -58,6 +58,7 @@ final class FilePieces {
         int n = ranges.size();
         List<T> results = new ArrayList<>(java.util.Collections.nCopies(n, null));
         java.util.concurrent.BlockingQueue<Boolean> finished = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicReference<Error> fatal = new java.util.concurrent.atomic.AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int piece = i;
@@ -71,6 +72,9 @@ final class FilePieces {
                     clean = parsed != null;
                 } catch (Exception | StackOverflowError e) {
                     // not clean
+                } catch (Error e) {
+                    // out of memory and the like: the caller's, not a reason to read the file again
+                    fatal.compareAndSet(null, e);
                 } finally {
                     finished.add(clean);
                 }
@@ -79,17 +83,30 @@ final class FilePieces {
             threads.add(t);
         }
         threads.forEach(Thread::start);
+        boolean interrupted = false;
         try {
-            for (int i = 0; i < n; i++) {
-                if (!finished.take()) {
+            for (int i = 0; i < n; ) {
+                boolean clean;
+                try {
+                    clean = finished.take();
+                } catch (InterruptedException e) {
+                    // reading is not cancelled by an interrupt (it was not before the pieces either); kept for after
+                    interrupted = true;
+                    continue;
+                }
+                i++;
+                if (!clean) {
                     threads.forEach(Thread::interrupt);
+                    if (fatal.get() != null) {
+                        throw fatal.get();
+                    }
                     return null;
                 }
             }
-        } catch (InterruptedException e) {
-            threads.forEach(Thread::interrupt);
-            Thread.currentThread().interrupt();
-            return null;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         CLEAN.incrementAndGet();
         synchronized (results) {

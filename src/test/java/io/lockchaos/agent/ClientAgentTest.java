@@ -118,6 +118,7 @@ class ClientAgentTest {
             long session = a.sessionId();
             Grant g = a.acquire(Duration.ofSeconds(5));
             assertNotNull(g);
+            long t0 = System.nanoTime();
             assertTrue(a.expireClientSide(), "the agent held its client's event thread while the hook ran");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!states.contains("LOST") && System.nanoTime() < deadline) {
@@ -128,8 +129,15 @@ class ClientAgentTest {
             // the server still has the old session: its lock node is there, owned by it (the old handle did not
             // send closeSession as Curator closed it)
             org.apache.zookeeper.data.Stat stat = observer.exists(g.node(), false);
-            assertNotNull(stat, "the old session's node is gone: the server ended the session");
-            assertEquals(session, stat.getEphemeralOwner());
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            if (stat == null) {
+                // the server may rightly expire the old session from 2/3 of its timeout after the fault on (its last
+                // ping may be that old); before that, a missing node means the client closed the session
+                assertTrue(ms >= SESSION_MS * 2 / 3, "the old session's node was gone " + ms
+                        + " ms after the fault: the client ended the session");
+            } else {
+                assertEquals(session, stat.getEphemeralOwner());
+            }
         }
     }
 

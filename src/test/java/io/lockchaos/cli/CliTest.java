@@ -149,7 +149,7 @@ class CliTest extends ConsoleCapturing {
         assertEquals(0, Main.run("bench", "--ops", "3000", "--processes", "5", "--seed", "2", "--repeat", "1",
                 "--reports", reports.toString()));
         String o = out.toString(StandardCharsets.UTF_8);
-        assertEquals(2, o.lines().filter(l -> l.matches(".*; check [0-9.]+ s; reports [0-9.]+ s; total .*")).count(),
+        assertEquals(2, o.lines().filter(l -> l.matches(".*; check [0-9.]+ s; total [0-9.]+ s; reports [0-9.]+ s; verdict .*")).count(),
                 o);
         for (String f : List.of("timeline.html", "summary.txt", "junit.xml", "latency.svg", "rate.png")) {
             assertTrue(Files.size(reports.resolve(f)) > 0, f);

@@ -88,7 +88,8 @@ class NetnsTest {
     void runnersStartingTogetherTakeDifferentSubnets() throws Exception {
         List<Process> runners = new java.util.ArrayList<>();
         // all three create their namespaces in the same millisecond, once their JVMs are up
-        String at = Long.toString(System.currentTimeMillis() + 3000);
+        String at = Long.toString(System.currentTimeMillis() + 5000);
+        boolean together = true;
         try {
             for (int i = 0; i < 3; i++) {
                 ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
@@ -104,8 +105,11 @@ class NetnsTest {
                 String address = out.readLine();
                 assertTrue(made != null && made.startsWith("lockchaos-") && address != null, made + " " + address);
                 subnets.add(address.substring(0, address.lastIndexOf('.')));
+                together &= "on time".equals(out.readLine());
             }
             assertEquals(3, subnets.size(), "each runner has a /24 of its own: " + subnets);
+            // a runner whose JVM took more than 5 s to start did not race the others: then the check proved less
+            org.junit.jupiter.api.Assumptions.assumeTrue(together, "a runner started late; the race was not run");
         } finally {
             for (Process p : runners) {
                 p.destroyForcibly();

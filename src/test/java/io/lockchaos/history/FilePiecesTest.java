@@ -1,7 +1,11 @@
 package io.lockchaos.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.List;
@@ -48,7 +52,20 @@ class FilePiecesTest {
             return r.from();
         });
         assertNull(out);
-        othersEnded.await(10, TimeUnit.SECONDS);
+        assertTrue(othersEnded.await(10, TimeUnit.SECONDS), "the other pieces ended");
         assertEquals(3, interrupted.get(), "the three other pieces were stopped");
+        assertFalse(Thread.currentThread().isInterrupted(), "the caller, who reads the file next, is not interrupted");
+    }
+
+    @Test
+    void anErrorThatIsNotAboutTheFileReachesTheCaller() {
+        OutOfMemoryError oom = new OutOfMemoryError("stand-in");
+        OutOfMemoryError thrown = assertThrows(OutOfMemoryError.class, () -> FilePieces.parse(FOUR, r -> {
+            if (r.from() == 10) {
+                throw oom;
+            }
+            return r.from();
+        }));
+        assertSame(oom, thrown);
     }
 }
