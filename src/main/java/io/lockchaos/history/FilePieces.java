@@ -66,9 +66,7 @@ final class FilePieces {
                 boolean clean = false;
                 try {
                     T parsed = parser.parse(ranges.get(piece));
-                    synchronized (results) {
-                        results.set(piece, parsed);
-                    }
+                    results.set(piece, parsed); // seen by the caller through the queue below
                     clean = parsed != null;
                 } catch (Exception | StackOverflowError e) {
                     // not clean
@@ -109,9 +107,7 @@ final class FilePieces {
             }
         }
         CLEAN.incrementAndGet();
-        synchronized (results) {
-            return new ArrayList<>(results);
-        }
+        return results;
     }
 
     /** The range's bytes, buffered by the caller. */

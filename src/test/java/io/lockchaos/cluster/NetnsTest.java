@@ -39,6 +39,14 @@ class NetnsTest {
         return Netns.run(List.of("ip", "-o", "link", "show"));
     }
 
+    /** A {@link NetnsHolder} in a JVM of its own, a runner that makes a namespace and waits to be killed. */
+    private static Process holder(String... args) throws java.io.IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), NetnsHolder.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
     @Test
     void serversRunOnTheirOwnAddressesAndCloseRemovesEverything() throws Exception {
         Netns ns = Netns.create(3);
@@ -64,10 +72,7 @@ class NetnsTest {
 
     @Test
     void theNamespacesOfAKilledRunnerAreSweptAtTheNextStart() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), NetnsHolder.class.getName());
-        pb.redirectErrorStream(true);
-        Process runner = pb.start();
+        Process runner = holder();
         String made;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(runner.getInputStream(),
                 StandardCharsets.UTF_8))) {
@@ -92,10 +97,7 @@ class NetnsTest {
         boolean together = true;
         try {
             for (int i = 0; i < 3; i++) {
-                ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                        .toString(), "-cp", System.getProperty("java.class.path"), NetnsHolder.class.getName(), at);
-                pb.redirectErrorStream(true);
-                runners.add(pb.start());
+                runners.add(holder(at));
             }
             java.util.Set<String> subnets = new java.util.HashSet<>();
             for (Process p : runners) {
