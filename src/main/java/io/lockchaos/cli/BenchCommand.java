@@ -60,7 +60,9 @@ final class BenchCommand implements Callable<Integer> {
         Checker checker;
         try {
             checker = model == null ? Checkers.forRecipe(config.recipe())
-                    : new LinearizabilityChecker(Models.parse(model));
+                    // a generated history is a lockchaos run's; a file is read as Knossos would read it
+                    : new LinearizabilityChecker(Models.parse(model), history == null
+                            ? io.lockchaos.checker.linear.Expiry.EVIDENCE : io.lockchaos.checker.linear.Expiry.NONE);
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.lockchaos.cli;
 
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checker;
+import io.lockchaos.checker.linear.Expiry;
 import io.lockchaos.checker.linear.LinearizabilityChecker;
 import io.lockchaos.checker.linear.Model;
 import io.lockchaos.checker.linear.Models;
@@ -69,6 +70,13 @@ final class CheckCommand implements Callable<Integer> {
         "mutex, owner-mutex, reentrant-mutex, semaphore:N, rw, register, cas-register, or recipe (the model of",
         "what the recipe promises, with its lock checkers)"})
     String model;
+
+    @Option(names = "--expiry", paramLabel = "none|evidence", description = {
+        "how a lock model reads releases the history does not show: none (Knossos' reading: a :fail did not",
+        "happen, :info may or may not have, no error implies anything) or evidence (a holder's own not-held",
+        "release, an expired session, LOST or a crashed holder may end that hold). Default: evidence for a",
+        "lockchaos run (a test.json beside the history), else none"})
+    String expiry;
 
     @Option(names = "--time-limit", defaultValue = "60s", description = "linearizability search budget: 60, 60s, 2m"
             + " (default: ${DEFAULT-VALUE})")
@@ -141,10 +149,11 @@ final class CheckCommand implements Callable<Integer> {
      * @param checker the checkers, made safe
      * @param recipe what the lock promises, or null for a model-only check
      * @param model the linearizability model, or null
+     * @param expiry how the model reads releases the history does not show
      * @param recipeFrom where the recipe came from: the test.json's path, "--recipe" or "default"
      * @param testName the test.json's name, or null
      */
-    record Plan(Checker checker, Recipe recipe, Model<?> model, String recipeFrom, String testName) {
+    record Plan(Checker checker, Recipe recipe, Model<?> model, Expiry expiry, String recipeFrom, String testName) {
     }
 
     /**
@@ -172,15 +181,21 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + e.getMessage());
         }
+        Expiry e;
+        try {
+            e = expiry != null ? Expiry.parse(expiry) : Files.isRegularFile(sidecar) ? Expiry.EVIDENCE : Expiry.NONE;
+        } catch (IllegalArgumentException x) {
+            throw new UserError("--" + x.getMessage());
+        }
         List<Checker> checkers = new ArrayList<>();
         if (r != null) {
             checkers.add(Checkers.forRecipe(r));
         }
         if (m != null) {
-            checkers.add(new LinearizabilityChecker(m, budget(), maxConfigurations));
+            checkers.add(new LinearizabilityChecker(m, e, budget(), maxConfigurations));
         }
         Checker c = checkers.size() == 1 ? Checkers.safe(checkers.get(0)) : Checkers.compose("all", checkers);
-        return new Plan(c, r, m, r == null ? null : fromTest != null ? sidecar.toString()
+        return new Plan(c, r, m, e, r == null ? null : fromTest != null ? sidecar.toString()
                 : recipe != null ? "--recipe" : "default", nameOf(sidecar));
     }
 
@@ -205,6 +220,9 @@ final class CheckCommand implements Callable<Integer> {
         }
         if (plan.model() != null) {
             about.put("model", plan.model().name());
+            if (plan.model().isLock()) {
+                about.put("expiry", plan.expiry().wireName());
+            }
         }
         about.put("ops", h.size());
         if (!h.warnings().isEmpty()) {

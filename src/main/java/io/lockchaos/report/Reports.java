@@ -124,6 +124,9 @@ public final class Reports {
         if (about.get("model") != null) {
             parts.add("model " + about.get("model"));
         }
+        if (about.get("expiry") != null) {
+            parts.add("expiry " + about.get("expiry"));
+        }
         if (!parts.isEmpty()) {
             b.append(" (").append(String.join(", ", parts)).append(')');
         }

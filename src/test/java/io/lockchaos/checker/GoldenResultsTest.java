@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.lockchaos.checker.linear.LinearizabilityChecker;
-import io.lockchaos.checker.linear.Models;
 import io.lockchaos.history.History;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +55,9 @@ class GoldenResultsTest {
 
     static String name(String file, JsonNode c) {
         String how = c.has("model") ? "model-" + c.get("model").asText() : "recipe-" + c.get("recipe").asText();
+        if (c.has("expiry")) {
+            how += ".expiry-" + c.get("expiry").asText();
+        }
         return file + "." + how.replace(':', '-') + ".json";
     }
 
@@ -67,9 +68,7 @@ class GoldenResultsTest {
             return; // refused input has no result; KnownAnswerTest checks its message
         }
         History h = KnownAnswerTest.read(KnownAnswerTest.DIR.resolve(file));
-        CheckResult r = c.has("model")
-                ? new LinearizabilityChecker(Models.parse(c.get("model").asText())).check(h)
-                : Checkers.forRecipe(Recipe.parse(c.get("recipe").asText())).check(h);
+        CheckResult r = KnownAnswerTest.check(h, c);
         String actual = JSON.writeValueAsString(plain(r)) + "\n";
         Path expected = DIR.resolve(name(file, c));
         if (Boolean.getBoolean("lockchaos.golden.update") || !Files.exists(expected)) {

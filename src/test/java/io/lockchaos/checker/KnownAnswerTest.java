@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.checker.linear.Expiry;
 import io.lockchaos.checker.linear.LinearizabilityChecker;
 import io.lockchaos.checker.linear.Models;
 import io.lockchaos.history.EdnHistory;
@@ -41,6 +42,17 @@ class KnownAnswerTest {
         assertTrue(cases().count() >= 40);
     }
 
+    /** The case's checkers: its model (read with its {@code expiry}, Knossos' {@code none} by default), else its recipe. */
+    static CheckResult check(History h, JsonNode c) {
+        return c.has("model")
+                ? new LinearizabilityChecker(Models.parse(c.get("model").asText()), expiry(c)).check(h)
+                : Checkers.forRecipe(Recipe.parse(c.get("recipe").asText())).check(h);
+    }
+
+    static Expiry expiry(JsonNode c) {
+        return c.has("expiry") ? Expiry.parse(c.get("expiry").asText()) : Expiry.NONE;
+    }
+
     static History read(Path f) throws Exception {
         return f.toString().endsWith(".edn") ? EdnHistory.read(f) : JsonlHistoryReader.read(f);
     }
@@ -58,9 +70,7 @@ class KnownAnswerTest {
             return;
         }
         History h = read(f);
-        CheckResult r = c.has("model")
-                ? new LinearizabilityChecker(Models.parse(c.get("model").asText())).check(h)
-                : Checkers.forRecipe(Recipe.parse(c.get("recipe").asText())).check(h);
+        CheckResult r = check(h, c);
         Set<String> kinds = new TreeSet<>();
         for (Anomaly a : r.allAnomalies()) {
             kinds.add(a.kind().wireName());

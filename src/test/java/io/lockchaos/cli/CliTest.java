@@ -112,11 +112,26 @@ class CliTest extends ConsoleCapturing {
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("cannot take effect in state 'value 4'"));
         // with --recipe as well, both the dedicated checkers and the search run
         Files.copy(Path.of("checker/lin-expiry-releases.jsonl"), dir.resolve("e.jsonl"));
+        // (a file without a test.json is read as Knossos reads it: the expiry releases nothing)
         assertEquals(1, Main.run("check", dir.resolve("e.jsonl").toString(), "--model", "owner-mutex", "--recipe",
-                "mutex"));
+                "mutex", "--expiry", "evidence"));
         JsonNode both = new ObjectMapper().readTree(dir.resolve("e.check/results.json").toFile());
         assertEquals("invalid", both.get("checkers").get(0).get("verdict").asText());
         assertEquals("valid", both.get("checkers").get(1).get("verdict").asText());
+        assertEquals("evidence", both.get("expiry").asText());
+        assertEquals(1, Main.run("check", dir.resolve("e.jsonl").toString(), "--model", "owner-mutex"));
+        JsonNode knossos = new ObjectMapper().readTree(dir.resolve("e.check/results.json").toFile());
+        assertEquals("invalid", knossos.get("verdict").asText());
+        assertEquals("none", knossos.get("expiry").asText());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("model owner-mutex, expiry none)"));
+        // a test.json beside it makes it a lockchaos run's history: evidence by default
+        Files.writeString(dir.resolve("e.test.json"), "{\"recipe\": \"reentrant-mutex\"}");
+        assertEquals(0, Main.run("check", dir.resolve("e.jsonl").toString(), "--model", "owner-mutex"));
+        assertEquals("evidence", new ObjectMapper().readTree(dir.resolve("e.check/results.json").toFile())
+                .get("expiry").asText());
+        err.reset();
+        assertEquals(2, Main.run("check", dir.resolve("e.jsonl").toString(), "--model", "mutex", "--expiry", "some"));
+        assertTrue(err().startsWith("lockchaos: --expiry: expected none or evidence, got 'some'"), err());
         err.reset();
         assertEquals(2, Main.run("check", h.toString(), "--model", "queue"));
         assertTrue(err().contains("--model: unknown model 'queue'"), err());

@@ -19,9 +19,15 @@ import io.lockchaos.history.Fn;
  * @param returnTime the latest; {@code Long.MAX_VALUE} when it has none
  * @param releasesHold for a release by the lock service itself (an expired session), the index of the acquire whose
  *     hold it ends (with everything nested in it); -1 for every other op. It ends that hold only: never another.
+ * @param hold for an acquire, the identity of the hold it creates: its index when a release by the lock service may
+ *     name that hold, else {@link #ANONYMOUS}. Holds nobody names are told apart by nothing, so the search's cache
+ *     sees one state where it would otherwise see one per acquire (Knossos' mutex is just locked or not).
  */
 public record LinOp(int id, long index, int process, Fn f, Object input, Object output, boolean known,
-                    boolean required, long invokeTime, long returnTime, long releasesHold) {
+                    boolean required, long invokeTime, long returnTime, long releasesHold, long hold) {
+    /** The identity of a hold no release by the lock service names; above every index, so it sorts last. */
+    public static final long ANONYMOUS = Long.MAX_VALUE;
+
     /** Whether the lock service, not the process, performs this release. */
     public boolean implicitRelease() {
         return releasesHold >= 0;
@@ -30,6 +36,6 @@ public record LinOp(int id, long index, int process, Fn f, Object input, Object 
     /** The same op with another id (after pruning). */
     LinOp withId(int newId) {
         return new LinOp(newId, index, process, f, input, output, known, required, invokeTime, returnTime,
-                releasesHold);
+                releasesHold, hold);
     }
 }

@@ -25,26 +25,39 @@ import java.util.TreeMap;
  * their invocation, or never; an indeterminate read has no effect and is left out. Real-time order is the order of
  * the history (position), never its clock times.
  *
- * <p>For lock models the releases the lock service made by itself come from the one hold analysis ({@link
- * LockHolds#impliedReleases()}): each ends one hold, at a point in its window, and only that hold. A {@code not-held}
- * release requires one between the grant and that release's completion; an ok nemesis {@code expire} of the holder's
- * session requires one by the expiry's completion; a {@code state LOST}, an expiry whose outcome is unknown, and the
- * retirement of the holder each allow one from then on.
+ * <p>Under {@link Expiry#NONE} (Knossos' reading, the default) that is all: no error code or event implies anything.
+ * Under {@link Expiry#EVIDENCE}, for lock models, the releases the lock service made by itself come from the one hold
+ * analysis ({@link LockHolds#impliedReleases()}): each ends one hold, at a point in its window, and only that hold. A
+ * holder's own {@code not-held} release requires one between the grant and that release's completion; an ok nemesis
+ * {@code expire} of the holder's session requires one by the expiry's completion; a {@code state LOST}, an expiry
+ * whose outcome is unknown, and the retirement of the holder each allow one from then on.
  */
 public final class LinearizabilityChecker implements Checker {
     private final Model<?> model;
+    private final Expiry expiry;
     private final Duration timeLimit;
     private final long maxCachedPerKey;
 
-    public LinearizabilityChecker(Model<?> model, Duration timeLimit, long maxCachedPerKey) {
+    public LinearizabilityChecker(Model<?> model, Expiry expiry, Duration timeLimit, long maxCachedPerKey) {
         this.model = model;
+        this.expiry = expiry;
         this.timeLimit = timeLimit;
         this.maxCachedPerKey = maxCachedPerKey;
     }
 
+    /** Knossos' reading ({@link Expiry#NONE}) with the given bounds. */
+    public LinearizabilityChecker(Model<?> model, Duration timeLimit, long maxCachedPerKey) {
+        this(model, Expiry.NONE, timeLimit, maxCachedPerKey);
+    }
+
     /** With the default bounds: 60 s and 2,000,000 cached configurations per key. */
+    public LinearizabilityChecker(Model<?> model, Expiry expiry) {
+        this(model, expiry, Duration.ofSeconds(60), 2_000_000);
+    }
+
+    /** Knossos' reading ({@link Expiry#NONE}) with the default bounds. */
     public LinearizabilityChecker(Model<?> model) {
-        this(model, Duration.ofSeconds(60), 2_000_000);
+        this(model, Expiry.NONE);
     }
 
     @Override
@@ -88,6 +101,9 @@ public final class LinearizabilityChecker implements Checker {
         }
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("model", model.name());
+        if (model.isLock()) {
+            stats.put("expiry", expiry.wireName());
+        }
         stats.put("keys", keys.size());
         stats.put("ops", ops);
         stats.put("configurations_explored", explored);
@@ -100,10 +116,18 @@ public final class LinearizabilityChecker implements Checker {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private WglSearch.Result<?> search(List<Raw> raws, long deadline) {
+        java.util.Set<Long> named = new java.util.HashSet<>();
+        for (Raw r : raws) {
+            if (r.releasesHold() >= 0) {
+                named.add(r.releasesHold());
+            }
+        }
         List<LinOp> all = new ArrayList<>(raws.size());
         for (Raw r : raws) {
+            // every hold is named once any is: which lease a non-holder returns follows acquire order
+            long hold = named.isEmpty() ? LinOp.ANONYMOUS : r.index();
             all.add(new LinOp(all.size(), r.index(), r.process(), r.f(), r.input(), r.output(), r.known(),
-                    r.required(), r.invokeAt(), r.returnAt(), r.releasesHold()));
+                    r.required(), r.invokeAt(), r.returnAt(), r.releasesHold(), hold));
         }
         List<LinOp> pruned = ((Model) model).prune(all);
         List<LinOp> ops = new ArrayList<>(pruned.size());
@@ -134,13 +158,13 @@ public final class LinearizabilityChecker implements Checker {
             int c = h.completionOf(i);
             boolean ok = outcome == OpType.OK;
             Object output = ok ? all.get(c).value() : null;
-            List<String> keys = lock ? holds.keysAt(i, op) : List.of(String.valueOf(op.key()));
+            List<String> keys = lock ? holds.keysAt(i, op) : List.of(LockHolds.keyOf(op));
             for (String key : keys) {
                 add(parts, key, new Raw(key, op.index(), op.process(), op.f(), op.value(), output, ok, ok, 2L * i,
                         ok ? 2L * c : Long.MAX_VALUE, -1));
             }
         }
-        if (lock && !parts.isEmpty()) {
+        if (lock && expiry == Expiry.EVIDENCE && !parts.isEmpty()) {
             for (LockHolds.ImpliedRelease r : holds.impliedReleases()) {
                 add(parts, r.key(), new Raw(r.key(), -1, r.process(), Fn.RELEASE, null, null, true, r.required(),
                         2 * r.from() + 1, r.until() == io.lockchaos.checker.Hold.OPEN ? Long.MAX_VALUE : 2 * r.until(),
@@ -184,6 +208,9 @@ public final class LinearizabilityChecker implements Checker {
         List<Long> tail = prefix.size() <= 20 ? prefix : prefix.subList(prefix.size() - 20, prefix.size());
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("model", model.name());
+        if (model.isLock()) {
+            details.put("expiry", expiry.wireName());
+        }
         details.put("prefix_length", (long) prefix.size());
         details.put("prefix_tail", List.copyOf(tail));
         details.put("blocked_op", b == null ? -1L : b.index());
@@ -194,7 +221,8 @@ public final class LinearizabilityChecker implements Checker {
                 + b.f().wireName() + ")";
         return Anomaly.of(AnomalyKind.NONLINEARIZABLE, key, b == null || b.index() < 0 ? List.of() : List.of(b.index()),
                 b == null ? 0 : timeAt(h, b.invokeTime()), b == null ? 0 : timeAt(h, b.returnTime()),
-                "no order of " + LockHolds.describe(key) + "'s ops explains the history under model " + model.name() + ": the longest"
+                "no order of " + (model.isLock() ? LockHolds.describe(key) : key.isEmpty() ? "the register"
+                        : key) + "'s ops explains the history under model " + model.name() + ": the longest"
                         + " linearizable prefix has " + prefix.size() + " ops, after which " + what
                         + " cannot take effect in state '" + state + "'", details);
     }

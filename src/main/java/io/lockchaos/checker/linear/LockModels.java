@@ -41,6 +41,34 @@ final class LockModels {
                 dropped.add(op.index());
             }
         }
+        return without(ops, dropped);
+    }
+
+    /**
+     * Drops indeterminate acquires after whose invocation no process releases anything, with the implied releases of
+     * their holds: for models where anyone may return a lease, a crashed acquire's lease may be the one another
+     * process's later release returned, so only an acquire that no release can follow is never needed.
+     */
+    static List<LinOp> withoutUnreturnable(List<LinOp> ops) {
+        long lastRelease = Long.MIN_VALUE;
+        for (LinOp op : ops) {
+            if (op.f() == Fn.RELEASE && !op.implicitRelease()) {
+                lastRelease = Math.max(lastRelease, op.returnTime());
+            }
+        }
+        Set<Long> dropped = new HashSet<>();
+        for (LinOp op : ops) {
+            if (op.f() == Fn.ACQUIRE && !op.required() && lastRelease < op.invokeTime()) {
+                dropped.add(op.index());
+            }
+        }
+        return without(ops, dropped);
+    }
+
+    private static List<LinOp> without(List<LinOp> ops, Set<Long> dropped) {
+        if (dropped.isEmpty()) {
+            return ops;
+        }
         List<LinOp> out = new ArrayList<>(ops.size());
         for (LinOp op : ops) {
             boolean drop = op.f() == Fn.ACQUIRE ? dropped.contains(op.index())
@@ -54,6 +82,11 @@ final class LockModels {
 
     /** Free (-1) or the hold that holds it; anyone may release a held lock. */
     static final class Mutex implements Model<Long> {
+        @Override
+        public List<LinOp> prune(List<LinOp> ops) {
+            return withoutUnreturnable(ops);
+        }
+
         @Override
         public String name() {
             return "mutex";
@@ -75,14 +108,14 @@ final class LockModels {
                 return hold == op.releasesHold() ? -1L : hold;
             }
             if (op.f() == Fn.ACQUIRE) {
-                return hold >= 0 ? null : op.index();
+                return hold >= 0 ? null : op.hold();
             }
             return hold >= 0 ? -1L : null;
         }
 
         @Override
         public String describe(Long hold) {
-            return hold < 0 ? "free" : "held (granted by op " + hold + ")";
+            return hold < 0 ? "free" : hold == LinOp.ANONYMOUS ? "held" : "held (granted by op " + hold + ")";
         }
     }
 
@@ -127,7 +160,7 @@ final class LockModels {
             }
             if (op.f() == Fn.ACQUIRE) {
                 if (s.owner() == -1) {
-                    return new Owned(p, 1, op.index());
+                    return new Owned(p, 1, op.hold());
                 }
                 return reentrant && s.owner() == p ? new Owned(p, s.count() + 1, s.hold()) : null;
             }
@@ -147,7 +180,9 @@ final class LockModels {
     record Lease(int process, long hold, int count) {
     }
 
-    private static final Comparator<Lease> BY_HOLD = Comparator.comparingLong(Lease::hold);
+    /** Anonymous leases tie on their hold: the process breaks the tie, so one multiset of leases is one state. */
+    private static final Comparator<Lease> BY_HOLD = Comparator.comparingLong(Lease::hold)
+            .thenComparingInt(Lease::process);
 
     private static List<Lease> with(List<Lease> s, Lease l) {
         List<Lease> out = new ArrayList<>(s);
@@ -189,7 +224,7 @@ final class LockModels {
     static final class Semaphore implements Model<List<Lease>> {
         @Override
         public List<LinOp> prune(List<LinOp> ops) {
-            return withoutNeverReleased(ops);
+            return withoutUnreturnable(ops);
         }
 
         private final int permits;
@@ -220,7 +255,7 @@ final class LockModels {
                 return l == null ? s : without(s, l);
             }
             if (op.f() == Fn.ACQUIRE) {
-                return s.size() >= permits ? null : with(s, new Lease(op.process(), op.index(), 1));
+                return s.size() >= permits ? null : with(s, new Lease(op.process(), op.hold(), 1));
             }
             // InterProcessSemaphoreV2 lets anyone return a lease: one's own newest, else (as the hold analysis
             // decides) the one whose acquire came first; leases are kept in acquire order
@@ -282,14 +317,14 @@ final class LockModels {
                     if (s.writer() != -1 && s.writer() != p) {
                         return null;
                     }
-                    List<Lease> readers = mine == null ? with(s.readers(), new Lease(p, op.index(), 1))
+                    List<Lease> readers = mine == null ? with(s.readers(), new Lease(p, op.hold(), 1))
                             : with(without(s.readers(), mine), new Lease(p, mine.hold(), mine.count() + 1));
                     return new Rw(s.writer(), s.writes(), s.writeHold(), readers);
                 }
                 if (s.writer() == p) {
                     return new Rw(p, s.writes() + 1, s.writeHold(), s.readers());
                 }
-                return s.writer() == -1 && s.readers().isEmpty() ? new Rw(p, 1, op.index(), List.of()) : null;
+                return s.writer() == -1 && s.readers().isEmpty() ? new Rw(p, 1, op.hold(), List.of()) : null;
             }
             boolean read = mode != Hold.Mode.EXCLUSIVE ? mode == Hold.Mode.READ : s.writer() != p;
             if (read) {
