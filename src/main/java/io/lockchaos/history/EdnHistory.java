@@ -222,6 +222,10 @@ public final class EdnHistory {
         private boolean anyTime;
         private boolean anyUntimed;
         private boolean nemesisOpen;
+        /** Process numbers past Java's int range, and the numbers they are shown as (counting down from the top). */
+        private final Map<Long, Integer> wideProcesses = new LinkedHashMap<>();
+        private final java.util.Set<Integer> processes = new java.util.HashSet<>();
+        private final List<String> notes = new ArrayList<>();
 
         Builder(String source, boolean raw) {
             this.source = source;
@@ -229,7 +233,39 @@ public final class EdnHistory {
         }
 
         void add(Object value, long line) throws HistoryFormatException {
-            addOp(toOp(source, line, value), line);
+            addOp(toOp(source, line, value, raw ? null : this::processNumber), line);
+        }
+
+        /**
+         * The int a process number is known by. Jepsen gives a crashed process's successor a new number, so a long
+         * test's numbers can pass 2^31-1; those are shown as numbers counted down from 2^31-1 (verdicts depend only
+         * on which ops share a process), each mapping said once in a warning.
+         */
+        int processNumber(long p, long line) throws HistoryFormatException {
+            if (p >= 0 && p <= Integer.MAX_VALUE) {
+                if (wideProcesses.containsValue((int) p)) {
+                    long wide = wideProcesses.entrySet().stream().filter(e -> e.getValue() == (int) p).findFirst()
+                            .orElseThrow().getKey();
+                    throw new HistoryFormatException(source, line, "process: " + p + " is taken by process " + wide
+                            + ", shown so");
+                }
+                processes.add((int) p);
+                return (int) p;
+            }
+            Integer mapped = wideProcesses.get(p);
+            if (mapped == null) {
+                mapped = Integer.MAX_VALUE - wideProcesses.size();
+                if (processes.contains(mapped)) {
+                    throw new HistoryFormatException(source, line, "process: " + p + " is outside 0..2147483647 and"
+                            + " process " + mapped + " is taken, so it cannot be renumbered");
+                }
+                wideProcesses.put(p, mapped);
+                if (wideProcesses.size() <= 5) {
+                    notes.add(source + ":" + line + ": process " + p + " is outside 0..2147483647; shown as process "
+                            + mapped);
+                }
+            }
+            return mapped;
         }
 
         void addOp(Op op, long line) throws HistoryFormatException {
@@ -242,12 +278,9 @@ public final class EdnHistory {
                 }
                 nemesisOpen = op.type() == OpType.INVOKE;
             }
-            anyTime |= op.time() >= 0;
-            anyUntimed |= op.time() < 0;
-            if (anyTime && anyUntimed) {
-                throw new HistoryFormatException(source, line, "time: present in some ops and not others");
-            }
-            ops.add(op.time() < 0 && !raw ? op.withTime(i) : op);
+            anyTime |= op.time() != NO_TIME;
+            anyUntimed |= op.time() == NO_TIME;
+            ops.add(op);
             if (i == lines.length) {
                 lines = java.util.Arrays.copyOf(lines, lines.length * 2);
             }
@@ -255,14 +288,71 @@ public final class EdnHistory {
         }
 
         History build(List<String> warnings) throws HistoryFormatException {
-            return History.build(source, ops, java.util.Arrays.copyOf(lines, ops.size()), warnings);
+            List<String> all = new ArrayList<>(notes);
+            if (wideProcesses.size() > 5) {
+                all.add(source + ": " + wideProcesses.size() + " process numbers are outside 0..2147483647 and shown"
+                        + " counted down from 2147483647");
+            }
+            fillTimes(all);
+            all.addAll(warnings);
+            return History.build(source, ops, java.util.Arrays.copyOf(lines, ops.size()), all);
+        }
+
+        /**
+         * Gives every op a time. A history without any is timed by position (older Jepsen and Knossos files). In one
+         * where only some ops have a time, each op without one takes the time of the op before it (the first ops that
+         * of the first timed op): the order is the file's either way, and only durations touching those ops are
+         * unknown, which one warning says.
+         */
+        private void fillTimes(List<String> warnings) {
+            if (!anyUntimed) {
+                return;
+            }
+            if (!anyTime) {
+                for (int i = 0; i < ops.size(); i++) {
+                    ops.set(i, ops.get(i).withTime(i));
+                }
+                return;
+            }
+            long last = NO_TIME;
+            for (Op op : ops) {
+                if (op.time() != NO_TIME) {
+                    last = op.time();
+                    break;
+                }
+            }
+            int missing = 0;
+            long firstLine = -1;
+            for (int i = 0; i < ops.size(); i++) {
+                Op op = ops.get(i);
+                if (op.time() == NO_TIME) {
+                    missing++;
+                    firstLine = firstLine < 0 ? lines[i] : firstLine;
+                    ops.set(i, op.withTime(last));
+                } else {
+                    last = op.time();
+                }
+            }
+            warnings.add(source + ":" + firstLine + ": time: missing on " + missing + " of " + ops.size() + " ops;"
+                    + " ordering by position, durations that start or end at those ops are unknown (each is given the"
+                    + " time of the op before it)");
         }
     }
 
     /** Deeper nesting than any op needs is refused while parsing: deeper would risk the stack. */
     static final int MAX_DEPTH = 200;
 
-    private static Op toOp(String source, long line, Object raw) throws HistoryFormatException {
+    /** Numbers a process number outside Java's int range, or refuses it (null: a piece, re-read whole). */
+    @FunctionalInterface
+    private interface ProcessNumbers {
+        int of(long process, long line) throws HistoryFormatException;
+    }
+
+    /** The time of an op that has none, until {@link Builder#build} gives it one. */
+    private static final long NO_TIME = Long.MIN_VALUE;
+
+    private static Op toOp(String source, long line, Object raw, ProcessNumbers numbers)
+            throws HistoryFormatException {
         if (raw instanceof TaggedValue tv) {
             raw = tv.getValue();
         }
@@ -282,8 +372,13 @@ public final class EdnHistory {
         int process;
         if (NEMESIS.equals(procRaw)) {
             process = Op.NEMESIS;
-        } else if (procRaw instanceof Long l && l >= 0 && l <= Integer.MAX_VALUE) {
+        } else if (procRaw instanceof Long l && l >= 0 && l <= Integer.MAX_VALUE && numbers == null) {
             process = (int) (long) l;
+        } else if (procRaw instanceof Long l && numbers != null) {
+            process = numbers.of(l, line);
+        } else if (procRaw instanceof Long l) {
+            // a piece read in parallel cannot number it consistently: the whole file is then read in one pass
+            throw new HistoryFormatException(source, line, "process: outside 0..2147483647 in a piece, got " + l);
         } else {
             throw new HistoryFormatException(source, line, "process: " + (procRaw == null ? "missing"
                     : "expected a whole number or :nemesis, got " + Printers.printString(procRaw)));
@@ -312,7 +407,16 @@ public final class EdnHistory {
             value = wrapped;
             f = Fn.FAULT;
         }
-        long time = wholeOrAbsent(source, line, "time", get(m, "time"));
+        Object timeRaw = get(m, "time");
+        long time;
+        if (timeRaw == null) {
+            time = NO_TIME;
+        } else if (timeRaw instanceof Long t) {
+            time = t == NO_TIME ? t + 1 : t; // Jepsen's times may be negative (a clock read before the test began)
+        } else {
+            throw new HistoryFormatException(source, line, "time: expected a whole number of nanoseconds, got "
+                    + Printers.printString(timeRaw));
+        }
         long index = wholeOrAbsent(source, line, "index", get(m, "index"));
         Object keyRaw = plain(get(m, "key"));
         Object errRaw = get(m, "error");

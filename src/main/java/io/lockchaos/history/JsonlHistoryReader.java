@@ -135,8 +135,17 @@ public final class JsonlHistoryReader {
 
     private static HistoryFormatException constraint(String source,
             com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-        long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-        return new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+        return constraint(source, e.getLocation() == null ? 0 : e.getLocation().getLineNr(), e);
+    }
+
+    private static HistoryFormatException constraint(String source, long line,
+            com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        // the parser's own words name its internals; say what was wrong with the line instead
+        String what = m.contains("nesting depth")
+                ? "nested more than " + JSON.streamReadConstraints().getMaxNestingDepth() + " levels deep"
+                : firstLine(m).replaceAll(",? ?\\(from `[^`]*`\\)", "");
+        return new HistoryFormatException(source, line, "line: " + what);
     }
 
     private static Piece readOps(String source, JsonParser parser, LineCounter counting, boolean last)
@@ -176,7 +185,7 @@ public final class JsonlHistoryReader {
                 try {
                     op = parseOp(source, line, p, recent);
                 } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-                    throw new HistoryFormatException(source, line, "line: " + firstLine(e.getOriginalMessage()));
+                    throw constraint(source, line, e);
                 } catch (JsonParseException e) {
                     // Whatever the parser says, a line cut off by a crash is the last one and has no newline.
                     if (last && !notUtf8(e) && counting.isLastLine(line)) {

@@ -33,6 +33,13 @@ class JsonlReaderErrorsTest {
     }
 
     @Test
+    void deepNestingIsRefusedInOurOwnWords() {
+        String deep = "{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\",\"value\":" + "[".repeat(1500)
+                + "]".repeat(1500) + "}\n";
+        assertEquals("h.jsonl:1: line: nested more than 1000 levels deep", refused(deep));
+    }
+
+    @Test
     void anErrorMayBeAnyJsonValue() throws Exception {
         History h = read("{\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n"
                 + "{\"type\":\"fail\",\"process\":0,\"f\":\"acquire\",\"error\":{\"why\":[1,2]}}\n"
