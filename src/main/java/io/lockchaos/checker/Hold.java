@@ -85,7 +85,8 @@ public record Hold(int process, String key, Mode mode, long acquireIndex, long g
 
         /** The mode an acquire or release names in its value ({@code mode: read|write}); exclusive otherwise. */
         public static Mode of(Object value) {
-            Object m = value instanceof java.util.Map<?, ?> map ? map.get("mode") : null;
+            Object m = value instanceof java.util.Map<?, ?> map ? io.lockchaos.history.EdnValues.nameOf(map.get("mode"))
+                    : null;
             if ("read".equals(m)) {
                 return READ;
             }

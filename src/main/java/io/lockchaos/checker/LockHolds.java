@@ -187,7 +187,8 @@ public final class LockHolds {
         }
         List<String> out = new ArrayList<>(keys.size());
         for (Object k : keys) {
-            String s = String.valueOf(k);
+            String name = io.lockchaos.history.EdnValues.nameOf(k);
+            String s = name != null ? name : String.valueOf(k);
             if (!out.contains(s)) {
                 out.add(s);
             }

@@ -62,7 +62,7 @@ public final class LostUpdateChecker implements Checker {
                         op.process(), outcome == OpType.OK));
             } else if (op.f() == Fn.READ && h.outcome(i) == OpType.OK) {
                 Op done = ops.get(h.completionOf(i));
-                if (done.value() instanceof List<?>) {
+                if (done.value() instanceof java.util.Collection<?>) { // a list, or a set read from EDN
                     finalRead.put(key, done);
                     finalReadInvoke.put(key, (long) i);
                 }
@@ -84,7 +84,7 @@ public final class LostUpdateChecker implements Checker {
                 continue;
             }
             Set<Object> seen = new HashSet<>();
-            for (Object o : (List<?>) read.value()) {
+            for (Object o : (java.util.Collection<?>) read.value()) {
                 seen.add(normal(o));
             }
             long readInvoke = finalReadInvoke.get(key);

@@ -18,8 +18,9 @@ import us.bpsm.edn.printer.Printers;
 
 /**
  * Jepsen's EDN history: the maps Jepsen writes to {@code history.edn}, one per line ({@code :type :f :process :time
- * :value :index :error}), or one vector of such maps (Knossos' test data). Keywords become strings, vectors, lists and
- * sets become lists, and a record literal such as {@code #jepsen.history.Op{...}} is read as its map. A nemesis
+ * :value :index :error}), or one vector of such maps (Knossos' test data). Values keep what Clojure's {@code =} tells
+ * apart ({@link EdnValues}: keywords, symbols, sets, maps with other keys), vectors and lists become lists, and a
+ * record literal such as {@code #jepsen.history.Op{...}} is read as its map. A nemesis
  * function lockchaos has no name for becomes {@link Fn#FAULT} with the original name kept in the value, and is written
  * back under that name; a client function without a name is an error. Jepsen writes both halves of a nemesis op as
  * {@code :info}: the first of each pair is read as the invocation, and nemesis ops are written back as {@code :info}.
@@ -419,6 +420,9 @@ public final class EdnHistory {
         }
         long index = wholeOrAbsent(source, line, "index", get(m, "index"));
         Object keyRaw = plain(get(m, "key"));
+        if (EdnValues.nameOf(keyRaw) != null) {
+            keyRaw = EdnValues.nameOf(keyRaw); // a lock's or register's name: :x and "x" name the same one
+        }
         Object errRaw = get(m, "error");
         String error = errRaw == null ? null : errRaw instanceof String s ? s
                 : errRaw instanceof Keyword k ? k.getName() : Printers.printString(errRaw);
@@ -461,19 +465,20 @@ public final class EdnHistory {
         return m.get(k);
     }
 
-    /** Converts parsed EDN into the JSON-shaped values ops carry. */
+    /**
+     * Converts parsed EDN into the values ops carry: JSON-shaped where JSON has the form, {@link EdnValues} where it
+     * has not, so that values compare as Clojure compares them.
+     */
     static Object plain(Object v) {
-        if (v == null || v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) {
+        if (v == null || v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean
+                || v instanceof Character) {
             return v;
         }
         if (v instanceof Keyword k) {
-            return k.getPrefix() == null || k.getPrefix().isEmpty() ? k.getName() : k.getPrefix() + "/" + k.getName();
+            return new EdnValues.Keyword(keywordName(k));
         }
         if (v instanceof Symbol s) {
-            return s.toString();
-        }
-        if (v instanceof Character c) {
-            return c.toString();
+            return new EdnValues.Symbol(s.toString());
         }
         if (v instanceof java.math.BigInteger b) {
             return b.bitLength() < 64 ? (Object) b.longValue() : b;
@@ -485,12 +490,29 @@ public final class EdnHistory {
             return plain(tv.getValue());
         }
         if (v instanceof Map<?, ?> m) {
-            SmallMap.Builder<String> out = new SmallMap.Builder<>();
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                Object k = plain(e.getKey());
-                out.put(String.valueOf(k), plain(e.getValue()));
+            boolean keywords = true;
+            for (Object k : m.keySet()) {
+                keywords &= k instanceof Keyword;
             }
-            return out.build();
+            if (keywords) {
+                SmallMap.Builder<String> out = new SmallMap.Builder<>();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    out.put(keywordName((Keyword) e.getKey()), plain(e.getValue()));
+                }
+                return out.build();
+            }
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                out.put(plain(e.getKey()), plain(e.getValue()));
+            }
+            return new EdnValues.KeyedMap(java.util.Collections.unmodifiableMap(out));
+        }
+        if (v instanceof java.util.Set<?> set) {
+            java.util.Set<Object> out = new java.util.LinkedHashSet<>();
+            for (Object o : set) {
+                out.add(plain(o));
+            }
+            return java.util.Collections.unmodifiableSet(out);
         }
         if (v instanceof Collection<?> c) {
             List<Object> out = new ArrayList<>(c.size());
@@ -500,6 +522,10 @@ public final class EdnHistory {
             return out;
         }
         return v.toString();
+    }
+
+    private static String keywordName(Keyword k) {
+        return k.getPrefix() == null || k.getPrefix().isEmpty() ? k.getName() : k.getPrefix() + "/" + k.getName();
     }
 
     /** Writes a history as Jepsen EDN, one op map per line. */
@@ -546,6 +572,30 @@ public final class EdnHistory {
     }
 
     private static Object edn(Object v) {
+        if (v instanceof EdnValues.Keyword k) {
+            int slash = k.name().indexOf('/');
+            return slash > 0 ? Keyword.newKeyword(k.name().substring(0, slash), k.name().substring(slash + 1))
+                    : kw(k.name());
+        }
+        if (v instanceof EdnValues.Symbol s) {
+            int slash = s.name().indexOf('/');
+            return slash > 0 ? Symbol.newSymbol(s.name().substring(0, slash), s.name().substring(slash + 1))
+                    : Symbol.newSymbol(s.name());
+        }
+        if (v instanceof EdnValues.KeyedMap km) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<Object, Object> e : km.entries().entrySet()) {
+                out.put(edn(e.getKey()), edn(e.getValue()));
+            }
+            return out;
+        }
+        if (v instanceof java.util.Set<?> set) {
+            java.util.Set<Object> out = new java.util.LinkedHashSet<>();
+            for (Object o : set) {
+                out.add(edn(o));
+            }
+            return out;
+        }
         if (v instanceof Map<?, ?> m) {
             Map<Object, Object> out = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : m.entrySet()) {

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param process the logical process; {@link #NEMESIS} for the nemesis and runner markers
  * @param f what the op does
  * @param key the lock path or resource the op acts on; may be null
- * @param value JSON-shaped data: null, Long, Double, String, Boolean, List or Map with String keys
+ * @param value JSON-shaped data: null, Long, Double, String, Boolean, List or Map with String keys; from EDN also a
+ *     Set, a Character or one of {@link EdnValues}
  * @param error why a fail or info happened; null otherwise
  */
 public record Op(long index, long time, OpType type, int process, Fn f, String key, Object value, String error) {
@@ -56,10 +57,9 @@ public record Op(long index, long time, OpType type, int process, Fn f, String k
         return field(name) instanceof Number n ? n.longValue() : dflt;
     }
 
-    /** Returns a string field of a map value, or null. */
+    /** Returns a string field of a map value (a keyword's or symbol's name, from EDN), or null. */
     public String stringField(String name) {
-        Object o = field(name);
-        return o instanceof String s ? s : null;
+        return EdnValues.nameOf(field(name));
     }
 
     /** Returns a boolean field of a map value, or {@code dflt}. */

@@ -41,12 +41,12 @@ class EdnReaderFormsTest {
         assertEquals(2.5, read("2.5M"));
         assertEquals(0.25, read("1/4"));
         assertEquals(Double.NEGATIVE_INFINITY, read("##-Inf"));
-        assertEquals("ns/name", read(":ns/name"));
-        assertEquals("name", read(":name"));
-        assertEquals("/", read("/"));
-        assertEquals("ns/sym", read("ns/sym"));
-        assertEquals("+", read("+"));
-        assertEquals("-x", read("-x"));
+        assertEquals(new EdnValues.Keyword("ns/name"), read(":ns/name"));
+        assertEquals(new EdnValues.Keyword("name"), read(":name"));
+        assertEquals(new EdnValues.Symbol("/"), read("/"));
+        assertEquals(new EdnValues.Symbol("ns/sym"), read("ns/sym"));
+        assertEquals(new EdnValues.Symbol("+"), read("+"));
+        assertEquals(new EdnValues.Symbol("-x"), read("-x"));
         assertTrue(read("2.5M") instanceof Double, "plain turns decimals into doubles");
         assertEquals(new BigDecimal("2.5"), new EdnReader("f", new StringReader("2.5M")).value(0));
     }
@@ -55,16 +55,16 @@ class EdnReaderFormsTest {
     void stringsAndCharacters() throws Exception {
         assertEquals("a\"b\\c\nd\te\rf\bg\fh\u00e9", read("\"a\\\"b\\\\c\\nd\\te\\rf\\bg\\fh\\u00e9\""));
         assertEquals("", read("\"\""));
-        assertEquals("x", read("\\x"));
-        assertEquals("\n", read("\\newline"));
-        assertEquals(" ", read("\\space"));
-        assertEquals("\t", read("\\tab"));
-        assertEquals("\r", read("\\return"));
-        assertEquals("\f", read("\\formfeed"));
-        assertEquals("\b", read("\\backspace"));
-        assertEquals("A", read("\\u0041"));
-        assertEquals("(", read("\\("));
-        assertEquals("u", read("\\u"));
+        assertEquals("x".charAt(0), read("\\x"));
+        assertEquals("\n".charAt(0), read("\\newline"));
+        assertEquals(" ".charAt(0), read("\\space"));
+        assertEquals("\t".charAt(0), read("\\tab"));
+        assertEquals("\r".charAt(0), read("\\return"));
+        assertEquals("\f".charAt(0), read("\\formfeed"));
+        assertEquals("\b".charAt(0), read("\\backspace"));
+        assertEquals("A".charAt(0), read("\\u0041"));
+        assertEquals("(".charAt(0), read("\\("));
+        assertEquals("u".charAt(0), read("\\u"));
     }
 
     @Test
@@ -72,12 +72,12 @@ class EdnReaderFormsTest {
         assertEquals(List.of(1L, 2L), read("[1 2]"));
         assertEquals(List.of(1L, 2L), read("(1,2)"));
         assertEquals(List.of(), read("[]"));
-        assertEquals(List.of(1L), read("#{1}"));
+        assertEquals(java.util.Set.of(1L), read("#{1}"));
         assertEquals(List.of(1L, 3L), read("[1 #_2 3]"));
         assertEquals(List.of(1L), read("[1 #_ [2 3]]"));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("a", 1L);
-        m.put("b", List.of("c"));
+        m.put("b", List.of(new EdnValues.Keyword("c")));
         assertEquals(m, read("{:a 1, ; a comment\n :b [:c] #_:dropped}"));
         assertEquals(m, read("#jepsen.history.Op{:a 1 :b [:c]}"));
         assertEquals("2026-12-02T00:00:00Z", read("#inst \"2026-12-02T00:00:00Z\""));
@@ -113,7 +113,7 @@ class EdnReaderFormsTest {
     void tokensAcrossTheBufferBoundaryAndLinesAreCounted() throws Exception {
         // 65,536 chars fill the buffer: a keyword straddling the boundary must read whole
         String pad = " ".repeat((1 << 16) - 3);
-        assertEquals("straddle", read(pad + ":straddle"));
+        assertEquals(new EdnValues.Keyword("straddle"), read(pad + ":straddle"));
         EdnReader r = new EdnReader("f", new StringReader("\n\n[:a\n:b]\n"));
         r.value(0);
         assertEquals(4, r.line());
@@ -126,8 +126,8 @@ class EdnReaderFormsTest {
         for (int round = 0; round < 2; round++) { // the second round finds each in the grown cache
             for (int i = 0; i < 600; i++) {
                 text.append(" :k").append(i).append(" :ns").append(i % 7).append("/n").append(i);
-                expected.add("k" + i);
-                expected.add("ns" + (i % 7) + "/n" + i);
+                expected.add(new EdnValues.Keyword("k" + i));
+                expected.add(new EdnValues.Keyword("ns" + (i % 7) + "/n" + i));
             }
         }
         assertEquals(expected, read(text.append("]").toString()));

@@ -25,7 +25,7 @@ class EdnReaderTest {
         // brackets inside strings, character literals and comments are no nesting; closed ones no longer count
         String quoted = "\"" + "[(\\\"{".repeat(300) + "\"";
         assertEquals("[(\"{".repeat(300), EdnHistory.read("s.edn", op(quoted)).get(0).value());
-        assertEquals(List.of("[", "(", "{"), EdnHistory.read("c.edn", op("[\\[ \\( \\{]")).get(0).value());
+        assertEquals(List.of('[', '(', '{'), EdnHistory.read("c.edn", op("[\\[ \\( \\{]")).get(0).value());
         String siblings = "[" + "[[]]".repeat(500) + "]";
         assertEquals(500, ((List<?>) EdnHistory.read("b.edn", op(siblings)).get(0).value()).size());
         String commented = "; " + "[".repeat(500) + "\n" + op("1");
@@ -40,25 +40,30 @@ class EdnReaderTest {
     }
 
     @Test
-    void valuesBecomePlainJsonShapes() throws Exception {
+    void valuesKeepWhatClojureTellsApart() throws Exception {
         Op o = EdnHistory.read("v.edn", op("{:k :ns/name, :s sym, :c \\x, :big 123456789012345678901234567890N,"
                 + " :small 7N, :d 1.5, :m 2.5M, :set #{1}, :list (1 2), :t #inst \"2026-12-02T00:00:00Z\","
-                + " :b true, :n nil, 3 \"three\"}")).get(0);
+                + " :b true, :n nil, :str {\"a\" 1}}")).get(0);
         Map<?, ?> v = (Map<?, ?>) o.value();
-        assertEquals("ns/name", v.get("k"));
-        assertEquals("sym", v.get("s"));
-        assertEquals("x", v.get("c"));
+        assertEquals(new EdnValues.Keyword("ns/name"), v.get("k"));
+        assertEquals(new EdnValues.Symbol("sym"), v.get("s"));
+        assertEquals('x', v.get("c"));
         assertEquals(new BigInteger("123456789012345678901234567890"), v.get("big"));
         assertEquals(7L, v.get("small"));
         assertEquals(1.5, v.get("d"));
         assertEquals(2.5, v.get("m"));
-        assertEquals(List.of(1L), v.get("set"));
+        assertEquals(java.util.Set.of(1L), v.get("set"));
         assertEquals(List.of(1L, 2L), v.get("list"));
         assertTrue(String.valueOf(v.get("t")).startsWith("20") || String.valueOf(v.get("t")).contains("2026"),
                 String.valueOf(v.get("t")));
         assertEquals(true, v.get("b"));
         assertTrue(v.containsKey("n") && v.get("n") == null);
-        assertEquals("three", v.get("3"));
+        assertEquals(new EdnValues.KeyedMap(Map.of("a", 1L)), v.get("str"));
+        Op mixed = EdnHistory.read("w.edn", op("{:a 1, 3 \"three\"}")).get(0);
+        assertEquals(new EdnValues.KeyedMap(Map.of(new EdnValues.Keyword("a"), 1L, 3L, "three")), mixed.value(),
+                "a map with any key that is not a keyword keeps every key as it is");
+        assertEquals(EdnHistory.toEdn(mixed), EdnHistory.toEdn(EdnHistory.read("x.edn", EdnHistory.toEdn(mixed)
+                + "\n").get(0)), "and is written back as it was");
     }
 
     @Test

@@ -120,7 +120,8 @@ class HistoryReadWriteTest {
         History h = EdnHistory.read("j.edn", edn);
         assertEquals(OpType.INVOKE, h.get(0).type());
         assertEquals(Fn.KILL, h.get(0).f());
-        assertEquals(Map.of("n1", "killed"), h.get(1).value());
+        assertEquals(new EdnValues.KeyedMap(Map.of("n1", new EdnValues.Keyword("killed"))), h.get(1).value(),
+                "a map keyed by strings is not one keyed by keywords");
         assertEquals(List.of(1L, 2L), h.get(2).value());
         assertEquals("mismatch", h.get(3).error());
     }

@@ -7,9 +7,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A read/write register and a compare-and-set register, initially nil as in Jepsen. A read's output is the value
- * read; a write's input is the value written; a cas's input is {@code [old new]}. States are wrapped in Optional so
- * that nil is a value.
+ * Knossos' read/write register and compare-and-set register, initially nil. A read's output is the value read (a read
+ * of nil is a read of an unknown value, consistent with any state, as in Knossos); a write's input is the value
+ * written; a cas's input is {@code [old new]} and takes effect when old equals the value. Values compare as Clojure's
+ * {@code =} does ({@link io.lockchaos.history.EdnValues}). States are wrapped in Optional so that nil is a value.
  */
 final class RegisterModels {
     private RegisterModels() {
@@ -41,7 +42,8 @@ final class RegisterModels {
         public Optional<Object> step(Optional<Object> s, LinOp op) {
             switch (op.f()) {
                 case READ:
-                    if (!op.known()) {
+                    // Knossos: a read of nil is a read whose value is unknown, consistent with any state
+                    if (!op.known() || op.output() == null) {
                         return s;
                     }
                     return Objects.equals(s.orElse(null), op.output()) ? s : null;
