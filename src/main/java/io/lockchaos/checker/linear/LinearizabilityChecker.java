@@ -122,10 +122,10 @@ public final class LinearizabilityChecker implements Checker {
                 named.add(r.releasesHold());
             }
         }
+        boolean allNamed = !named.isEmpty() && model.holdOrderMatters();
         List<LinOp> all = new ArrayList<>(raws.size());
         for (Raw r : raws) {
-            // every hold is named once any is: which lease a non-holder returns follows acquire order
-            long hold = named.isEmpty() ? LinOp.ANONYMOUS : r.index();
+            long hold = allNamed || named.contains(r.index()) ? r.index() : LinOp.ANONYMOUS;
             all.add(new LinOp(all.size(), r.index(), r.process(), r.f(), r.input(), r.output(), r.known(),
                     r.required(), r.invokeAt(), r.returnAt(), r.releasesHold(), hold));
         }

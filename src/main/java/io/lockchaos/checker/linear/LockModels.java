@@ -229,6 +229,11 @@ final class LockModels {
 
         private final int permits;
 
+        @Override
+        public boolean holdOrderMatters() {
+            return true;
+        }
+
         Semaphore(int permits) {
             this.permits = permits;
         }

@@ -39,6 +39,15 @@ public interface Model<S> {
         return ops;
     }
 
+    /**
+     * Whether which hold an op acts on depends on the order the holds were granted in (a semaphore's non-holder returns
+     * the lease acquired first): then every hold keeps its identity once any is named by a release of the lock
+     * service; otherwise only the named ones do, and the rest are one anonymous hold ({@link LinOp#ANONYMOUS}).
+     */
+    default boolean holdOrderMatters() {
+        return false;
+    }
+
     /** Whether this is a lock model (acquire/release; expired sessions release). */
     default boolean isLock() {
         return fns().contains(Fn.ACQUIRE);

@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  * backtracks when it reaches the return of an op it has not linearized. A cache of (linearized set, state) prunes
  * configurations already explored; the set is kept as two independent 64-bit Zobrist fingerprints, so entries are
  * small (a collision, around 2^-100 for a billion entries, could only prune). Ops that are not required (info) may be
- * linearized at any point after their call, or never: the search succeeds once every required op is linearized.
+ * linearized at any point after their call, or never: the search succeeds once every required op is linearized; one
+ * is never linearized where it would leave the state as it is.
  *
  * @param <S> the model's state
  */
@@ -131,7 +132,10 @@ final class WglSearch<S> {
             if ((e & 1) == 0) {
                 LinOp op = ops.get(id);
                 S after = model.step(state, op);
-                if (after != null) {
+                // An optional op that changes nothing is never needed here: leaving it out keeps every choice this
+                // would reach, and keeps it for later. Taking it anyway multiplies configurations (expiry releases of
+                // holds not held, crashed ops), which is what made crashed histories exhaust the memory bound.
+                if (after != null && (op.required() || !after.equals(state))) {
                     long n1 = h1 ^ z1[id];
                     long n2 = h2 ^ z2[id];
                     if (cache.add(new Key(n1, n2, after))) {
