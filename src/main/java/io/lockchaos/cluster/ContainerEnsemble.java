@@ -110,7 +110,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         private List<Path> classpath = currentClasspath();
 
         private Builder(Path baseDir) {
-            this.baseDir = baseDir;
+            this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
         }
 
         /** 1, 3 or 5 servers (default 3). */

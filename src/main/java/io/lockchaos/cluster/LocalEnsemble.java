@@ -61,7 +61,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         private Netns netns;
 
         private Builder(Path baseDir) {
-            this.baseDir = baseDir;
+            this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
         }
 
         /** 1, 3 or 5 servers (default 3). */

@@ -114,7 +114,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         private boolean clientsRenew;
 
         private Builder(Path baseDir) {
-            this.baseDir = baseDir;
+            this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
         }
 
         /** 1, 3 or 5 instances (default 1). */
