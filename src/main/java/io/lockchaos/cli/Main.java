@@ -24,6 +24,12 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // A harness that starts lockchaos through a shell (the documentation tests) names itself here, so that this
+        // JVM, and through their own watchdogs the servers it starts, end when the harness is killed.
+        String parent = System.getenv("LOCKCHAOS_PARENT_PID");
+        if (parent != null && parent.matches("[0-9]+")) {
+            io.lockchaos.cluster.ParentWatchdog.start(Long.parseLong(parent));
+        }
         System.exit(run(args));
     }
 
@@ -32,7 +38,9 @@ public final class Main implements Callable<Integer> {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             // Expected failures carry a one-line message; anything else is a bug and still gets one line.
-            String msg = ex instanceof UserError ? ex.getMessage() : "internal error: " + ex;
+            io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(ex);
+            String msg = ex instanceof UserError ? ex.getMessage() : env != null ? env.getMessage()
+                    : "internal error: " + ex;
             line.getErr().println("lockchaos: " + msg);
             return 2;
         });

@@ -246,14 +246,49 @@ public final class Docker {
         }
     }
 
-    /** {@code local} when the engine has it, else {@code remote} (which Testcontainers pulls). */
+    /**
+     * {@code local} when the engine has it, else {@code remote} when the engine has it or can pull it within a few
+     * seconds.
+     *
+     * @throws EnvironmentProblem naming both images and how to get one, when neither can be had
+     */
     public static String image(String local, String remote) {
         prepare();
-        try {
-            client().inspectImageCmd(local).exec();
+        if (present(local)) {
             return local;
-        } catch (RuntimeException e) {
+        }
+        if (present(remote)) {
             return remote;
+        }
+        // Testcontainers would retry a pull for minutes where no registry answers: try once, briefly, and say what
+        // to do instead of waiting
+        int colon = remote.lastIndexOf(':');
+        try {
+            boolean done = client().pullImageCmd(colon > 0 ? remote.substring(0, colon) : remote)
+                    .withTag(colon > 0 ? remote.substring(colon + 1) : "latest")
+                    .start().awaitCompletion(PULL_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            if (done && present(remote)) {
+                return remote;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // no registry, or it refused: said below
+        }
+        throw new EnvironmentProblem("--cluster container: the image " + local + " is not built and " + remote
+                + " could not be pulled within " + PULL_SECONDS + " s; build the images with docker/build-images"
+                + " (needs debootstrap and root), or docker pull " + remote + " where a registry can be reached");
+    }
+
+    /** How long a missing remote image may take to pull before the run gives up on it. */
+    private static final int PULL_SECONDS = 8;
+
+    private static boolean present(String image) {
+        try {
+            client().inspectImageCmd(image).exec();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 }

@@ -70,6 +70,21 @@ class ContainerEnsembleTest {
         Assumptions.assumeTrue(docker, "Docker is not available on this machine: container tests skipped");
     }
 
+    /**
+     * A run whose images are missing names them and the fix instead of waiting on a registry (issue 24); the pull it
+     * tries is bounded by Docker.PULL_SECONDS, and the time is printed rather than asserted.
+     */
+    @Test
+    void aMissingImageIsNamedWithItsFixWithinSeconds() {
+        long t0 = System.nanoTime();
+        EnvironmentProblem e = org.junit.jupiter.api.Assertions.assertThrows(EnvironmentProblem.class,
+                () -> Docker.image("lockchaos/not-built:0", "lockchaos-missing/not-pulled:0"));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("missing image refused in %.1f s: %s%n", seconds, e.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("lockchaos/not-built:0")
+                && e.getMessage().contains("docker/build-images"), e.getMessage());
+    }
+
     @AfterAll
     static void stopEnsemble() {
         if (zk != null) {
