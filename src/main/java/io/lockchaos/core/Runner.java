@@ -236,12 +236,24 @@ public final class Runner {
     }
 
     public Outcome run() throws Exception {
+        Phases phases = new Phases(console);
+        try {
+            return run(phases);
+        } catch (Exception | Error e) {
+            // the stored run says why it has no results, and where it stopped
+            io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(e);
+            io.lockchaos.store.Store.recordCrash(runDir, phases.current() != null ? phases.current()
+                    : "running the workers and faults", env != null ? env.getMessage() : String.valueOf(e));
+            throw e;
+        }
+    }
+
+    private Outcome run(Phases phases) throws Exception {
         long started = System.nanoTime();
         Path historyFile = runDir.resolve("history.jsonl");
         Schedule schedule = spec.schedule();
         NemesisDriver driver;
         double[] detectedAfter = {-1};
-        Phases phases = new Phases(console);
         try (ToxiproxyBackend proxies = backend(schedule)) {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cutsWithIptables() ? net

@@ -10,6 +10,7 @@ import java.util.Locale;
  */
 public final class Phases {
     private final PrintStream out;
+    private volatile String current;
 
     /** @param out the console, or null for silence */
     public Phases(PrintStream out) {
@@ -18,11 +19,17 @@ public final class Phases {
 
     /** Starts a phase; closing the step prints its elapsed time on the same line. */
     public Step start(String name) {
+        current = name;
         if (out != null) {
             out.print("  " + name + " ... ");
             out.flush();
         }
         return new Step(System.nanoTime());
+    }
+
+    /** The phase in progress, or null between phases (the workers' phase has no step of its own). */
+    public String current() {
+        return current;
     }
 
     /** A phase in progress. */
@@ -40,6 +47,7 @@ public final class Phases {
                 return;
             }
             closed = true;
+            current = null;
             if (out != null) {
                 out.printf(Locale.ROOT, "%.1f s%n", (System.nanoTime() - started) / 1e9);
                 out.flush();

@@ -18,7 +18,7 @@ final class Pages {
     private static final String STYLE = "<style>body{font:14px sans-serif;margin:1.2em;color:#222}"
             + "table{border-collapse:collapse;width:100%}th,td{padding:4px 8px;border-bottom:1px solid #ddd;"
             + "text-align:left;vertical-align:top}th{background:#f3f4f6}.valid{color:#1e7d3b}.invalid{color:#c0392b;"
-            + "font-weight:bold}.unknown,.unchecked{color:#b35900}td.faults,td.kinds{font-size:12px}"
+            + "font-weight:bold}.unknown,.unchecked{color:#b35900}.crashed{color:#8b0000}td.faults,td.kinds{font-size:12px}"
             + "pre{background:#f7f7f7;padding:8px;overflow:auto}img{max-width:48%;margin:4px;border:1px solid #ddd}"
             + "form{margin:0 0 1em}</style>";
     private static final List<String> PLOTS = List.of("latency.png", "latency-quantiles.png", "rate.png");
@@ -43,7 +43,7 @@ final class Pages {
         StringBuilder s = new StringBuilder(head("lockchaos store"));
         s.append("<h1>lockchaos store</h1>\n<form id=\"filters\" method=\"get\" action=\"/\">verdict <select"
                 + " name=\"verdict\">");
-        for (String v : List.of("all", "valid", "invalid", "unknown", "unchecked")) {
+        for (String v : List.of("all", "valid", "invalid", "unknown", "crashed", "unchecked")) {
             s.append("<option").append(v.equals(verdict) ? " selected" : "").append('>').append(v)
                     .append("</option>");
         }
@@ -65,7 +65,8 @@ final class Pages {
             s.append("<tr class=\"run\" data-verdict=\"").append(esc(r.verdict())).append("\"><td><a href=\"/run/")
                     .append(href(r.dir())).append("/\">").append(esc(r.dir())).append("</a></td><td>")
                     .append(esc(r.test())).append("</td><td class=\"").append(esc(r.verdict())).append("\">")
-                    .append(esc(r.verdict())).append("</td><td>").append(esc(r.recipe()))
+                    .append(esc(r.verdict())).append(r.crash().isEmpty() ? "" : ": " + esc(r.crash()))
+                    .append("</td><td>").append(esc(r.recipe()))
                     .append("</td><td class=\"faults\">").append(r.faults().isEmpty() ? "none"
                             : esc(String.join("; ", r.faults()))).append("</td><td>")
                     .append(r.durationSeconds() < 0 ? "" : String.format(Locale.ROOT, "%.1f s", r.durationSeconds()))
@@ -91,7 +92,9 @@ final class Pages {
         String files = "/files/" + href(r.dir()) + "/";
         StringBuilder s = new StringBuilder(head(r.test() + " " + r.dir()));
         s.append("<p><a href=\"/\">all runs</a></p><h1>").append(esc(r.test())).append(" <span class=\"")
-                .append(esc(r.verdict())).append("\">").append(esc(r.verdict())).append("</span></h1>\n<p>")
+                .append(esc(r.verdict())).append("\">").append(esc(r.verdict())).append("</span></h1>\n")
+                .append(r.crash().isEmpty() ? "" : "<p class=\"crashed\">crashed: " + esc(r.crash()) + "</p>\n")
+                .append("<p>")
                 .append(esc(r.dir())).append(" · recipe ").append(esc(r.recipe())).append(" · seed ")
                 .append(esc(r.seed())).append(" · faults: ").append(r.faults().isEmpty() ? "none"
                         : esc(String.join("; ", r.faults()))).append("</p>\n<p>");

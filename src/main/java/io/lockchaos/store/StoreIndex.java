@@ -31,7 +31,8 @@ public final class StoreIndex {
      *
      * @param dir the run's folder relative to the store root, with '/' separators
      * @param test the test's name (test.json's or results.json's; else the parent folder's name)
-     * @param verdict valid, invalid or unknown from results.json, or "unchecked" when there is none
+     * @param verdict valid, invalid or unknown from results.json; "crashed" when the run did not finish (see
+     *     {@code crash}); "unchecked" when there is neither
      * @param recipe the recipe, or empty
      * @param faults the fault schedule as the run expanded it, one entry per fault
      * @param durationSeconds from the history's first to its last op, or -1 when it cannot be read
@@ -39,10 +40,11 @@ public final class StoreIndex {
      * @param seed the seed, or empty
      * @param ops how many ops the history holds, or -1
      * @param modifiedMillis when its history was last written, for newest-first order
+     * @param crash for a crashed run, the phase it was in and its error ("final heal: ..."), else empty
      */
     public record StoredRun(String dir, String test, String verdict, String recipe, List<String> faults,
                             double durationSeconds, List<String> anomalyKinds, String seed, long ops,
-                            long modifiedMillis) {
+                            long modifiedMillis, String crash) {
     }
 
     /** The runs under {@code root}, newest first. A run whose files cannot be read is listed with what could be. */
@@ -119,12 +121,14 @@ public final class StoreIndex {
         String seed = text(test, "seed").isEmpty() ? text(results, "seed") : text(test, "seed");
         Path history = dir.resolve("history.jsonl");
         long[] span = span(history);
-        String verdict = results == null || !results.hasNonNull("verdict") ? "unchecked"
-                : results.get("verdict").asText();
+        JsonNode crashed = results == null ? json(realRoot, dir.resolve(Store.CRASHED)) : null;
+        String crash = crashed == null ? "" : text(crashed, "phase") + ": " + text(crashed, "error");
+        String verdict = results != null && results.hasNonNull("verdict") ? results.get("verdict").asText()
+                : crashed != null ? "crashed" : "unchecked";
         long ops = results != null && results.hasNonNull("ops") ? results.get("ops").asLong() : -1;
         return new StoredRun(root.relativize(dir).toString().replace('\\', '/'), name, verdict, recipe,
                 List.copyOf(faults), span == null ? -1 : (span[1] - span[0]) / 1e9, List.copyOf(kinds), seed, ops,
-                Files.getLastModifiedTime(history).toMillis());
+                Files.getLastModifiedTime(history).toMillis(), crash);
     }
 
     /**

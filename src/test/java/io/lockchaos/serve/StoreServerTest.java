@@ -120,6 +120,25 @@ class StoreServerTest {
         }
     }
 
+    /** A run that died says so, with the phase it was in and its error, instead of being listed unchecked. */
+    @Test
+    void aCrashedRunShowsWhyAsItsVerdict(@org.junit.jupiter.api.io.TempDir Path own) throws IOException {
+        Path run = own.resolve("redis-gc-pause/20261203T000000");
+        Files.createDirectories(run);
+        Files.copy(Path.of("histories/examples/double-grant/history.jsonl"), run.resolve("history.jsonl"));
+        io.lockchaos.store.Store.recordCrash(run, "starting 3 local Redis instance(s)", "redis-server 1 exited");
+        StoreIndex.StoredRun r = StoreIndex.scan(own).get(0);
+        assertEquals("crashed", r.verdict());
+        assertEquals("starting 3 local Redis instance(s): redis-server 1 exited", r.crash());
+        try (StoreServer own2 = StoreServer.start(own, 0)) {
+            String page = get(own2.port(), "/?verdict=crashed");
+            assertTrue(page.contains("1 of 1 runs") && page.contains("crashed: starting 3 local Redis instance(s):"
+                    + " redis-server 1 exited"), page);
+            String one = get(own2.port(), "/run/redis-gc-pause/20261203T000000/");
+            assertTrue(one.contains("<p class=\"crashed\">crashed: starting 3 local Redis instance(s)"), one);
+        }
+    }
+
     @Test
     void filtersByVerdictAndTestName() throws IOException {
         String valid = get(server.port(), "/?verdict=valid");
