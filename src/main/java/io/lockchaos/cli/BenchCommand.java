@@ -60,8 +60,10 @@ final class BenchCommand implements Callable<Integer> {
         Checker checker;
         try {
             checker = model == null ? Checkers.forRecipe(config.recipe())
-                    // a generated history is a lockchaos run's; a file is read as Knossos would read it
+                    // as check reads it: a generated history, or a file with a test.json beside it, is a lockchaos
+                    // run's; any other file is read as Knossos would read it
                     : new LinearizabilityChecker(Models.parse(model), history == null
+                            || Files.isRegularFile(CheckCommand.sidecar(history))
                             ? io.lockchaos.checker.linear.Expiry.EVIDENCE : io.lockchaos.checker.linear.Expiry.NONE);
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + e.getMessage());
