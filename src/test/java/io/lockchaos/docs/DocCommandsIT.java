@@ -1,0 +1,235 @@
+package io.lockchaos.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs every shell command of README.md and docs/*.md (fenced {@code sh} blocks) exactly as written, from the root of
+ * a working copy laid out as a user's clone is (the repository's files, the built {@code target/}, the default store
+ * {@code histories/}), in the order the pages give them, and checks what the text promises about each. The promise
+ * is an HTML comment just before the block, one entry per command separated by {@code |}: {@code exit N} (default
+ * 0), {@code prints "TEXT"}, {@code until "TEXT"} (a command that serves until stopped: it must print TEXT, then it is
+ * stopped), or {@code not run: WHY}. A block without a comment promises exit 0 for each command.
+ */
+class DocCommandsIT {
+    private static final Path ROOT = Path.of("").toAbsolutePath();
+    private static final Pattern DIRECTIVE = Pattern.compile("<!-- doc-test: (.*) -->");
+    private static final Pattern QUOTED = Pattern.compile("(prints|until) \"([^\"]*)\"");
+    private static final Duration LIMIT = Duration.ofMinutes(5);
+
+    /** What the text promises about one command. */
+    record Promise(Integer exit, List<String> prints, String until, String notRun) {
+        static Promise parse(String entry) {
+            String e = entry.trim();
+            if (e.startsWith("not run:")) {
+                return new Promise(null, List.of(), null, e.substring("not run:".length()).trim());
+            }
+            Integer exit = 0;
+            Matcher x = Pattern.compile("exit (\\d+)").matcher(e);
+            if (x.find()) {
+                exit = Integer.parseInt(x.group(1));
+            }
+            List<String> prints = new ArrayList<>();
+            String until = null;
+            Matcher q = QUOTED.matcher(e);
+            while (q.find()) {
+                if (q.group(1).equals("until")) {
+                    until = q.group(2);
+                    exit = null;
+                } else {
+                    prints.add(q.group(2));
+                }
+            }
+            return new Promise(exit, prints, until, null);
+        }
+    }
+
+    /** A command as written, where it is written, and its promise. */
+    record Command(Path page, int line, String text, Promise promise) {
+        String where() {
+            return ROOT.relativize(page) + ":" + line;
+        }
+    }
+
+    /** The pages in the order a reader meets them: the README, then the manual. */
+    static List<Path> pages() throws IOException {
+        List<Path> pages = new ArrayList<>();
+        pages.add(ROOT.resolve("README.md"));
+        try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
+            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+
+    static List<Command> commands(Path page) throws IOException {
+        List<String> lines = Files.readAllLines(page, StandardCharsets.UTF_8);
+        List<Command> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).equals("```sh")) {
+                continue;
+            }
+            String before = i > 0 ? lines.get(i - 1) : "";
+            Matcher d = DIRECTIVE.matcher(before);
+            String[] entries = d.matches() ? d.group(1).split("\\|") : new String[0];
+            List<Command> block = new ArrayList<>();
+            StringBuilder text = new StringBuilder();
+            int start = -1;
+            for (i = i + 1; i < lines.size() && !lines.get(i).startsWith("```"); i++) {
+                String l = lines.get(i);
+                if (text.isEmpty() && (l.isBlank() || l.startsWith("#"))) {
+                    continue;
+                }
+                if (text.isEmpty()) {
+                    start = i + 1;
+                }
+                text.append(l).append('\n');
+                if (!l.endsWith("\\")) {
+                    block.add(new Command(page, start, text.toString().trim(), null));
+                    text.setLength(0);
+                }
+            }
+            assertTrue(entries.length == 0 || entries.length == block.size(), page + ":" + (start) + ": the doc-test"
+                    + " comment has " + entries.length + " entries for " + block.size() + " commands");
+            for (int k = 0; k < block.size(); k++) {
+                Command c = block.get(k);
+                out.add(new Command(c.page(), c.line(), c.text(), entries.length == 0 ? new Promise(0, List.of(),
+                        null, null) : Promise.parse(entries[k])));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyDocumentedCommandRunsAsWritten() throws Exception {
+        Path work = workingCopy();
+        List<String> failures = new ArrayList<>();
+        int ran = 0;
+        List<String> marked = new ArrayList<>();
+        for (Path page : pages()) {
+            for (Command c : commands(page)) {
+                if (c.promise().notRun() != null) {
+                    marked.add(c.where() + " (" + c.promise().notRun() + ")");
+                    continue;
+                }
+                ran++;
+                String failure = run(work, c);
+                System.out.println("doc command " + c.where() + ": " + (failure == null ? "as promised" : failure)
+                        + ": " + c.text().lines().findFirst().orElse(""));
+                if (failure != null) {
+                    failures.add(c.where() + ": " + failure + ": " + c.text());
+                }
+            }
+        }
+        System.out.println("doc commands: " + ran + " run, " + marked.size() + " marked not run: " + marked);
+        assertTrue(ran >= 10, "the pages hold fewer runnable commands than expected: " + ran);
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+    }
+
+    /** The commands the README says .ci/run runs, it must run as written. */
+    @Test
+    void commandsMarkedAsRunByCiAreInIt() throws Exception {
+        String ci = Files.readString(ROOT.resolve(".ci/run"));
+        for (Command c : commands(ROOT.resolve("README.md"))) {
+            if (c.promise().notRun() != null && c.promise().notRun().contains(".ci/run runs it")) {
+                // as written: the whole line, or the line with its output redirected ("mvn -B verify 2>&1 | tee")
+                assertTrue(ci.lines().map(String::trim).anyMatch(l -> l.equals(c.text())
+                        || l.startsWith(c.text() + " 2>&1")), ".ci/run does not run '" + c.text() + "' as written");
+            }
+        }
+        assertEquals(2, commands(ROOT.resolve("README.md")).stream().filter(c -> c.line() < 30).count(),
+                "the README's set-up has exactly two commands");
+    }
+
+    /**
+     * A fresh folder laid out as a user's clone after the first set-up command: the repository's files (copied, so
+     * the runs and check folders the commands write stay out of the repository) and the built target/ (linked).
+     */
+    private static Path workingCopy() throws IOException {
+        Path work = Files.createTempDirectory("lockchaos-docs");
+        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci")) {
+            copyTree(ROOT.resolve(dir), work.resolve(dir));
+        }
+        for (String file : List.of("README.md", "pom.xml")) {
+            Files.copy(ROOT.resolve(file), work.resolve(file));
+        }
+        Files.createSymbolicLink(work.resolve("target"), ROOT.resolve("target"));
+        return work;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createDirectories(t);
+                } else if (Files.isSymbolicLink(p)) {
+                    Files.createSymbolicLink(t, Files.readSymbolicLink(p));
+                } else {
+                    Files.copy(p, t, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    /** Runs one command as a user's shell would; returns null when it kept its promise, else what went wrong. */
+    private static String run(Path work, Command c) throws Exception {
+        Path log = Files.createTempFile("lockchaos-doc-command", ".log");
+        // The text is a shell command line, as a user types it: a shell runs it (its own argument array).
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", c.text()).directory(work.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+        Process p = pb.start();
+        try {
+            if (c.promise().until() != null) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (p.isAlive() && System.nanoTime() < deadline
+                        && !Files.readString(log).contains(c.promise().until())) {
+                    Thread.sleep(100);
+                }
+                String out = Files.readString(log);
+                return out.contains(c.promise().until()) ? null
+                        : "did not print '" + c.promise().until() + "' within 60 s: " + tail(out);
+            }
+            if (!p.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                return "still running after " + LIMIT.toMinutes() + " min: " + tail(Files.readString(log));
+            }
+            String out = Files.readString(log);
+            if (p.exitValue() != c.promise().exit()) {
+                return "exit " + p.exitValue() + ", promised " + c.promise().exit() + ": " + tail(out);
+            }
+            for (String s : c.promise().prints()) {
+                if (!out.contains(s)) {
+                    return "did not print '" + s + "': " + tail(out);
+                }
+            }
+            return null;
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static String tail(String out) {
+        List<String> l = out.lines().toList();
+        return String.join(" / ", l.subList(Math.max(0, l.size() - 6), l.size()));
+    }
+}
