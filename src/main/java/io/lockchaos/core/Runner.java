@@ -243,7 +243,7 @@ public final class Runner {
             // the stored run says why it has no results, and where it stopped
             io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(e);
             io.lockchaos.store.Store.recordCrash(runDir, phases.current() != null ? phases.current()
-                    : "running the workers and faults", env != null ? env.getMessage() : String.valueOf(e));
+                    : "setting up", env != null ? env.getMessage() : String.valueOf(e));
             throw e;
         }
     }
@@ -286,6 +286,7 @@ public final class Runner {
                     }
                 }));
                 try {
+                    phases.mark("running the workers and faults");
                     prepare(zk.connectString());
                     runWorkers(zk, rec, ctx, driver, schedule.needsClientProxies());
                     if (progress != null) {

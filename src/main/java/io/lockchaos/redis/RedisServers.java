@@ -227,8 +227,11 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                     p = processes.get(n.id());
                 }
                 if (p != null && !p.isAlive()) {
-                    throw new IOException("redis-server " + n.id() + " exited with " + p.exitValue() + " (see "
-                            + n.logFile() + " and " + n.dataDir().resolve("stdout.log") + ")");
+                    // what the instance said last is the cause a user can act on (a folder it cannot write, a
+                    // port, a config line): say it, as an environment problem rather than an internal error
+                    throw new io.lockchaos.cluster.EnvironmentProblem("redis-server " + n.id() + " exited with "
+                            + p.exitValue() + lastWords(n) + " (see " + n.logFile() + " and "
+                            + n.dataDir().resolve("stdout.log") + ")");
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IOException("redis-server " + n.id() + " did not answer PING on " + n.clientAddress()
@@ -387,5 +390,22 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             Thread.currentThread().interrupt();
             return "unknown";
         }
+    }
+
+    /** The last non-blank line redis-server wrote (its log, else its standard output), quoted, or empty. */
+    private static String lastWords(ZkNode n) {
+        for (Path f : List.of(n.logFile(), n.dataDir().resolve("stdout.log"))) {
+            try {
+                List<String> lines = Files.readAllLines(f);
+                for (int i = lines.size() - 1; i >= 0; i--) {
+                    if (!lines.get(i).isBlank()) {
+                        return ": \"" + lines.get(i).trim() + "\"";
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // not written yet: try the next
+            }
+        }
+        return "";
     }
 }

@@ -27,9 +27,17 @@ public final class Phases {
         return new Step(System.nanoTime());
     }
 
-    /** The phase in progress, or null between phases (the workers' phase has no step of its own). */
+    /**
+     * The phase entered last (still in progress, or the one that just failed and closed its step), or null before the
+     * first: what a run that failed was doing.
+     */
     public String current() {
         return current;
+    }
+
+    /** Enters a phase that prints no line of its own (the workers' phase has a progress line instead). */
+    public void mark(String name) {
+        current = name;
     }
 
     /** A phase in progress. */
@@ -47,7 +55,6 @@ public final class Phases {
                 return;
             }
             closed = true;
-            current = null;
             if (out != null) {
                 out.printf(Locale.ROOT, "%.1f s%n", (System.nanoTime() - started) / 1e9);
                 out.flush();
