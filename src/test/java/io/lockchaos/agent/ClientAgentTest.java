@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * their runner.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ClientAgentTest {
     static final String OLD = "5.4.0";
     private static final int SESSION_MS = 2000;

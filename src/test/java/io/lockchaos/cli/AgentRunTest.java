@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * agents, CURATOR-621 across the version that fixed it, and a version that does not exist.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class AgentRunTest extends ConsoleCapturing {
     private static final ObjectMapper JSON = new ObjectMapper();
 

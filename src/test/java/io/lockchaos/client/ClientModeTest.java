@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stops on SUSPENDED gives up its critical section and releases early; a naive one holds for its whole hold time.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ClientModeTest {
     @TempDir
     Path dir;

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with {@link ClientSideExpiry}).
  */
 @Timeout(120)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ClientSideExpiryTest {
     private static final int SESSION_MS = 2000;
     private static final int INJECTIONS = 40;

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Real InterProcessMutex clients on a real ensemble, no faults: the recorded history must check valid. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class CuratorMutexClientTest {
     @TempDir
     Path dir;

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * history checks valid under the recipe's promises. One subclass per recipe supplies the client.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 abstract class LockClientContract {
     static final String PATH = "/contract";
     private static LocalEnsemble ensemble;

@@ -37,6 +37,7 @@ import org.testcontainers.containers.Network;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ContainerEnsembleTest {
     @TempDir
     static Path dir;

@@ -18,6 +18,7 @@ import org.testcontainers.DockerClientFactory;
  * stay until the next start, whose sweep removes them (and only them).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ContainerSweepTest {
     @Test
     void theContainersOfAKilledRunnerAreRemovedAtTheNextStart() throws Exception {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ExternalEnsembleTest {
     @TempDir
     Path dir;

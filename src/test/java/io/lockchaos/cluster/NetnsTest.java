@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bridge) outlives it, whether it closes or is killed with SIGKILL (then the next start's sweep removes it).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class NetnsTest {
     @TempDir
     Path dir;

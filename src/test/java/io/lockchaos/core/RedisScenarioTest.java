@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * decisive fault (or against the correct recipe) are valid, and a fault-free run of each recipe is valid.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class RedisScenarioTest {
     @TempDir
     Path dir;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Each scenario file in workloads/ reaches its expected verdict, for the reason it describes. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ScenarioTest {
     @TempDir
     Path dir;

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Each fault verified on a real local ensemble by its effect. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class FaultEffectsTest {
     private static final int SESSION_MS = 2000;
 

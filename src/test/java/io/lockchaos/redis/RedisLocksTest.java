@@ -26,6 +26,7 @@ import redis.clients.jedis.Jedis;
 
 /** The contract of each Redis recipe against real instances, and the seed's release race made to happen. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class RedisLocksTest {
     @TempDir
     static Path dir;

@@ -20,6 +20,7 @@ import redis.clients.jedis.params.SetParams;
 
 /** Real redis-server instances: loopback only, amnesia after a restart, SIGSTOP, clock jumps, death with the runner. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class RedisServersTest {
     @TempDir
     Path dir;

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once for a screenshot (kept as target/timeline-double-grant.png for people to look at). Skipped when
  * /usr/bin/chromium is absent; {@code .ci/run} installs it.
  */
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class TimelineBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path PAGE_DIR = Path.of("target", "timeline-browser-test");

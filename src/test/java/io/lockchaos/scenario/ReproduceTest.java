@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The scenario API, then replay and shrink of what it found, on real runs. */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ReproduceTest {
     @TempDir
     Path dir;

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * when /usr/bin/chromium is absent; {@code .ci/run} installs it.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class StoreBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final ObjectMapper JSON = new ObjectMapper();
