@@ -264,9 +264,20 @@ public final class Docker {
         // to do instead of waiting
         int colon = remote.lastIndexOf(':');
         try {
-            boolean done = client().pullImageCmd(colon > 0 ? remote.substring(0, colon) : remote)
-                    .withTag(colon > 0 ? remote.substring(colon + 1) : "latest")
-                    .start().awaitCompletion(PULL_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            // a registry that answers sends progress: then the pull may take as long as the image needs
+            java.util.concurrent.atomic.AtomicBoolean progress = new java.util.concurrent.atomic.AtomicBoolean();
+            com.github.dockerjava.api.command.PullImageResultCallback pull =
+                    new com.github.dockerjava.api.command.PullImageResultCallback() {
+                        @Override
+                        public void onNext(com.github.dockerjava.api.model.PullResponseItem item) {
+                            progress.set(true);
+                            super.onNext(item);
+                        }
+                    };
+            client().pullImageCmd(colon > 0 ? remote.substring(0, colon) : remote)
+                    .withTag(colon > 0 ? remote.substring(colon + 1) : "latest").exec(pull);
+            boolean done = pull.awaitCompletion(PULL_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+                    || progress.get() && pull.awaitCompletion(10, java.util.concurrent.TimeUnit.MINUTES);
             if (done && present(remote)) {
                 return remote;
             }
@@ -276,11 +287,11 @@ public final class Docker {
             // no registry, or it refused: said below
         }
         throw new EnvironmentProblem("--cluster container: the image " + local + " is not built and " + remote
-                + " could not be pulled within " + PULL_SECONDS + " s; build the images with docker/build-images"
+                + " could not be pulled (no registry answered within " + PULL_SECONDS + " s); build the images with docker/build-images"
                 + " (needs debootstrap and root), or docker pull " + remote + " where a registry can be reached");
     }
 
-    /** How long a missing remote image may take to pull before the run gives up on it. */
+    /** How long a registry may take to start answering a pull before the run gives up on it. */
     private static final int PULL_SECONDS = 8;
 
     private static boolean present(String image) {
