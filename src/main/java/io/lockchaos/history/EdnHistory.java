@@ -225,7 +225,10 @@ public final class EdnHistory {
         private boolean nemesisOpen;
         /** Process numbers past Java's int range, and the numbers they are shown as (counting down from the top). */
         private final Map<Long, Integer> wideProcesses = new LinkedHashMap<>();
-        private final java.util.Set<Integer> processes = new java.util.HashSet<>();
+        /** The other way round: which wide number each renumbered one stands for. */
+        private final Map<Integer, Long> shownAs = new java.util.HashMap<>();
+        /** The highest process number in range seen so far: renumbering must stay above it. */
+        private int highest = -1;
         private final List<String> notes = new ArrayList<>();
 
         Builder(String source, boolean raw) {
@@ -244,23 +247,23 @@ public final class EdnHistory {
          */
         int processNumber(long p, long line) throws HistoryFormatException {
             if (p >= 0 && p <= Integer.MAX_VALUE) {
-                if (wideProcesses.containsValue((int) p)) {
-                    long wide = wideProcesses.entrySet().stream().filter(e -> e.getValue() == (int) p).findFirst()
-                            .orElseThrow().getKey();
+                Long wide = shownAs.isEmpty() ? null : shownAs.get((int) p);
+                if (wide != null) {
                     throw new HistoryFormatException(source, line, "process: " + p + " is taken by process " + wide
                             + ", shown so");
                 }
-                processes.add((int) p);
+                highest = Math.max(highest, (int) p);
                 return (int) p;
             }
             Integer mapped = wideProcesses.get(p);
             if (mapped == null) {
                 mapped = Integer.MAX_VALUE - wideProcesses.size();
-                if (processes.contains(mapped)) {
+                if (mapped <= highest) {
                     throw new HistoryFormatException(source, line, "process: " + p + " is outside 0..2147483647 and"
                             + " process " + mapped + " is taken, so it cannot be renumbered");
                 }
                 wideProcesses.put(p, mapped);
+                shownAs.put(mapped, p);
                 if (wideProcesses.size() <= 5) {
                     notes.add(source + ":" + line + ": process " + p + " is outside 0..2147483647; shown as process "
                             + mapped);
