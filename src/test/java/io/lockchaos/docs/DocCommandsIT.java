@@ -115,6 +115,14 @@ class DocCommandsIT {
     @Test
     void everyDocumentedCommandRunsAsWritten() throws Exception {
         Path work = workingCopy();
+        try {
+            runAll(work);
+        } finally {
+            delete(work);
+        }
+    }
+
+    private static void runAll(Path work) throws Exception {
         List<String> failures = new ArrayList<>();
         int ran = 0;
         List<String> marked = new ArrayList<>();
@@ -136,6 +144,15 @@ class DocCommandsIT {
         System.out.println("doc commands: " + ran + " run, " + marked.size() + " marked not run: " + marked);
         assertTrue(ran >= 10, "the pages hold fewer runnable commands than expected: " + ran);
         assertTrue(failures.isEmpty(), String.join("\n", failures));
+    }
+
+    /** Deletes the working copy; its target/ is a link, removed without following it. */
+    private static void delete(Path work) throws IOException {
+        try (Stream<Path> s = Files.walk(work)) {
+            for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** The commands the README says .ci/run runs, it must run as written. */
