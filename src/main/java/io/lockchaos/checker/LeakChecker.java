@@ -49,9 +49,9 @@ public final class LeakChecker implements Checker {
         Anomalies anomalies = new Anomalies();
         int inspection = inspectionAt(h);
         long orphans = inspect(h, inspection, holds, anomalies);
-        boolean inspected = inspection >= 0;
+        boolean inspected = inspection != -1;
         stats.put("inspected", inspected);
-        if (marker < 0) {
+        if (marker == -1) {
             stats.put("orphan_nodes", orphans);
             if (!inspected) {
                 return CheckResult.nothingToCheck(name(), "no heal or quiesce marker and no final inspection", stats);

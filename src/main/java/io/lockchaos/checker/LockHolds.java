@@ -538,7 +538,7 @@ public final class LockHolds {
         void release(int r, Op op, String key) {
             int d = live ? -1 : h.completionOf(r);
             OpType outcome = live ? null : h.outcome(r);
-            Op done = d < 0 ? null : ops.get(d);
+            Op done = d == -1 ? null : ops.get(d);
             Map<Integer, Deque<Open>> perProcess = held.computeIfAbsent(key, k -> new LinkedHashMap<>());
             Deque<Open> mine = perProcess.get(op.process());
             Open target = null;
@@ -622,7 +622,7 @@ public final class LockHolds {
             if (live) {
                 return;
             }
-            Hold.Window certain = o.grantPosition < 0 ? null : window(o.grantPosition, certainUntil);
+            Hold.Window certain = o.grantPosition == -1 ? null : window(o.grantPosition, certainUntil);
             Hold.Window possible = window(o.acquirePosition, possibleUntil);
             byKey.computeIfAbsent(o.key, x -> new ArrayList<>()).add(new Hold(o.process, o.key, o.mode,
                     o.acquireIndex, o.grantIndex, certain == null ? -1 : endIndex, certain, possible, o.grant, how,

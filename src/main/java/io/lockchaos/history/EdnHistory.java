@@ -40,8 +40,7 @@ public final class EdnHistory {
      */
     public static History read(Path file) throws HistoryFormatException, IOException {
         long size = Files.size(file);
-        return read(file, (int) Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 8),
-                size / JsonlHistoryReader.PIECE_MIN_BYTES));
+        return read(file, FilePieces.pieceCount(size));
     }
 
     /** Reads {@code file} in {@code pieces} pieces at once (1: sequentially); the tests choose the number. */

@@ -16,6 +16,16 @@ import java.util.List;
  * caller trusts the pieces only when every one parses cleanly and otherwise reads the file once, in order.
  */
 final class FilePieces {
+    /**
+     * How many pieces to read a file of {@code size} bytes in: one per core, at most 8, none smaller than
+     * {@link JsonlHistoryReader#PIECE_MIN_BYTES}. Only speed depends on it (any count reads the same history, which
+     * the pieces tests check), so mutation testing leaves it out.
+     */
+    static int pieceCount(long size) {
+        return (int) Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 8),
+                size / JsonlHistoryReader.PIECE_MIN_BYTES);
+    }
+
     private FilePieces() {
     }
 

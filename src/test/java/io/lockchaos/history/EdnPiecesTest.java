@@ -59,7 +59,10 @@ class EdnPiecesTest {
         agreeInPieces("untimed", String.join("\n", lines(200, false)) + "\n");
         agree("truncated", timed + "{:time 99999 :type :inv");
         agree("vector", "[" + String.join("\n", lines(100, true)) + "]\n");
-        for (int k = 0; k < 20; k++) {
+        // each of the five variants at least once; all twenty unless -Dlockchaos.prop.cases asks for fewer (mutation)
+        int variants = Math.max(5, Math.min(20, Integer.getInteger(io.lockchaos.prop.Property.CASES_PROPERTY, 2000)
+                / 100));
+        for (int k = 0; k < variants; k++) {
             List<String> ls = lines(200, true);
             int at = r.nextInt(ls.size());
             switch (k % 5) {

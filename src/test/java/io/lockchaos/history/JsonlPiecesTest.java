@@ -61,7 +61,10 @@ class JsonlPiecesTest {
         agreeInPieces("untimed", String.join("\n", lines(300, false)) + "\n");
         agree("no-final-newline", timed.strip());
         agree("truncated", timed + "{\"time\":99999,\"type\":\"inv");
-        for (int k = 0; k < 20; k++) {
+        // each of the five variants at least once; all twenty unless -Dlockchaos.prop.cases asks for fewer (mutation)
+        int variants = Math.max(5, Math.min(20, Integer.getInteger(io.lockchaos.prop.Property.CASES_PROPERTY, 2000)
+                / 100));
+        for (int k = 0; k < variants; k++) {
             List<String> ls = lines(300, true);
             int at = r.nextInt(ls.size());
             switch (k % 5) {

@@ -19,6 +19,20 @@ class JsonlReaderErrorsTest {
     }
 
     @Test
+    void theWidestProcessNumberAndANullKeyAreRead() throws Exception {
+        History h = read("{\"type\":\"invoke\",\"process\":2147483647,\"f\":\"acquire\",\"key\":null}\n");
+        assertEquals(Integer.MAX_VALUE, h.get(0).process());
+        assertEquals(null, h.get(0).key(), "a JSON null key is no key, not the string null");
+    }
+
+    @Test
+    void anIndexThatRepeatsIsRefused() {
+        assertEquals("h.jsonl:2: index: 3 does not increase (previous 3)",
+                refused("{\"index\":3,\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\"}\n"
+                        + "{\"index\":3,\"type\":\"ok\",\"process\":0,\"f\":\"acquire\"}\n"));
+    }
+
+    @Test
     void processMustBeAWholeNumberInRangeOrNemesis() {
         assertEquals("h.jsonl:1: process: out of range (2147483648)",
                 refused("{\"type\":\"invoke\",\"process\":2147483648,\"f\":\"acquire\"}\n"));
