@@ -90,8 +90,11 @@ class ScenarioTest {
                 + " schedule's at 0\\.5[0-9]{2} s\\)").matcher(events).find(), events);
         assertTrue(story.get("overlap_ns").asLong() > 0);
         assertTrue(r.get("live_detection_after_s").asDouble() > 0, "seen while running");
-        // the states name the session they are about, so the checker can tell whose fault it was: the client's
-        assertEquals("ended", doubleHolder(r).get("details").get("first_session_fate").asText(), r.toString());
+        // the states name the session they are about, so the checker can tell whose fault it was: the client's. Never
+        // "alive" (that would blame the service); "ended" once the holder's LOST is in the history. Under load the
+        // fault can fire late enough that LOST falls after the run's end: then the history may not tell ("unknown").
+        String fate = doubleHolder(r).get("details").get("first_session_fate").asText();
+        assertTrue(events.contains("is told LOST") ? fate.equals("ended") : !fate.equals("alive"), fate + " " + r);
     }
 
     /** Scenario 1 with every server in a network namespace of its own; a fault-free run there is valid. */
