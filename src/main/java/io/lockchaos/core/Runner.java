@@ -69,7 +69,7 @@ public final class Runner {
 
     private final TestSpec spec;
     private final Path runDir;
-    private io.lockchaos.agent.ClientAgents agents;
+    private io.lockchaos.agent.AgentLauncher agents;
     /** The Curator version the agents reported from their jars, when the clients ran in agents. */
     private String agentCurator;
     private long agentStartMillis = -1;
@@ -443,7 +443,7 @@ public final class Runner {
      * Starts the run's client agents when its clients run another Curator (null otherwise): resolves the version's
      * jars (cached after the first time) and waits until every agent listens.
      */
-    private io.lockchaos.agent.ClientAgents startAgents(Phases phases) throws Exception {
+    private io.lockchaos.agent.AgentLauncher startAgents(Phases phases) throws Exception {
         if (!spec.clients().agents()) {
             return null;
         }
@@ -454,10 +454,10 @@ public final class Runner {
             throw new IllegalArgumentException(e.getMessage());
         }
         int n = spec.clients().agentCount(pausesClients());
-        io.lockchaos.agent.ClientAgents a;
+        io.lockchaos.agent.AgentLauncher a;
         try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "
                 + spec.clients().curator())) {
-            a = io.lockchaos.agent.ClientAgents.start(jars, n, runDir.resolve("agents"));
+            a = io.lockchaos.agent.AgentLauncher.start(jars, n, runDir.resolve("agents"));
         }
         agentCurator = a.curatorVersion();
         agentStartMillis = a.startMillis();

@@ -2,15 +2,15 @@ package io.lockchaos.agent;
 
 import java.nio.file.Path;
 
-/** A runner stand-in for {@link ClientAgentTest}: starts client agents, prints their pids, waits to be killed. */
+/** A runner stand-in for {@link AgentMainTest}: starts client agents, prints their pids, waits to be killed. */
 public final class AgentHolder {
     private AgentHolder() {
     }
 
     public static void main(String[] args) throws Exception {
-        ClientAgents agents = ClientAgents.start(CuratorResolver.defaults().classpath(args[1]), 2, Path.of(args[0]));
+        AgentLauncher agents = AgentLauncher.start(CuratorResolver.defaults().classpath(args[1]), 2, Path.of(args[0]));
         StringBuilder pids = new StringBuilder();
-        for (ClientAgents.Agent a : agents.agents()) {
+        for (AgentLauncher.Agent a : agents.agents()) {
             pids.append(pids.length() == 0 ? "" : " ").append(a.process().pid());
         }
         System.out.println(pids);

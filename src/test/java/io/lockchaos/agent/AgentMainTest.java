@@ -32,11 +32,11 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
-class ClientAgentTest {
+class AgentMainTest {
     static final String OLD = "5.4.0";
     private static final int SESSION_MS = 2000;
     private static LocalEnsemble ensemble;
-    private static ClientAgents agents;
+    private static AgentLauncher agents;
     @org.junit.jupiter.api.io.TempDir
     static Path dir;
 
@@ -45,7 +45,7 @@ class ClientAgentTest {
         ensemble = LocalEnsemble.builder(dir.resolve("servers")).size(1).tickTime(100).build();
         ensemble.start();
         ensemble.awaitHealthy(Duration.ofSeconds(60));
-        agents = ClientAgents.start(CuratorResolver.defaults().classpath(OLD), 2, dir.resolve("agents"));
+        agents = AgentLauncher.start(CuratorResolver.defaults().classpath(OLD), 2, dir.resolve("agents"));
     }
 
     @AfterAll
@@ -58,8 +58,8 @@ class ClientAgentTest {
         }
     }
 
-    private static AgentClient client(int agent, String recipe, String key, List<String> states) throws Exception {
-        AgentClient c = AgentClient.connect(agents.agents().get(agent).address());
+    private static RemoteClient client(int agent, String recipe, String key, List<String> states) throws Exception {
+        RemoteClient c = RemoteClient.connect(agents.agents().get(agent).address());
         c.open(recipe, ensemble.connectString(), key, false, List.of(), SESSION_MS, 1000,
                 (state, about) -> states.add(state));
         return c;
@@ -70,8 +70,8 @@ class ClientAgentTest {
         assertEquals(OLD, agents.curatorVersion());
         assertTrue(agents.agents().get(0).zookeeper().startsWith("3."), agents.agents().get(0).zookeeper());
         List<String> states = new CopyOnWriteArrayList<>();
-        try (AgentClient a = client(0, "reentrant-mutex", "/facts", states);
-             AgentClient b = client(1, "reentrant-mutex", "/facts", new ArrayList<>())) {
+        try (RemoteClient a = client(0, "reentrant-mutex", "/facts", states);
+             RemoteClient b = client(1, "reentrant-mutex", "/facts", new ArrayList<>())) {
             assertEquals(List.of("CONNECTED"), states);
             Grant g = a.acquire(Duration.ofSeconds(5));
             assertNotNull(g);
@@ -92,7 +92,7 @@ class ClientAgentTest {
     @Test
     void aServerSideExpiryReachesTheAgentsSessionAndItsNode() throws Exception {
         List<String> states = new CopyOnWriteArrayList<>();
-        try (AgentClient a = client(0, "reentrant-mutex", "/expiry", states)) {
+        try (RemoteClient a = client(0, "reentrant-mutex", "/expiry", states)) {
             Grant g = a.acquire(Duration.ofSeconds(5));
             assertNotNull(g);
             long session = a.sessionId();
@@ -113,7 +113,7 @@ class ClientAgentTest {
     @Test
     void aClientSideExpiryIsTheClientsAlone() throws Exception {
         List<String> states = new CopyOnWriteArrayList<>();
-        try (AgentClient a = client(1, "mutex", "/client-side", states);
+        try (RemoteClient a = client(1, "mutex", "/client-side", states);
              org.apache.zookeeper.ZooKeeper observer = new org.apache.zookeeper.ZooKeeper(ensemble.connectString(),
                      10_000, e -> { })) {
             long session = a.sessionId();
@@ -144,9 +144,9 @@ class ClientAgentTest {
 
     @Test
     void aKilledAgentFailsTheAcquireInFlight() throws Exception {
-        ClientAgents own = ClientAgents.start(CuratorResolver.defaults().classpath(OLD), 1, dir.resolve("doomed"));
-        try (AgentClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
-             AgentClient waiter = AgentClient.connect(own.agents().get(0).address())) {
+        AgentLauncher own = AgentLauncher.start(CuratorResolver.defaults().classpath(OLD), 1, dir.resolve("doomed"));
+        try (RemoteClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
+             RemoteClient waiter = RemoteClient.connect(own.agents().get(0).address())) {
             waiter.open("reentrant-mutex", ensemble.connectString(), "/doomed", false, List.of(), SESSION_MS, 1000,
                     (s, a) -> { });
             assertNotNull(holder.acquire(Duration.ofSeconds(5)));

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Timeout;
  * does when the agent answers, errs, stays silent or hangs up.
  */
 @Timeout(30)
-class AgentClientTest {
+class RemoteClientTest {
     private ServerSocket server;
-    private AgentClient client;
+    private RemoteClient client;
     /** Every request the stand-in received, decoded. */
     private final LinkedBlockingQueue<Map<String, Object>> requests = new LinkedBlockingQueue<>();
     /** Completes when the stand-in sees the runner close the connection. */
@@ -87,7 +87,7 @@ class AgentClientTest {
 
     @Test
     void anAgentThatNeverAnswersEndsTheAcquireAfterItsBoundAndLosesItsConnection() throws Exception {
-        client = AgentClient.connect(agent(req -> null), Duration.ofMillis(300));
+        client = RemoteClient.connect(agent(req -> null), Duration.ofMillis(300));
         long t0 = System.nanoTime();
         IOException e = assertThrows(IOException.class, () -> client.acquire(Duration.ofMillis(200)));
         long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -104,7 +104,7 @@ class AgentClientTest {
 
     @Test
     void aGrantAnErrorAndAMissingFieldAreToldApart() throws Exception {
-        client = AgentClient.connect(agent(req -> switch ((String) req.get("op")) {
+        client = RemoteClient.connect(agent(req -> switch ((String) req.get("op")) {
             case "acquire" -> ((Number) req.get("timeout_ms")).longValue() == 1 ? noGrant()
                     : Map.of("grant", Map.of("node", "/l/lock-0000000003", "czxid", 17, "session", 5, "owner", 5,
                             "seq", 3, "notifications", 0));
@@ -119,7 +119,7 @@ class AgentClientTest {
         IOException bad = assertThrows(IOException.class, () -> client.release());
         assertTrue(bad.getMessage().startsWith("client agent: release answered without a present field"),
                 bad.getMessage());
-        AgentClient.AgentException err = assertThrows(AgentClient.AgentException.class,
+        RemoteClient.AgentException err = assertThrows(RemoteClient.AgentException.class,
                 () -> client.expireClientSide());
         assertTrue(err.toString().contains("ConnectionLoss"), err.toString());
     }
@@ -133,7 +133,7 @@ class AgentClientTest {
 
     @Test
     void anAgentThatHangsUpFailsTheWaitingAcquireAtOnce() throws Exception {
-        client = AgentClient.connect(agent(req -> {
+        client = RemoteClient.connect(agent(req -> {
             throw new IllegalStateException("the stand-in dies");
         }), Duration.ofSeconds(60));
         long t0 = System.nanoTime();

@@ -23,12 +23,12 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /**
- * The client agents of one run: {@code count} child JVMs, each running {@link ClientAgent} on Curator {@code version}'s
+ * The client agents of one run: {@code count} child JVMs, each running {@link AgentMain} on Curator {@code version}'s
  * jars and this project's own classes, listening on 127.0.0.1. Clients are spread over them round robin. Every agent
  * dies with the runner: it is started through {@code setpriv --pdeathsig KILL} from one long-lived thread (where
  * setpriv exists), watches the runner's pid itself, and is killed by {@link #close} and by a shutdown hook.
  */
-public final class ClientAgents implements AutoCloseable {
+public final class AgentLauncher implements AutoCloseable {
     /** One thread starts every agent and lives as long as the JVM: the parent-death signal follows the forking thread. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-agent-spawner");
@@ -44,7 +44,7 @@ public final class ClientAgents implements AutoCloseable {
     private final Thread shutdownHook;
     private final long startMillis;
 
-    private ClientAgents(List<Agent> agents, Thread hook, long startMillis) {
+    private AgentLauncher(List<Agent> agents, Thread hook, long startMillis) {
         this.agents = agents;
         this.shutdownHook = hook;
         this.startMillis = startMillis;
@@ -55,7 +55,7 @@ public final class ClientAgents implements AutoCloseable {
      *
      * @throws IOException when an agent does not start or does not say where it listens within 60 s
      */
-    public static ClientAgents start(List<Path> curatorJars, int count, Path logDir) throws IOException {
+    public static AgentLauncher start(List<Path> curatorJars, int count, Path logDir) throws IOException {
         long t0 = System.nanoTime();
         Files.createDirectories(logDir);
         String classpath = classpath(curatorJars);
@@ -70,7 +70,7 @@ public final class ClientAgents implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 agents.add(hello(started.get(i), logDir.resolve("agent-" + (i + 1) + ".log")));
             }
-            return new ClientAgents(agents, hook, (System.nanoTime() - t0) / 1_000_000);
+            return new AgentLauncher(agents, hook, (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException | RuntimeException e) {
             started.forEach(Process::destroyForcibly);
             removeHook(hook);
@@ -88,7 +88,7 @@ public final class ClientAgents implements AutoCloseable {
         // exits, so its runner sees the connections go instead of waiting on an answer that never comes
         cmd.addAll(List.of(java, "-XX:+UseSerialGC", "-Xmx512m", "-Xss512k", "-XX:-UsePerfData",
                 "-XX:+ExitOnOutOfMemoryError",
-                "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, ClientAgent.class.getName(),
+                "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, AgentMain.class.getName(),
                 "--listen", "127.0.0.1:0", "--parent", Long.toString(ProcessHandle.current().pid())));
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -149,7 +149,7 @@ public final class ClientAgents implements AutoCloseable {
     static String classpath(List<Path> curatorJars) throws IOException {
         Path own;
         try {
-            own = Path.of(ClientAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            own = Path.of(AgentMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (java.net.URISyntaxException e) {
             throw new IOException("cannot find lockchaos' own classes", e);
         }

@@ -24,13 +24,13 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The runner's side of one client served by a {@link ClientAgent}: a lock client whose acquires and releases run in
+ * The runner's side of one client served by a {@link AgentMain}: a lock client whose acquires and releases run in
  * the agent, and the handle of its session for the nemesis. Connection states arrive as the agent sees them and are
  * passed to the listener given at {@link #open}. Requests carry ids, so the nemesis may ask about the session while an
  * acquire waits. A lost agent fails every request in flight with an exception: an indeterminate op, as a lost
  * connection would be in-process.
  */
-public final class AgentClient implements LockClient, SessionControl {
+public final class RemoteClient implements LockClient, SessionControl {
     /** Connection states of the agent's session, in the order the agent saw them. */
     public interface StateListener {
         /**
@@ -72,7 +72,7 @@ public final class AgentClient implements LockClient, SessionControl {
     private long consumed;
     private final Duration giveUpAfter;
 
-    private AgentClient(Socket socket, Duration giveUpAfter) throws IOException {
+    private RemoteClient(Socket socket, Duration giveUpAfter) throws IOException {
         this.socket = socket;
         this.giveUpAfter = giveUpAfter;
         this.out = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
@@ -83,16 +83,16 @@ public final class AgentClient implements LockClient, SessionControl {
     }
 
     /** A connection to the agent at {@code address}; {@link #open} then makes its session and recipe. */
-    public static AgentClient connect(InetSocketAddress address) throws IOException {
+    public static RemoteClient connect(InetSocketAddress address) throws IOException {
         return connect(address, GIVE_UP_AFTER);
     }
 
     /** As {@link #connect(InetSocketAddress)}, giving up on an unanswered acquire or release after {@code giveUp}. */
-    static AgentClient connect(InetSocketAddress address, Duration giveUp) throws IOException {
+    static RemoteClient connect(InetSocketAddress address, Duration giveUp) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         s.connect(address, 10_000);
-        return new AgentClient(s, giveUp);
+        return new RemoteClient(s, giveUp);
     }
 
     /**
@@ -289,7 +289,7 @@ public final class AgentClient implements LockClient, SessionControl {
         if (!downgrades) {
             return null;
         }
-        AgentClient self = this;
+        RemoteClient self = this;
         return new LockClient() {
             @Override
             public Grant acquire(Duration timeout) throws Exception {

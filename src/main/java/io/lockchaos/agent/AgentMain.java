@@ -40,8 +40,8 @@ import org.apache.zookeeper.ZooKeeper;
  * "zookeeper":VERSION,"pid":PID}}. The protocol is host-agnostic (an address, not a pipe), so an agent could serve a
  * runner on another host; the runner only uses loopback.
  */
-public final class ClientAgent {
-    private ClientAgent() {
+public final class AgentMain {
+    private AgentMain() {
     }
 
     public static void main(String[] args) throws Exception {
