@@ -16,6 +16,7 @@ import io.lockchaos.history.History;
 import io.lockchaos.report.ConsoleSummary;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +118,7 @@ final class CheckCommand implements Callable<Integer> {
         Reports.PlotJob plots = noReport ? null : Reports.startPlots(dir, h);
         CheckResult result = plan.checker().check(h);
         long t2 = System.nanoTime();
-        Path out = results != null ? results : dir.resolve("results.json");
+        Path out = results != null ? results : RunDir.of(dir).results();
         Files.createDirectories(out.toAbsolutePath().getParent());
         Map<String, Object> about = about(plan, history, h);
         writeResults(out, result, about);
@@ -133,8 +134,8 @@ final class CheckCommand implements Callable<Integer> {
                     System.err.printf("read %.2f s, check %.2f s, results+reports %.2f s%n", (t1 - t0) / 1e9,
                             (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9);
                 }
-                System.out.println("  summary: " + dir.resolve("summary.txt"));
-                System.out.println("  report: " + dir.resolve("timeline.html"));
+                System.out.println("  summary: " + RunDir.of(dir).summary());
+                System.out.println("  report: " + RunDir.of(dir).timeline());
             } catch (IOException | RuntimeException e) {
                 // The verdict stands without the pictures: say what failed and keep the exit code.
                 System.err.println("lockchaos: warning: " + dir + ": reports not written (" + e + ")");
@@ -261,7 +262,7 @@ final class CheckCommand implements Callable<Integer> {
     /** The test.json that describes a history: its run's ({@code history.*} beside test.json), else NAME.test.json. */
     static Path sidecar(Path history) {
         Path run = runFolder(history);
-        return run != null ? run.resolve("test.json")
+        return run != null ? RunDir.of(run).test()
                 : history.toAbsolutePath().getParent().resolve(stem(history.getFileName().toString()) + ".test.json");
     }
 
@@ -269,7 +270,7 @@ final class CheckCommand implements Callable<Integer> {
     static Path runFolder(Path history) {
         Path dir = history.toAbsolutePath().getParent();
         boolean run = history.getFileName().toString().startsWith("history.")
-                && Files.isRegularFile(dir.resolve("test.json"));
+                && RunDir.of(dir).hasTest();
         return run ? dir : null;
     }
 

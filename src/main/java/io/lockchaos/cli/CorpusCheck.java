@@ -6,6 +6,7 @@ import io.lockchaos.checker.Verdict;
 import io.lockchaos.history.History;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -199,7 +200,7 @@ final class CorpusCheck {
                 try {
                     Files.createDirectories(dir);
                     Map<String, Object> about = CheckCommand.about(plan, file, h);
-                    options.writeResultsQuietly(dir.resolve("results.json"), result, about);
+                    options.writeResultsQuietly(RunDir.of(dir).results(), result, about);
                     Reports.writeAll(dir, h, result, about);
                 } catch (IOException | RuntimeException e) {
                     System.err.println("lockchaos: warning: " + dir + ": reports not written (" + e + ")");
@@ -294,7 +295,7 @@ final class CorpusCheck {
         Path at = root;
         for (int i = 0; i < rel.getNameCount() - 1; i++) {
             String d = rel.getName(i).toString();
-            boolean runCheck = d.equals("check") && Files.isRegularFile(at.resolve("history.jsonl"));
+            boolean runCheck = d.equals("check") && RunDir.of(at).hasHistory();
             if (runCheck || d.endsWith(".check") || d.equals("servers") || d.equals("latest") || d.startsWith(".")) {
                 return true;
             }

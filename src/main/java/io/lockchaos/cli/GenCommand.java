@@ -4,6 +4,7 @@ import io.lockchaos.history.EdnHistory;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.sim.LockSimulator;
 import io.lockchaos.sim.RegisterSimulator;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -119,7 +120,7 @@ final class GenCommand implements Callable<Integer> {
             io.lockchaos.sim.SimConfig c = i % bugEvery == 0 ? config : config.withBug(io.lockchaos.sim.Bug.NONE);
             Path dir = test.resolve(String.format(java.util.Locale.ROOT, "%04d", i));
             Files.createDirectories(dir);
-            try (Writer w = Files.newBufferedWriter(dir.resolve("history.jsonl"), StandardCharsets.UTF_8)) {
+            try (Writer w = Files.newBufferedWriter(RunDir.of(dir).history(), StandardCharsets.UTF_8)) {
                 HistoryWriter hw = new HistoryWriter(w, false);
                 committed += LockSimulator.run(c, seed + i, op -> {
                     try {
@@ -136,7 +137,7 @@ final class GenCommand implements Callable<Integer> {
             t.put("recipe", config.recipe().name());
             t.put("seed", seed + i);
             t.put("generated_by", "lockchaos gen");
-            io.lockchaos.report.ResultsJson.writeMap(dir.resolve("test.json"), t);
+            io.lockchaos.report.ResultsJson.writeMap(RunDir.of(dir).test(), t);
         }
         System.out.println("wrote " + count + " " + config.recipe().name() + " histories under " + test + " (seeds "
                 + seed + " to " + (seed + count - 1) + (config.bug() == io.lockchaos.sim.Bug.NONE ? ""
@@ -161,7 +162,7 @@ final class GenCommand implements Callable<Integer> {
             RegisterSimulator.Result r = RegisterSimulator.runWithBug(c, seed + i);
             Path dir = out.resolve(workload).resolve(String.format(java.util.Locale.ROOT, "%04d", i));
             Files.createDirectories(dir);
-            try (Writer w = Files.newBufferedWriter(dir.resolve("history.edn"), StandardCharsets.UTF_8)) {
+            try (Writer w = Files.newBufferedWriter(RunDir.of(dir).historyEdn(), StandardCharsets.UTF_8)) {
                 for (io.lockchaos.history.Op op : r.history().ops()) {
                     w.write(EdnHistory.toEdn(op));
                     w.write('\n');

@@ -10,6 +10,7 @@ import io.lockchaos.core.TestSpecs;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.scenario.Scenario;
 import io.lockchaos.scenario.ScenarioResult;
+import io.lockchaos.store.RunDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -236,7 +237,7 @@ final class MatrixCommand implements Callable<Integer> {
     private static String curatorOf(Path runDir) {
         try {
             com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(runDir.resolve("results.json").toFile());
+                    .readTree(RunDir.of(runDir).results().toFile());
             com.fasterxml.jackson.databind.JsonNode c = r.path("curator");
             return c.isTextual() ? c.asText() : null;
         } catch (java.io.IOException e) {

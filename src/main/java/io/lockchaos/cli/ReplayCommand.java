@@ -4,6 +4,7 @@ import io.lockchaos.core.SpecException;
 import io.lockchaos.report.ConsoleSummary;
 import io.lockchaos.scenario.Scenario;
 import io.lockchaos.scenario.ScenarioResult;
+import io.lockchaos.store.RunDir;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +34,7 @@ final class ReplayCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         ScenarioResult r = s.run();
-        ConsoleSummary.print(System.out, r.dir().resolve("history.jsonl").toString(), r.result());
+        ConsoleSummary.print(System.out, RunDir.of(r.dir()).history().toString(), r.result());
         return r.verdict().exitCode();
     }
 }

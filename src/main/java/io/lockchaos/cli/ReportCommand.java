@@ -8,6 +8,7 @@ import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.History;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,17 +42,17 @@ final class ReportCommand implements Callable<Integer> {
             throw new UserError(runDir + ": " + (Files.exists(runDir) ? "is not a directory" : "no such directory")
                     + ", expected a run folder");
         }
-        Path historyFile = runDir.resolve("history.jsonl");
+        Path historyFile = RunDir.of(runDir).history();
         if (!Files.isRegularFile(historyFile)) {
             throw new UserError(runDir + ": no history.jsonl in this folder");
         }
-        Map<String, Object> test = testJson(runDir.resolve("test.json"));
+        Map<String, Object> test = testJson(RunDir.of(runDir).test());
         String recipeName = recipe != null ? recipe : test.get("recipe") instanceof String s ? s : "mutex";
         Recipe r;
         try {
             r = io.lockchaos.client.LockRecipe.parse(recipeName).promises();
         } catch (IllegalArgumentException e) {
-            throw new UserError((recipe != null ? "--recipe: " : runDir.resolve("test.json") + ": recipe: ")
+            throw new UserError((recipe != null ? "--recipe: " : RunDir.of(runDir).test() + ": recipe: ")
                     + e.getMessage());
         }
         History h = HistoryFiles.read(historyFile, HistoryFiles.Format.JSONL);
@@ -75,7 +76,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         List<io.lockchaos.report.OverlapStory> stories = io.lockchaos.report.OverlapStory.forRun(runDir, h, result);
         about.put("stories", stories.stream().map(io.lockchaos.report.OverlapStory::toMap).toList());
-        ResultsJson.write(runDir.resolve("results.json"), result, about);
+        ResultsJson.write(RunDir.of(runDir).results(), result, about);
         Reports.writeAll(runDir, h, result, about);
         for (String w : h.warnings()) {
             System.err.println("lockchaos: warning: " + w);
@@ -83,11 +84,11 @@ final class ReportCommand implements Callable<Integer> {
         // summary.txt is what is printed for the verdict, stories included
         StringBuilder text = new StringBuilder(Reports.summary(Reports.headline(about), result));
         stories.stream().limit(3).forEach(st -> st.lines().forEach(l -> text.append(l).append('\n')));
-        Files.writeString(runDir.resolve("summary.txt"), text.toString());
+        Files.writeString(RunDir.of(runDir).summary(), text.toString());
         System.out.print(text);
-        System.out.println("  results: " + runDir.resolve("results.json"));
-        System.out.println("  summary: " + runDir.resolve("summary.txt"));
-        System.out.println("  report: " + runDir.resolve("timeline.html"));
+        System.out.println("  results: " + RunDir.of(runDir).results());
+        System.out.println("  summary: " + RunDir.of(runDir).summary());
+        System.out.println("  report: " + RunDir.of(runDir).timeline());
         return result.verdict().exitCode();
     }
 

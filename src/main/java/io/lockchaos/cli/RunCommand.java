@@ -6,6 +6,7 @@ import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import io.lockchaos.report.ConsoleSummary;
+import io.lockchaos.store.RunDir;
 import io.lockchaos.store.Store;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -191,7 +192,7 @@ final class RunCommand implements Callable<Integer> {
             return explore(spec);
         }
         Path dir = new Store(store).newRun(spec.name());
-        ClientLog.redirect(dir.resolve("client.log"), verbose);
+        ClientLog.redirect(RunDir.of(dir).clientLog(), verbose);
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients().count() + " clients on "
                 + spec.workload().keys() + " key(s) of " + spec.recipe().wireName() + ", " + (connect == null
@@ -215,7 +216,7 @@ final class RunCommand implements Callable<Integer> {
         // The verdict, as printed, is also summary.txt: one text, so the two never differ.
         java.io.StringWriter text = new java.io.StringWriter();
         java.io.PrintWriter w = new java.io.PrintWriter(text);
-        w.print(io.lockchaos.report.Reports.summary(dir.resolve("history.jsonl") + " (" + out.ops() + " ops)",
+        w.print(io.lockchaos.report.Reports.summary(RunDir.of(dir).history() + " (" + out.ops() + " ops)",
                 out.result()));
         w.println(io.lockchaos.report.Throughput.line(out.throughput()));
         if (!out.stories().isEmpty()) {
@@ -235,11 +236,11 @@ final class RunCommand implements Callable<Integer> {
         }
         w.flush();
         System.out.print(text);
-        java.nio.file.Files.writeString(dir.resolve("summary.txt"), text.toString());
+        java.nio.file.Files.writeString(RunDir.of(dir).summary(), text.toString());
         // where to look next, as check and report print it
-        System.out.println("  results: " + dir.resolve("results.json"));
-        System.out.println("  summary: " + dir.resolve("summary.txt"));
-        System.out.println("  report: " + dir.resolve("timeline.html"));
+        System.out.println("  results: " + RunDir.of(dir).results());
+        System.out.println("  summary: " + RunDir.of(dir).summary());
+        System.out.println("  report: " + RunDir.of(dir).timeline());
         if (checkExpect && out.result().verdict() == Verdict.UNKNOWN && expected != Verdict.UNKNOWN) {
             return 2; // undecided is not "not as expected": CI treats it as a warning, as it does without the flag
         }
@@ -296,7 +297,7 @@ final class RunCommand implements Callable<Integer> {
             return 0;
         }
         io.lockchaos.scenario.ScenarioResult r = found.get();
-        ConsoleSummary.print(System.out, r.dir().resolve("history.jsonl").toString(), r.result());
+        ConsoleSummary.print(System.out, RunDir.of(r.dir()).history().toString(), r.result());
         System.out.println("replay: java -jar target/lockchaos.jar replay " + r.dir());
         System.out.println("shrink: java -jar target/lockchaos.jar shrink " + r.dir());
         return r.verdict().exitCode();

@@ -11,6 +11,7 @@ import io.lockchaos.report.ResultsJson;
 import io.lockchaos.scenario.Scenario;
 import io.lockchaos.scenario.ScenarioResult;
 import io.lockchaos.scenario.ScheduleShrinker;
+import io.lockchaos.store.RunDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ final class ShrinkCommand implements Callable<Integer> {
         if (attempts < 1 || maxRuns < 1 || rateRuns < 1) {
             throw new UserError("--attempts, --max-runs and --rate-runs must be at least 1");
         }
-        History h = HistoryFiles.read(runDir.resolve("history.jsonl"), HistoryFiles.Format.JSONL);
+        History h = HistoryFiles.read(RunDir.of(runDir).history(), HistoryFiles.Format.JSONL);
         // judged as the run was: a run's checks (token order, acquire timeouts when its workload asked for them)
         CheckResult result = Checkers.safe(Checkers.forRun(original.recipe().promises(),
                 original.checking().acquireSlackMillis())).check(h);
@@ -85,7 +86,7 @@ final class ShrinkCommand implements Callable<Integer> {
         minimal.put("name", original.name() + "-minimal");
         minimal.put("nemesis", out.spec().schedule().timeline());
         minimal.put("expect", "invalid");
-        ResultsJson.writeMap(runDir.resolve("minimal.json"), minimal);
+        ResultsJson.writeMap(RunDir.of(runDir).minimal(), minimal);
         List<Map<String, Object>> steps = new ArrayList<>();
         for (ScheduleShrinker.Step s : out.steps()) {
             steps.add(Map.of("change", s.change(), "runs", s.tries(), "still_fails", s.reproduced()));
@@ -96,13 +97,13 @@ final class ShrinkCommand implements Callable<Integer> {
         log.put("runs", out.runs());
         log.put("final_reproduced", reproduced);
         log.put("final_runs", rateRuns);
-        ResultsJson.writeMap(runDir.resolve("shrink.json"), log);
+        ResultsJson.writeMap(RunDir.of(runDir).shrinkLog(), log);
         System.out.println("smallest test: " + out.spec().clients().count() + " clients, "
                 + out.spec().workload().timeSeconds() + " s, "
                 + out.spec().schedule().events().size() + " fault(s): " + String.join("; ",
                 out.spec().schedule().timeline()));
         System.out.printf(Locale.ROOT, "it reproduced in %d of %d runs; written to %s (%d runs in all)%n", reproduced,
-                rateRuns, runDir.resolve("minimal.json"), out.runs() + rateRuns);
+                rateRuns, RunDir.of(runDir).minimal(), out.runs() + rateRuns);
         if (reproduced == 0) {
             System.err.println("lockchaos: shrink: the final test did not fail in " + rateRuns + " run(s): it may"
                     + " reproduce too rarely to trust; try more --attempts or --rate-runs");

@@ -29,6 +29,7 @@ import io.lockchaos.report.Phases;
 import io.lockchaos.report.ProgressLine;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.report.Throughput;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -242,7 +243,7 @@ public final class Runner {
         } catch (Exception | Error e) {
             // the stored run says why it has no results, and where it stopped
             io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(e);
-            io.lockchaos.store.Store.recordCrash(runDir, phases.current() != null ? phases.current()
+            io.lockchaos.store.RunDir.of(runDir).recordCrash(phases.current() != null ? phases.current()
                     : "setting up", env != null ? env.getMessage() : String.valueOf(e));
             throw e;
         }
@@ -250,7 +251,7 @@ public final class Runner {
 
     private Outcome run(Phases phases) throws Exception {
         long started = System.nanoTime();
-        Path historyFile = runDir.resolve("history.jsonl");
+        Path historyFile = RunDir.of(runDir).history();
         Schedule schedule = spec.schedule();
         NemesisDriver driver;
         double[] detectedAfter = {-1};
@@ -341,7 +342,7 @@ public final class Runner {
             about.put("live_detection_after_s", detectedAfter[0]);
         }
         try (Phases.Step s = phases.start("writing results and reports")) {
-            ResultsJson.write(runDir.resolve("results.json"), result, about);
+            ResultsJson.write(RunDir.of(runDir).results(), result, about);
             io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
         }
         return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed(), stories,
@@ -492,7 +493,7 @@ public final class Runner {
             versions.put("jedis", "8.0.2");
         }
         t.put("versions", versions);
-        ResultsJson.writeMap(runDir.resolve("test.json"), t);
+        ResultsJson.writeMap(RunDir.of(runDir).test(), t);
         Files.createDirectories(runDir.resolve("servers"));
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ public final class TestSpecs {
      * mix becomes its explicit events), so running it again replays the same faults and the same seed.
      */
     public static TestSpec fromStoredRun(Path runDir) throws SpecException {
-        Path file = runDir.resolve("test.json");
+        Path file = RunDir.of(runDir).test();
         JsonNode root = readObject(file, " (is " + runDir + " a stored run?)");
         Map<String, String> values = new java.util.LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {

@@ -4,6 +4,7 @@ import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
+import io.lockchaos.store.RunDir;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,9 +50,9 @@ public final class Plots {
         List<long[]> acquires = acquires(h);
         long width = TimeBuckets.width(h.endTime(), BUCKETS);
         List<Path> out = new ArrayList<>();
-        save(dir, "latency", latency(acquires, faults), out);
-        save(dir, "latency-quantiles", quantiles(acquires, faults, width), out);
-        save(dir, "rate", rate(h, faults, width), out);
+        save(dir, RunDir.LATENCY_PLOT, latency(acquires, faults), out);
+        save(dir, RunDir.QUANTILES_PLOT, quantiles(acquires, faults, width), out);
+        save(dir, RunDir.RATE_PLOT, rate(h, faults, width), out);
         return out;
     }
 

@@ -2,6 +2,7 @@ package io.lockchaos.report;
 
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.history.History;
+import io.lockchaos.store.RunDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -49,14 +50,14 @@ public final class Reports {
         List<Path> out = new ArrayList<>();
         String name = testName(dir, about);
         TimelineData data = TimelineData.of(h, result, TimelineHtml.DEFAULT_CAP);
-        Path timeline = dir.resolve("timeline.html");
+        Path timeline = RunDir.of(dir).timeline();
         TimelineHtml.write(timeline, data, result, name + ": " + headline(about), about);
         out.add(timeline);
         out.addAll(plots != null ? plots.await() : Plots.write(dir, h, data.faults()));
-        Path summary = dir.resolve("summary.txt");
+        Path summary = RunDir.of(dir).summary();
         Files.writeString(summary, summary(headline(about), result), StandardCharsets.UTF_8);
         out.add(summary);
-        Path junit = dir.resolve("junit.xml");
+        Path junit = RunDir.of(dir).junit();
         JunitXml.write(junit, name, result, about);
         out.add(junit);
         return out;

@@ -1,5 +1,6 @@
 package io.lockchaos.serve;
 
+import io.lockchaos.store.RunDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lockchaos.store.StoreIndex.StoredRun;
 import java.net.URLEncoder;
@@ -21,9 +22,8 @@ final class Pages {
             + "font-weight:bold}.unknown,.unchecked{color:#b35900}.crashed{color:#8b0000}td.faults,td.kinds{font-size:12px}"
             + "pre{background:#f7f7f7;padding:8px;overflow:auto}img{max-width:48%;margin:4px;border:1px solid #ddd}"
             + "form{margin:0 0 1em}</style>";
-    private static final List<String> PLOTS = List.of("latency.png", "latency-quantiles.png", "rate.png");
-    private static final List<String> FILES = List.of("timeline.html", "summary.txt", "results.json", "test.json",
-            "history.jsonl", "junit.xml", "client.log");
+    private static final List<String> PLOTS = RunDir.PLOTS;
+    private static final List<String> FILES = RunDir.SHOWN;
 
     private Pages() {
     }
@@ -104,7 +104,7 @@ final class Pages {
             }
         }
         s.append("</p>\n");
-        Path summary = dir.resolve("summary.txt");
+        Path summary = RunDir.of(dir).summary();
         if (inStore.test(summary)) {
             try {
                 s.append("<h2>summary</h2><pre id=\"summary\">").append(esc(Files.readString(summary)))

@@ -1,5 +1,6 @@
 package io.lockchaos.serve;
 
+import io.lockchaos.store.RunDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -217,11 +218,11 @@ public final class StoreServer implements AutoCloseable {
     }
 
     private List<JsonNode> stories(Path dir) {
-        if (!contained(dir.resolve("results.json"))) {
+        if (!contained(RunDir.of(dir).results())) {
             return List.of();
         }
         try {
-            JsonNode r = JSON.readTree(dir.resolve("results.json").toFile());
+            JsonNode r = JSON.readTree(RunDir.of(dir).results().toFile());
             List<JsonNode> out = new java.util.ArrayList<>();
             if (r.has("stories")) {
                 r.get("stories").forEach(out::add);

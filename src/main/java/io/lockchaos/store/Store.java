@@ -40,23 +40,4 @@ public final class Store {
         }
         return run;
     }
-
-    /** The file a run that did not finish leaves behind, saying why. */
-    public static final String CRASHED = "crashed.json";
-
-    /**
-     * Records in {@code runDir} that the run did not finish: the one-line error and the phase it was in, so the store
-     * shows why instead of a run nobody checked. Never throws: a run that failed must still report its own error.
-     */
-    public static void recordCrash(Path runDir, String phase, String error) {
-        try {
-            java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-            m.put("phase", phase);
-            m.put("error", error);
-            new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
-                    .writeValue(runDir.resolve(CRASHED).toFile(), m);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("lockchaos: warning: " + runDir.resolve(CRASHED) + " not written (" + e + ")");
-        }
-    }
 }

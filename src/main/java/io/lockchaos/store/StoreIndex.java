@@ -61,7 +61,7 @@ public final class StoreIndex {
                     @Override
                     public java.nio.file.FileVisitResult visitFile(Path f,
                             java.nio.file.attribute.BasicFileAttributes a) {
-                        if (f.getFileName().toString().equals("history.jsonl") && a.isRegularFile()
+                        if (f.getFileName().toString().equals(RunDir.HISTORY) && a.isRegularFile()
                                 && !f.getParent().equals(root)) {
                             dirs.add(f.getParent());
                         }
@@ -89,15 +89,15 @@ public final class StoreIndex {
      * whole store), or null when it holds no history.
      */
     public static StoredRun run(Path root, Path dir) throws IOException {
-        if (!Files.isRegularFile(dir.resolve("history.jsonl"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!RunDir.of(dir).hasHistory()) {
             return null;
         }
         return read(root, root.toRealPath(), dir);
     }
 
     private static StoredRun read(Path root, Path realRoot, Path dir) throws IOException {
-        JsonNode test = json(realRoot, dir.resolve("test.json"));
-        JsonNode results = json(realRoot, dir.resolve("results.json"));
+        JsonNode test = json(realRoot, RunDir.of(dir).test());
+        JsonNode results = json(realRoot, RunDir.of(dir).results());
         String name = text(test, "name");
         if (name.isEmpty()) {
             name = text(results, "name");
@@ -119,9 +119,9 @@ public final class StoreIndex {
             }));
         }
         String seed = text(test, "seed").isEmpty() ? text(results, "seed") : text(test, "seed");
-        Path history = dir.resolve("history.jsonl");
+        Path history = RunDir.of(dir).history();
         long[] span = span(history);
-        JsonNode crashed = results == null ? json(realRoot, dir.resolve(Store.CRASHED)) : null;
+        JsonNode crashed = results == null ? json(realRoot, RunDir.of(dir).crashed()) : null;
         String crash = crashed == null ? "" : text(crashed, "phase") + ": " + text(crashed, "error");
         String verdict = results != null && results.hasNonNull("verdict") ? results.get("verdict").asText()
                 : crashed != null ? "crashed" : "unchecked";

@@ -126,7 +126,7 @@ class StoreServerTest {
         Path run = own.resolve("redis-gc-pause/20261203T000000");
         Files.createDirectories(run);
         Files.copy(Path.of("histories/examples/double-grant/history.jsonl"), run.resolve("history.jsonl"));
-        io.lockchaos.store.Store.recordCrash(run, "starting 3 local Redis instance(s)", "redis-server 1 exited");
+        io.lockchaos.store.RunDir.of(run).recordCrash("starting 3 local Redis instance(s)", "redis-server 1 exited");
         StoreIndex.StoredRun r = StoreIndex.scan(own).get(0);
         assertEquals("crashed", r.verdict());
         assertEquals("starting 3 local Redis instance(s): redis-server 1 exited", r.crash());
