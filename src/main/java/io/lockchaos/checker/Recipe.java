@@ -52,7 +52,7 @@ public record Recipe(String name, int capacity, boolean reentrant, boolean owner
             case "reentrant-mutex": return REENTRANT_MUTEX;
             case "rw": return READ_WRITE;
             case "multi": return MULTI;
-            case "redis-single", "redlock-seed", "redlock", "redisson", "redisson-fenced":
+            case "redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced":
                 // a Redis lock: exclusive, not reentrant, released by its value's owner only, no queue
                 return new Recipe(s, 1, false, true, false, false);
             default:
@@ -70,7 +70,7 @@ public record Recipe(String name, int capacity, boolean reentrant, boolean owner
                             + n + "'");
                 }
                 throw new IllegalArgumentException("recipe: unknown recipe '" + s
-                        + "' (expected mutex, reentrant-mutex, semaphore:N, rw, multi, redis-single, redlock-seed,"
+                        + "' (expected mutex, reentrant-mutex, semaphore:N, rw, multi, redis-single, redlock-tutorial,"
                         + " redlock, redisson or redisson-fenced)");
         }
     }

@@ -34,7 +34,7 @@ final class RunCommand implements Callable<Integer> {
     Path workload;
 
     @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive,"
-            + " naive-rw, naive-herd, naive-queue, or on Redis: redis-single, redlock-seed, redlock, redisson,"
+            + " naive-rw, naive-herd, naive-queue, or on Redis: redis-single, redlock-tutorial, redlock, redisson,"
             + " redisson-fenced (default: reentrant-mutex)")
     String recipe;
 

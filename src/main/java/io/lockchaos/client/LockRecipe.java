@@ -17,8 +17,8 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public record LockRecipe(Kind kind, int permits) {
     /**
-     * The recipes lockchaos can drive: Curator's, the seed's hand-written locks on raw ZooKeeper, and the Redis locks
-     * (the seed's RedLock, Redlock as specified, and one instance's SET NX PX).
+     * The recipes lockchaos can drive: Curator's, the tutorial's hand-written locks on raw ZooKeeper, and the Redis locks
+     * (the tutorial's RedLock, Redlock as specified, and one instance's SET NX PX).
      */
     public enum Kind {
         /** Curator's InterProcessSemaphoreMutex. */
@@ -31,18 +31,18 @@ public record LockRecipe(Kind kind, int permits) {
         READ_WRITE("rw", false),
         /** Curator's InterProcessMultiLock over one InterProcessMutex per key. */
         MULTI("multi", false),
-        /** The seed's exclusive lock: one ephemeral node, retried until it can be created. */
+        /** The tutorial's exclusive lock: one ephemeral node, retried until it can be created. */
         NAIVE_EXCLUSIVE("naive-exclusive", true),
-        /** The seed's read/write lock on sequential nodes. */
+        /** The tutorial's read/write lock on sequential nodes. */
         NAIVE_RW("naive-rw", true),
-        /** The seed's sequential lock whose waiters all watch the parent (the herd effect). */
+        /** The tutorial's sequential lock whose waiters all watch the parent (the herd effect). */
         NAIVE_HERD("naive-herd", true),
-        /** The seed's sequential lock whose waiters watch their predecessor only. */
+        /** The tutorial's sequential lock whose waiters watch their predecessor only. */
         NAIVE_QUEUE("naive-queue", true),
         /** One Redis instance: SET NX PX with a random value, released by compare-and-delete. */
         REDIS_SINGLE("redis-single", false, true),
-        /** The seed's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
-        REDLOCK_SEED("redlock-seed", false, true),
+        /** The tutorial's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
+        REDLOCK_TUTORIAL("redlock-tutorial", false, true),
         /** Redlock as its author specifies it, over N independent instances. */
         REDLOCK("redlock", false, true),
         /** Redisson's RLock on one instance, its lease renewed by Redisson's watchdog. */
@@ -100,7 +100,7 @@ public record LockRecipe(Kind kind, int permits) {
         }
         throw new IllegalArgumentException("unknown recipe '" + s + "' (expected mutex, reentrant-mutex, semaphore:N"
                 + " with N >= 1, rw, multi, naive-exclusive, naive-rw, naive-herd, naive-queue, redis-single,"
-                + " redlock-seed, redlock, redisson or redisson-fenced)");
+                + " redlock-tutorial, redlock, redisson or redisson-fenced)");
     }
 
     /** The name workload files, test.json and the reports use. */
@@ -113,14 +113,14 @@ public record LockRecipe(Kind kind, int permits) {
         return wireName();
     }
 
-    /** Whether clients use raw ZooKeeper sessions (the seed's locks) rather than Curator. */
+    /** Whether clients use raw ZooKeeper sessions (the tutorial's locks) rather than Curator. */
     public boolean naive() {
         return kind.naive;
     }
 
     /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
     public boolean multiInstance() {
-        return kind == Kind.REDLOCK || kind == Kind.REDLOCK_SEED;
+        return kind == Kind.REDLOCK || kind == Kind.REDLOCK_TUTORIAL;
     }
 
     /** Whether clients lock on Redis instances rather than ZooKeeper. */
@@ -148,7 +148,7 @@ public record LockRecipe(Kind kind, int permits) {
     }
 
     /**
-     * What the lock promises, which decides what the checkers accept. The seed's locks promise what a mutex (or a
+     * What the lock promises, which decides what the checkers accept. The tutorial's locks promise what a mutex (or a
      * read/write lock) promises, with owner-only release and queue order: they are written as if they kept them.
      */
     public Recipe promises() {
@@ -161,7 +161,7 @@ public record LockRecipe(Kind kind, int permits) {
             case NAIVE_EXCLUSIVE, NAIVE_HERD, NAIVE_QUEUE -> new Recipe(wireName(), 1, false, true, true, false);
             case NAIVE_RW -> new Recipe(wireName(), 1, false, true, true, true);
             // exclusive, released only by the value's owner, no queue
-            case REDIS_SINGLE, REDLOCK_SEED, REDLOCK, REDISSON, REDISSON_FENCED -> Recipe.parse(wireName());
+            case REDIS_SINGLE, REDLOCK_TUTORIAL, REDLOCK, REDISSON, REDISSON_FENCED -> Recipe.parse(wireName());
         };
     }
 
@@ -175,7 +175,7 @@ public record LockRecipe(Kind kind, int permits) {
      *
      * @param key the lock's path (ignored by a multi-lock, which takes {@code allKeys})
      * @param read for a read/write lock, whether this client takes the read lock
-     * @throws IllegalStateException for the seed's locks, which need a raw ZooKeeper handle
+     * @throws IllegalStateException for the tutorial's locks, which need a raw ZooKeeper handle
      */
     public LockClient open(CuratorFramework client, String key, boolean read, List<String> allKeys) {
         return switch (kind) {
@@ -199,7 +199,7 @@ public record LockRecipe(Kind kind, int permits) {
             case NAIVE_RW -> new NaiveReadWriteLock(zk, key, "res", read);
             case NAIVE_HERD -> new NaiveHerdLock(zk, key, "res", false);
             case NAIVE_QUEUE -> new NaiveHerdLock(zk, key, "res", true);
-            default -> throw new IllegalStateException(wireName() + " is a Curator recipe, not one of the seed's");
+            default -> throw new IllegalStateException(wireName() + " is a Curator recipe, not one of the tutorial's");
         };
     }
 }

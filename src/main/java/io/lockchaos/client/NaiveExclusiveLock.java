@@ -10,7 +10,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The exclusive lock of the seed document ({@code ZooKeeperLock}), ported faithfully with its defects, for lockchaos
+ * The exclusive lock of the tutorial ({@code ZooKeeperLock}), ported faithfully with its defects, for lockchaos
  * to find: on timeout it returns false without deleting its node (every later acquirer then waits behind it: a
  * leak); when woken it does not check that it is now first; if the predecessor vanished before the watch was set,
  * it waits out its whole timeout. Only the lock path is a parameter instead of a constant.
@@ -25,7 +25,7 @@ public final class NaiveExclusiveLock extends NaiveLock {
         this.lockName = lockName;
     }
 
-    /** The seed's tryLock, unchanged but for the path. */
+    /** The tutorial's tryLock, unchanged but for the path. */
     @Override
     public boolean tryLock(long timeout) throws Exception {
         currentLock = zk.create(lockPath + "/" + lockName + "-", "locked".getBytes(),

@@ -13,11 +13,11 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The "herd" variant of the seed's exclusive lock: every waiter watches the same node, the current holder, so each
+ * The "herd" variant of the tutorial's exclusive lock: every waiter watches the same node, the current holder, so each
  * release wakes all of them and all but one go back to sleep. It re-checks after every wake-up and deletes its node
  * on timeout, so it is correct; what it shows is the cost: each grant records how many watch notifications its
  * acquire received. With {@code watchPredecessor} the same code watches the node just before its own instead, the
- * fix the seed document recommends, so the two can be compared.
+ * fix the tutorial recommends, so the two can be compared.
  */
 public final class NaiveHerdLock extends NaiveLock {
     private final String lockPath;
@@ -57,7 +57,7 @@ public final class NaiveHerdLock extends NaiveLock {
             long left = deadline - System.nanoTime();
             if (s != null && (left <= 0 || !latch.await(left, TimeUnit.NANOSECONDS))) {
                 try {
-                    zk.delete(currentLock, -1); // unlike the seed's lock, give up the place in the queue
+                    zk.delete(currentLock, -1); // unlike the tutorial's lock, give up the place in the queue
                 } catch (KeeperException.NoNodeException e) {
                     // already gone with the session
                 }

@@ -6,7 +6,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * What the seed's two naive locks share as lockchaos clients: {@code tryLock}/{@code unlock} are theirs, verbatim
+ * What the tutorial's two naive locks share as lockchaos clients: {@code tryLock}/{@code unlock} are theirs, verbatim
  * in the subclasses; this class only turns them into grants and release outcomes.
  */
 abstract class NaiveLock implements LockClient {
@@ -19,7 +19,7 @@ abstract class NaiveLock implements LockClient {
 
     abstract boolean tryLock(long timeout) throws Exception;
 
-    /** The seed's unlock: delete our node. */
+    /** The tutorial's unlock: delete our node. */
     public void unlock() throws Exception {
         if (currentLock != null) {
             zk.delete(currentLock, -1);

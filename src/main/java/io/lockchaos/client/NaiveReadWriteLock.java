@@ -10,7 +10,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The read/write lock of the seed document ({@code ZooKeeperReadWriteLock}), ported faithfully with its defects. It
+ * The read/write lock of the tutorial ({@code ZooKeeperReadWriteLock}), ported faithfully with its defects. It
  * sorts children by their full names, so every {@code read-} node sorts before every {@code write-} node whatever
  * their sequence numbers: a reader that arrives while a writer holds sees no writer before it and acquires. It also
  * keeps the exclusive lock's timeout leak and missing re-check.

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * it holds the lock, before its write to the resource) stops its thread there and, when the run has proxies, its
  * connections go silent too, so its session expires on the server while it believes it holds the lock. Target
  * {@code holder} (or {@code random}) takes the first holder to get there; {@code process:N} waits for that worker;
- * {@code releaser} takes the first worker to reach the pause point inside its release (the seed's RedLock: between
+ * {@code releaser} takes the first worker to reach the pause point inside its release (the tutorial's RedLock: between
  * the GET that finds its value and the DEL).
  */
 final class ClientPauseNemesis implements Nemesis {

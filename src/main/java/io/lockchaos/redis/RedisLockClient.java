@@ -67,7 +67,7 @@ abstract class RedisLockClient implements LockClient {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("value", value);
         if (granted >= 0) {
-            facts.put("instances", granted); // the seed's tryLock does not say how many granted
+            facts.put("instances", granted); // the tutorial's tryLock does not say how many granted
         }
         facts.put("of", instances.size());
         if (validityMillis >= 0) {

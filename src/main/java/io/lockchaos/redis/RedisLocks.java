@@ -17,13 +17,13 @@ public final class RedisLocks {
      *
      * @param addresses host:port of every instance, in node order (a client's proxies, or the instances)
      * @param leaseMillis the lock's time to live (PX)
-     * @param timeoutMillis per-instance connect and read timeout (redis-single, redlock; the seed keeps Jedis' 2 s)
+     * @param timeoutMillis per-instance connect and read timeout (redis-single, redlock; the tutorial's RedLock keeps Jedis' 2 s)
      */
     public static LockClient open(LockRecipe recipe, String key, List<String> addresses, long leaseMillis,
                                   int timeoutMillis) {
         return switch (recipe.kind()) {
             case REDIS_SINGLE -> new SingleRedisLock(key, addresses.get(0), leaseMillis, timeoutMillis);
-            case REDLOCK_SEED -> new SeedRedLock(key, addresses, leaseMillis);
+            case REDLOCK_TUTORIAL -> new TutorialRedLock(key, addresses, leaseMillis);
             case REDLOCK -> new RedLock(key, addresses, leaseMillis, timeoutMillis);
             case REDISSON -> new RedissonLock(key, addresses.get(0), leaseMillis, false);
             case REDISSON_FENCED -> new RedissonLock(key, addresses.get(0), leaseMillis, true);

@@ -6,7 +6,7 @@ import java.util.List;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * {@code redis-single}: the lock on one Redis instance the seed calls a single point of failure, written the way
+ * {@code redis-single}: the lock on one Redis instance the tutorial calls a single point of failure, written the way
  * Redis' documentation writes it: SET key random-value NX PX lease, retried after a short random delay, released by a
  * compare-and-delete script, and given up by the holder once its lease (less a drift allowance) has run out; a grant
  * whose reply came after that is given back at once.

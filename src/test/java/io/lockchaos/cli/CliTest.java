@@ -84,7 +84,7 @@ class CliTest extends ConsoleCapturing {
         assertEquals(2, r.get("checkers").size(), r.toString());
         assertEquals("valid", r.get("checkers").get(1).get("verdict").asText());
         assertTrue(r.get("checkers").get(1).toString().contains("semaphore:2"), r.toString());
-        // the seed's locks are recipes to check too, not only to run
+        // the tutorial's locks are recipes to check too, not only to run
         assertEquals(0, Main.run("check", "checker/clean-mutex.jsonl", "--recipe", "naive-exclusive", "--out",
                 dir.resolve("n").toString()));
     }

@@ -43,7 +43,7 @@ class LockRecipeTest {
             assertEquals(r.kind() == LockRecipe.Kind.MULTI, r.spansKeys(), r.wireName());
             assertEquals(r.kind() != LockRecipe.Kind.SEMAPHORE, r.protectsResources(), r.wireName());
             if (r.naive()) {
-                // the seed's locks are written as if they were owner-only, queue-ordered mutexes
+                // the tutorial's locks are written as if they were owner-only, queue-ordered mutexes
                 Recipe p = r.promises();
                 assertTrue(p.ownerRelease() && p.fifo() && !p.reentrant() && p.capacity() == 1, r.wireName());
             }
@@ -59,7 +59,7 @@ class LockRecipeTest {
                 "naive-exclusive", "owner-mutex", "naive-rw", "rw", "naive-herd", "owner-mutex",
                 "naive-queue", "owner-mutex"));
         // the Redis locks: exclusive, released by their value's owner only
-        for (String redis : List.of("redis-single", "redlock-seed", "redlock", "redisson", "redisson-fenced")) {
+        for (String redis : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced")) {
             expected.put(redis, "owner-mutex");
         }
         for (LockRecipe r : all()) {

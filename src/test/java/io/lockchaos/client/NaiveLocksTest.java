@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's naive locks on a real ensemble, without faults: the checkers find their defects. */
+/** The tutorial's naive locks on a real ensemble, without faults: the checkers find their defects. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class NaiveLocksTest {

@@ -49,7 +49,7 @@ class RedisScenarioTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
+    @CsvSource({"redlock, 3", "redlock-tutorial, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
     void aHolderPausedPastItsLeaseOverlapsTheNextAndLosesAnAdd(String recipe, String nodes) throws Exception {
         // the pause (0.5 s to 3.5 s) and what follows it fit in 4 s
         Runner.Outcome o = run("redis-gc-pause.json", Map.of("recipe", recipe, "nodes", nodes, "time_s", "4"));
@@ -86,16 +86,16 @@ class RedisScenarioTest {
 
     @Test
     void theSeedsReleaseDeletesTheNextHoldersLockAndRedlocksCompareAndDeleteDoesNot() throws Exception {
-        Runner.Outcome seed = run("redlock-seed-release.json", Map.of());
-        assertVerdict(Verdict.INVALID, seed, "redlock-seed");
+        Runner.Outcome seed = run("redlock-tutorial-release.json", Map.of());
+        assertVerdict(Verdict.INVALID, seed, "redlock-tutorial");
         assertTrue(seed.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
-        Runner.Outcome redlock = run("redlock-seed-release.json", Map.of("recipe", "redlock", "expect", "valid"));
+        Runner.Outcome redlock = run("redlock-tutorial-release.json", Map.of("recipe", "redlock", "expect", "valid"));
         assertVerdict(Verdict.VALID, redlock, "redlock under the same schedule");
         assertEquals(1, redlock.faultsStarted(), "the pause happened");
     }
 
     /**
-     * Holds longer than the lease, without any fault: the seed's caller learns no validity and writes on after its
+     * Holds longer than the lease, without any fault: the tutorial's caller learns no validity and writes on after its
      * lock expired (the next client is granted meanwhile); Redlock's holder stops when its validity (lease less
      * drift) runs out and releases before the instances expire the lock.
      */
@@ -104,8 +104,8 @@ class RedisScenarioTest {
         // a 3 s lease gives a drift allowance of 32 ms: room for a busy machine's scheduling between the holder's
         // wake-up at the end of its validity and its release
         Map<String, String> longHolds = Map.of("hold_ms", "3500", "lease_ms", "3000", "clients", "3", "time_s", "5");
-        Runner.Outcome seed = run("redis.json", with(longHolds, "recipe", "redlock-seed"));
-        assertVerdict(Verdict.INVALID, seed, "redlock-seed");
+        Runner.Outcome seed = run("redis.json", with(longHolds, "recipe", "redlock-tutorial"));
+        assertVerdict(Verdict.INVALID, seed, "redlock-tutorial");
         assertTrue(seed.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
         assertVerdict(Verdict.VALID, run("redis.json", with(longHolds, "recipe", "redlock")), "redlock");
     }
@@ -117,7 +117,7 @@ class RedisScenarioTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"redlock, 3", "redlock-seed, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
+    @CsvSource({"redlock, 3", "redlock-tutorial, 3", "redis-single, 1", "redisson, 1", "redisson-fenced, 1"})
     void aFaultFreeRunIsValid(String recipe, String nodes) throws Exception {
         Runner.Outcome o = run("redis.json", Map.of("recipe", recipe, "nodes", nodes, "time_s", "2"));
         assertVerdict(Verdict.VALID, o, recipe);

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 
-/** The contract of each Redis recipe against real instances, and the seed's release race made to happen. */
+/** The contract of each Redis recipe against real instances, and the tutorial's release race made to happen. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class RedisLocksTest {
@@ -60,7 +60,7 @@ class RedisLocksTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"redis-single", "redlock-seed", "redlock"})
+    @ValueSource(strings = {"redis-single", "redlock-tutorial", "redlock"})
     void oneHolderAtATimeAndTheNextAfterTheRelease(String recipe) throws Exception {
         String key = key();
         try (LockClient a = open(recipe, key, 10_000); LockClient b = open(recipe, key, 10_000)) {
@@ -153,16 +153,16 @@ class RedisLocksTest {
     }
 
     /**
-     * The seed keeps Jedis' 2 s timeout per instance: with one instance paused, an attempt takes longer than a 1 s
+     * The tutorial's RedLock keeps Jedis' 2 s timeout per instance: with one instance paused, an attempt takes longer than a 1 s
      * lease and cannot succeed; Redlock's short per-instance timeout leaves it most of its lease.
      */
     @Test
     void withOneInstancePausedTheSeedNeverAcquiresAndRedlockDoes() throws Exception {
         var paused = servers.nodes().get(0);
         servers.pause(paused);
-        try (LockClient seed = open("redlock-seed", key(), 1000); LockClient redlock = open("redlock", key(), 1000)) {
+        try (LockClient seed = open("redlock-tutorial", key(), 1000); LockClient redlock = open("redlock", key(), 1000)) {
             long t0 = System.nanoTime();
-            assertNull(seed.acquire(Duration.ofMillis(2500)), "the seed: every attempt outlasts the lease");
+            assertNull(seed.acquire(Duration.ofMillis(2500)), "the tutorial's RedLock: every attempt outlasts the lease");
             assertTrue(System.nanoTime() - t0 >= 2_000_000_000L, "an attempt waits 2 s on the paused instance");
             Grant g = redlock.acquire(Duration.ofMillis(2500));
             assertNotNull(g, "redlock: 2 of 3 within its 100 ms per-instance timeout");
@@ -188,13 +188,13 @@ class RedisLocksTest {
     }
 
     /**
-     * On one instance, as in the scenario redlock-seed-release: on N instances one pause deletes the next holder's lock
+     * On one instance, as in the scenario redlock-tutorial-release: on N instances one pause deletes the next holder's lock
      * on the first instance only, which leaves it its majority.
      */
     @Test
     void theSeedsReleaseDeletesTheNextHoldersLockAndRedlocksDoesNot() throws Exception {
         List<String> one = all.subList(0, 1);
-        for (String recipe : List.of("redlock-seed", "redlock")) {
+        for (String recipe : List.of("redlock-tutorial", "redlock")) {
             String key = key();
             LockRecipe r = LockRecipe.parse(recipe);
             try (LockClient a = RedisLocks.open(r, key, one, 300, 100);
@@ -213,9 +213,9 @@ class RedisLocksTest {
                 });
                 assertNotNull(bGrant[0], recipe + ": b acquired the expired lock");
                 Grant third = c.acquire(Duration.ofMillis(300));
-                if (recipe.equals("redlock-seed")) {
-                    assertTrue(released, "the seed cannot tell that it no longer held the lock");
-                    assertNotNull(third, "the seed deleted b's lock: c holds it too");
+                if (recipe.equals("redlock-tutorial")) {
+                    assertTrue(released, "the tutorial's RedLock cannot tell that it no longer held the lock");
+                    assertNotNull(third, "the tutorial's RedLock deleted b's lock: c holds it too");
                     assertNotEquals(bGrant[0].toValue().get("value"), third.toValue().get("value"));
                 } else {
                     assertFalse(released, "redlock's release found the lock gone");

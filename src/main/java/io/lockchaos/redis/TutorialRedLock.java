@@ -7,34 +7,34 @@ import java.util.List;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * {@code redlock-seed}: the seed document's RedLock, ported line by line ({@code tryLock} below is its code, on Jedis'
+ * {@code redlock-tutorial}: the tutorial's RedLock, ported line by line ({@code tryLock} below is its code, on Jedis'
  * current API), with its defects kept, since they are what is tested:
  * <ol>
  *   <li>Release is GET, compare in Java, then DEL: not atomic. A holder whose lock expires between its GET and its
  *       DEL deletes the lock the next client acquired meanwhile, and a third client gets it too (double holder;
- *       scenario {@code redlock-seed-release}). The seed has no unlock method at all: its failure path is that loop,
+ *       scenario {@code redlock-tutorial-release}). The tutorial's RedLock has no unlock method at all: its failure path is that loop,
  *       which is what a user of the class would call.
  *   <li>No clock-drift allowance: the lock counts as held when {@code elapsed < expireMs}, so a grant whose lease is
  *       nearly spent counts as a full one; and the caller learns no validity, so the holder cannot stop in time.
  *   <li>No retry delay: a failed {@code tryLock} returns at once and is retried at once, so contending clients split
  *       the votes again and again.
- *   <li>No per-instance timeout: Jedis' default of 2 s per instance, against the 100 ms lease the seed describes.
- *   <li>{@code jedis.get(lockName).equals(value)} throws on a missing key; the seed's catch-all swallows it.
+ *   <li>No per-instance timeout: Jedis' default of 2 s per instance, against the 100 ms lease the tutorial describes.
+ *   <li>{@code jedis.get(lockName).equals(value)} throws on a missing key; the tutorial's catch-all swallows it.
  * </ol>
- * Instances that fail in {@code tryLock} are skipped, as in the seed; the port reconnects a broken connection (the
+ * Instances that fail in {@code tryLock} are skipped, as in the tutorial; the port reconnects a broken connection (the
  * seed keeps one Jedis per instance), which only helps it.
  */
-final class SeedRedLock extends RedisLockClient {
-    /** Jedis' default connection and socket timeout, which the seed keeps. */
+final class TutorialRedLock extends RedisLockClient {
+    /** Jedis' default connection and socket timeout, which the tutorial's RedLock keeps. */
     static final int JEDIS_DEFAULT_TIMEOUT_MILLIS = 2000;
 
     private String value;
 
-    SeedRedLock(String key, List<String> addresses, long leaseMillis) {
+    TutorialRedLock(String key, List<String> addresses, long leaseMillis) {
         super(key, addresses, leaseMillis, JEDIS_DEFAULT_TIMEOUT_MILLIS);
     }
 
-    /** The seed's tryLock. */
+    /** The tutorial's tryLock. */
     boolean tryLock(String lockName, String value, long expireMs) {
         int n = instances.size();
         int successCount = 0;
@@ -86,8 +86,8 @@ final class SeedRedLock extends RedisLockClient {
     }
 
     /**
-     * The seed's GET-then-DEL loop; {@code danger} is passed between the first GET that finds this client's value
-     * and its DEL. Always true: the seed cannot tell whether it still held the lock.
+     * The tutorial's GET-then-DEL loop; {@code danger} is passed between the first GET that finds this client's value
+     * and its DEL. Always true: the tutorial's RedLock cannot tell whether it still held the lock.
      */
     @Override
     public boolean release(Resources.DangerPoint danger) throws Exception {
