@@ -1,25 +1,29 @@
 package io.lockchaos.checker;
 
 /**
- * What the lock under test promises, which decides what the checkers accept.
+ * What the lock under test promises, which decides what the checkers accept. This is data only: the names users type
+ * and the list of them live in {@code client.LockRecipe}, whose every recipe states its promises here.
  *
- * @param name the wire name ({@code mutex}, {@code reentrant-mutex}, {@code semaphore:N}, {@code rw}, {@code multi})
+ * @param name the recipe's name, for messages ({@code mutex}, {@code semaphore:N}, {@code redlock}...)
  * @param capacity how many holders may hold at once (1 for mutexes; readers of a rw lock are not counted)
  * @param reentrant whether the holding process may acquire again and must release as often
  * @param ownerRelease whether only the holding process may release (Curator's InterProcessMutex)
  * @param fifo whether grants must follow queue order
  * @param readWrite whether acquires carry a read or write mode
+ * @param counted whether holders are leases counted one by one against the capacity (a semaphore, even of one)
+ * @param leased whether a hold is a lease with a validity rather than a session the client is told about (Redis)
  */
 public record Recipe(String name, int capacity, boolean reentrant, boolean ownerRelease, boolean fifo,
-                     boolean readWrite) {
+                     boolean readWrite, boolean counted, boolean leased) {
     /** InterProcessSemaphoreMutex: exclusive, not reentrant, any thread may release; leases are not queued FIFO. */
-    public static final Recipe MUTEX = new Recipe("mutex", 1, false, false, false, false);
+    public static final Recipe MUTEX = new Recipe("mutex", 1, false, false, false, false, false, false);
     /** InterProcessMutex: exclusive, reentrant, owner-only release, FIFO by sequence number. */
-    public static final Recipe REENTRANT_MUTEX = new Recipe("reentrant-mutex", 1, true, true, true, false);
+    public static final Recipe REENTRANT_MUTEX = new Recipe("reentrant-mutex", 1, true, true, true, false, false,
+            false);
     /** InterProcessReadWriteLock: reentrant, owner-only, FIFO with readers passing readers. */
-    public static final Recipe READ_WRITE = new Recipe("rw", 1, true, true, true, true);
+    public static final Recipe READ_WRITE = new Recipe("rw", 1, true, true, true, true, false, false);
     /** InterProcessMultiLock over InterProcessMutexes: each key behaves as a reentrant mutex. */
-    public static final Recipe MULTI = new Recipe("multi", 1, true, true, false, false);
+    public static final Recipe MULTI = new Recipe("multi", 1, true, true, false, false, false, false);
 
     public Recipe {
         if (capacity < 1) {
@@ -29,49 +33,20 @@ public record Recipe(String name, int capacity, boolean reentrant, boolean owner
 
     /** InterProcessSemaphoreV2 with {@code permits} leases: any thread may release, leases are counted one by one. */
     public static Recipe semaphore(int permits) {
-        return new Recipe("semaphore:" + permits, permits, false, false, false, false);
+        return new Recipe("semaphore:" + permits, permits, false, false, false, false, true, false);
     }
 
-    /** Whether the lock is a Redis lock, held by a lease rather than a session the client is told about. */
-    public boolean leased() {
-        return name.startsWith("redis") || name.startsWith("redlock");
+    /** A lock held as a lease on Redis: exclusive, not reentrant, released by its value's owner only, no queue. */
+    public static Recipe redisLease(String name) {
+        return new Recipe(name, 1, false, true, false, false, false, true);
+    }
+
+    /** An exclusive (or read/write) lock with owner-only release and queue order, not reentrant. */
+    public static Recipe queued(String name, boolean readWrite) {
+        return new Recipe(name, 1, false, true, true, readWrite, false, false);
     }
 
     public boolean isSemaphore() {
-        return name.startsWith("semaphore:");
-    }
-
-    /**
-     * Parses a wire name.
-     *
-     * @throws IllegalArgumentException with a one-line message naming the accepted forms
-     */
-    public static Recipe parse(String s) {
-        switch (s) {
-            case "mutex": return MUTEX;
-            case "reentrant-mutex": return REENTRANT_MUTEX;
-            case "rw": return READ_WRITE;
-            case "multi": return MULTI;
-            case "redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced":
-                // a Redis lock: exclusive, not reentrant, released by its value's owner only, no queue
-                return new Recipe(s, 1, false, true, false, false);
-            default:
-                if (s.startsWith("semaphore:")) {
-                    String n = s.substring("semaphore:".length());
-                    try {
-                        int permits = Integer.parseInt(n);
-                        if (permits >= 1) {
-                            return semaphore(permits);
-                        }
-                    } catch (NumberFormatException e) {
-                        // fall through to the message below
-                    }
-                    throw new IllegalArgumentException("recipe: semaphore permits must be a whole number >= 1, got '"
-                            + n + "'");
-                }
-                throw new IllegalArgumentException("recipe: unknown recipe '" + s
-                        + "' (expected mutex, reentrant-mutex, semaphore:N, rw, multi, redis-single, redlock-tutorial,"
-                        + " redlock, redisson or redisson-fenced)");
-        }
+        return counted;
     }
 }

@@ -61,9 +61,9 @@ final class CheckCommand implements Callable<Integer> {
             converter = FormatConverter.class, defaultValue = "auto")
     HistoryFiles.Format format;
 
-    @Option(names = "--recipe",
-            description = {"what the lock promises: mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive,",
-                "naive-rw, naive-herd or naive-queue (default: the run's test.json, else mutex)"})
+    @Option(names = "--recipe", completionCandidates = io.lockchaos.client.LockRecipe.Names.class,
+            description = {"what the lock promises, as the recipe of that name does: ${COMPLETION-CANDIDATES}",
+                "(default: the run's test.json, else mutex)"})
     String recipe;
 
     @Option(names = "--model", description = {

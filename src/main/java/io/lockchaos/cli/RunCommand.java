@@ -33,9 +33,8 @@ final class RunCommand implements Callable<Integer> {
             + " given on the command line overrides its key")
     Path workload;
 
-    @Option(names = "--recipe", description = "mutex, reentrant-mutex, semaphore:N, rw, multi, naive-exclusive,"
-            + " naive-rw, naive-herd, naive-queue, or on Redis: redis-single, redlock-tutorial, redlock, redisson,"
-            + " redisson-fenced (default: reentrant-mutex)")
+    @Option(names = "--recipe", completionCandidates = io.lockchaos.client.LockRecipe.Names.class,
+            description = "${COMPLETION-CANDIDATES} (default: reentrant-mutex)")
     String recipe;
 
     @Option(names = "--curator", description = "the Curator version the clients run: linked (5.9.0, in the runner's"

@@ -26,7 +26,9 @@ final class SimOptions {
     double timeoutRate;
 
     @Option(names = "--recipe", defaultValue = "reentrant-mutex",
-            description = "mutex, reentrant-mutex, semaphore:N or rw (default ${DEFAULT-VALUE})")
+            completionCandidates = io.lockchaos.client.LockRecipe.Names.class,
+            description = "what the simulated lock promises, as the recipe of that name does: ${COMPLETION-CANDIDATES}"
+                    + " except multi (default ${DEFAULT-VALUE})")
     String recipe;
 
     @Option(names = "--bug", defaultValue = "none",
@@ -50,9 +52,9 @@ final class SimOptions {
     SimConfig config() {
         Recipe r;
         try {
-            r = Recipe.parse(recipe);
+            r = io.lockchaos.client.LockRecipe.parse(recipe).promises();
         } catch (IllegalArgumentException e) {
-            throw new UserError("--" + e.getMessage());
+            throw new UserError("--recipe: " + e.getMessage());
         }
         if (r == Recipe.MULTI) {
             throw new UserError("--recipe: the simulator does not model multi-locks");

@@ -22,50 +22,76 @@ public record LockRecipe(Kind kind, int permits) {
      */
     public enum Kind {
         /** Curator's InterProcessSemaphoreMutex. */
-        MUTEX("mutex", false),
+        MUTEX("mutex", Backend.CURATOR, Recipe.MUTEX),
         /** Curator's InterProcessMutex. */
-        REENTRANT_MUTEX("reentrant-mutex", false),
-        /** Curator's InterProcessSemaphoreV2 with N leases. */
-        SEMAPHORE("semaphore", false),
+        REENTRANT_MUTEX("reentrant-mutex", Backend.CURATOR, Recipe.REENTRANT_MUTEX),
+        /** Curator's InterProcessSemaphoreV2 with N leases (its promises depend on N: see {@link #promises()}). */
+        SEMAPHORE("semaphore:N", Backend.CURATOR, Recipe.semaphore(1)),
         /** Curator's InterProcessReadWriteLock. */
-        READ_WRITE("rw", false),
+        READ_WRITE("rw", Backend.CURATOR, Recipe.READ_WRITE),
         /** Curator's InterProcessMultiLock over one InterProcessMutex per key. */
-        MULTI("multi", false),
+        MULTI("multi", Backend.CURATOR, Recipe.MULTI),
         /** The tutorial's exclusive lock: one ephemeral node, retried until it can be created. */
-        NAIVE_EXCLUSIVE("naive-exclusive", true),
+        NAIVE_EXCLUSIVE("naive-exclusive", Backend.ZOOKEEPER, Recipe.queued("naive-exclusive", false)),
         /** The tutorial's read/write lock on sequential nodes. */
-        NAIVE_RW("naive-rw", true),
+        NAIVE_RW("naive-rw", Backend.ZOOKEEPER, Recipe.queued("naive-rw", true)),
         /** The tutorial's sequential lock whose waiters all watch the parent (the herd effect). */
-        NAIVE_HERD("naive-herd", true),
+        NAIVE_HERD("naive-herd", Backend.ZOOKEEPER, Recipe.queued("naive-herd", false)),
         /** The tutorial's sequential lock whose waiters watch their predecessor only. */
-        NAIVE_QUEUE("naive-queue", true),
+        NAIVE_QUEUE("naive-queue", Backend.ZOOKEEPER, Recipe.queued("naive-queue", false)),
         /** One Redis instance: SET NX PX with a random value, released by compare-and-delete. */
-        REDIS_SINGLE("redis-single", false, true),
+        REDIS_SINGLE("redis-single", Backend.REDIS, Recipe.redisLease("redis-single")),
         /** The tutorial's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
-        REDLOCK_TUTORIAL("redlock-tutorial", false, true),
+        REDLOCK_TUTORIAL("redlock-tutorial", Backend.REDIS, Recipe.redisLease("redlock-tutorial")),
         /** Redlock as its author specifies it, over N independent instances. */
-        REDLOCK("redlock", false, true),
+        REDLOCK("redlock", Backend.REDIS, Recipe.redisLease("redlock")),
         /** Redisson's RLock on one instance, its lease renewed by Redisson's watchdog. */
-        REDISSON("redisson", false, true),
+        REDISSON("redisson", Backend.REDIS, Recipe.redisLease("redisson")),
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
-        REDISSON_FENCED("redisson-fenced", false, true);
+        REDISSON_FENCED("redisson-fenced", Backend.REDIS, Recipe.redisLease("redisson-fenced"));
 
         private final String wireName;
-        private final boolean naive;
-        private final boolean redis;
+        private final Backend backend;
+        private final Recipe promises;
 
-        Kind(String wireName, boolean naive) {
-            this(wireName, naive, false);
-        }
-
-        Kind(String wireName, boolean naive, boolean redis) {
+        Kind(String wireName, Backend backend, Recipe promises) {
             this.wireName = wireName;
-            this.naive = naive;
-            this.redis = redis;
+            this.backend = backend;
+            this.promises = promises;
         }
 
+        /** The name as typed ({@code semaphore:N} for the semaphore, whose N is the permits). */
         public String wireName() {
             return wireName;
+        }
+
+        public Backend backend() {
+            return backend;
+        }
+    }
+
+    /** What a recipe's clients talk to, which decides the servers a run starts and how a client connects. */
+    public enum Backend {
+        /** Curator on a ZooKeeper ensemble. */
+        CURATOR,
+        /** A raw ZooKeeper handle (the tutorial's hand-written locks). */
+        ZOOKEEPER,
+        /** Redis instances. */
+        REDIS
+    }
+
+    /** Every recipe name as typed, in order: what help text and error messages list. */
+    public static final class Names implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(Kind.values()).map(Kind::wireName).iterator();
+        }
+
+        /** "a, b, ... or z". */
+        public static String list() {
+            List<String> all = new java.util.ArrayList<>();
+            new Names().forEach(all::add);
+            return String.join(", ", all.subList(0, all.size() - 1)) + " or " + all.get(all.size() - 1);
         }
     }
 
@@ -98,9 +124,8 @@ public record LockRecipe(Kind kind, int permits) {
         if (s.matches("semaphore:[1-9][0-9]{0,8}")) {
             return semaphore(Integer.parseInt(s.substring("semaphore:".length())));
         }
-        throw new IllegalArgumentException("unknown recipe '" + s + "' (expected mutex, reentrant-mutex, semaphore:N"
-                + " with N >= 1, rw, multi, naive-exclusive, naive-rw, naive-herd, naive-queue, redis-single,"
-                + " redlock-tutorial, redlock, redisson or redisson-fenced)");
+        throw new IllegalArgumentException("unknown recipe '" + s + "' (expected " + Names.list()
+                + ", with N >= 1)");
     }
 
     /** The name workload files, test.json and the reports use. */
@@ -115,7 +140,7 @@ public record LockRecipe(Kind kind, int permits) {
 
     /** Whether clients use raw ZooKeeper sessions (the tutorial's locks) rather than Curator. */
     public boolean naive() {
-        return kind.naive;
+        return kind.backend == Backend.ZOOKEEPER;
     }
 
     /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
@@ -125,7 +150,7 @@ public record LockRecipe(Kind kind, int permits) {
 
     /** Whether clients lock on Redis instances rather than ZooKeeper. */
     public boolean redis() {
-        return kind.redis;
+        return kind.backend == Backend.REDIS;
     }
 
     /** Whether one multi-lock spans every key (its workers all take all keys at once). */
@@ -152,17 +177,7 @@ public record LockRecipe(Kind kind, int permits) {
      * read/write lock) promises, with owner-only release and queue order: they are written as if they kept them.
      */
     public Recipe promises() {
-        return switch (kind) {
-            case MUTEX -> Recipe.MUTEX;
-            case REENTRANT_MUTEX -> Recipe.REENTRANT_MUTEX;
-            case SEMAPHORE -> Recipe.semaphore(permits);
-            case READ_WRITE -> Recipe.READ_WRITE;
-            case MULTI -> Recipe.MULTI;
-            case NAIVE_EXCLUSIVE, NAIVE_HERD, NAIVE_QUEUE -> new Recipe(wireName(), 1, false, true, true, false);
-            case NAIVE_RW -> new Recipe(wireName(), 1, false, true, true, true);
-            // exclusive, released only by the value's owner, no queue
-            case REDIS_SINGLE, REDLOCK_TUTORIAL, REDLOCK, REDISSON, REDISSON_FENCED -> Recipe.parse(wireName());
-        };
+        return kind == Kind.SEMAPHORE ? Recipe.semaphore(permits) : kind.promises;
     }
 
     /** The linearizability model of what the lock promises. */

@@ -46,7 +46,7 @@ class KnownAnswerTest {
     static CheckResult check(History h, JsonNode c) {
         return c.has("model")
                 ? new LinearizabilityChecker(Models.parse(c.get("model").asText()), expiry(c)).check(h)
-                : Checkers.forRecipe(Recipe.parse(c.get("recipe").asText())).check(h);
+                : Checkers.forRecipe(io.lockchaos.client.LockRecipe.parse(c.get("recipe").asText()).promises()).check(h);
     }
 
     static Expiry expiry(JsonNode c) {

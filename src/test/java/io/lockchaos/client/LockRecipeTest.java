@@ -26,13 +26,42 @@ class LockRecipeTest {
     }
 
     @Test
-    void curatorRecipesPromiseWhatTheCheckersKnowThemBy() {
-        // the checker's own parser (check --recipe on a plain history) and the run's recipe must agree
-        for (LockRecipe r : all()) {
-            if (!r.naive()) {
-                assertEquals(Recipe.parse(r.wireName()), r.promises(), r.wireName());
-            }
+    void eachRecipePromisesWhatItsLibraryDocuments() {
+        // capacity, reentrant, owner-only release, FIFO, read/write, counted leases, Redis lease
+        Map<String, String> expected = new java.util.HashMap<>();
+        expected.put("mutex", "1 - - - - - -");
+        expected.put("reentrant-mutex", "1 r o f - - -");
+        expected.put("semaphore:3", "3 - - - - c -");
+        expected.put("rw", "1 r o f w - -");
+        expected.put("multi", "1 r o - - - -");
+        for (String n : List.of("naive-exclusive", "naive-herd", "naive-queue")) {
+            expected.put(n, "1 - o f - - -");
         }
+        expected.put("naive-rw", "1 - o f w - -");
+        for (String n : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced")) {
+            expected.put(n, "1 - o - - - l");
+        }
+        for (LockRecipe r : all()) {
+            Recipe p = r.promises();
+            String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
+                    + (p.fifo() ? "f" : "-") + " " + (p.readWrite() ? "w" : "-") + " " + (p.counted() ? "c" : "-")
+                    + " " + (p.leased() ? "l" : "-");
+            assertEquals(expected.get(r.wireName()), got, r.wireName());
+        }
+        assertTrue(LockRecipe.semaphore(1).promises().isSemaphore(), "one lease is still counted");
+    }
+
+    @Test
+    void namesAreListedOnceForHelpAndErrors() {
+        List<String> names = new java.util.ArrayList<>();
+        new LockRecipe.Names().forEach(names::add);
+        assertEquals(LockRecipe.Kind.values().length, names.size());
+        String err = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> LockRecipe.parse("spinlock")).getMessage();
+        for (String n : names) {
+            assertTrue(err.contains(n), err);
+        }
+        assertTrue(LockRecipe.parse("semaphore:2").promises().isSemaphore());
     }
 
     @Test

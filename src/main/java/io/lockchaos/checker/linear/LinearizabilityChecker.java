@@ -178,11 +178,11 @@ public final class LinearizabilityChecker implements Checker {
     private static Recipe recipeFor(Model<?> model) {
         String n = model.name();
         if (n.startsWith("semaphore:")) {
-            return Recipe.parse(n);
+            return Recipe.semaphore(Integer.parseInt(n.substring("semaphore:".length())));
         }
         return switch (n) {
             case "mutex" -> Recipe.MUTEX;
-            case "owner-mutex" -> new Recipe("owner-mutex", 1, false, true, false, false);
+            case "owner-mutex" -> new Recipe("owner-mutex", 1, false, true, false, false, false, false);
             case "rw" -> Recipe.READ_WRITE;
             default -> Recipe.REENTRANT_MUTEX;
         };
