@@ -92,6 +92,9 @@ final class EdnReader {
             }
             pos = p;
             int c = peek();
+            if (c > ' ' && c < 0x7f && c != ';' && c != ',') {
+                return; // the start of a token or a bracket: the common case, decided without isWhitespace
+            }
             if (c == ';') {
                 while (peek() != '\n' && peek() != EOF) {
                     next();
@@ -256,9 +259,11 @@ final class EdnReader {
     private void readTokenChars() throws IOException {
         token.setLength(0);
         tokenAtEnd = false;
+        int h = 0;
         while (true) {
             if (pos == len && peek() == EOF) {
                 tokenAtEnd = true;
+                tokenHash = h;
                 return;
             }
             int start = pos;
@@ -266,8 +271,10 @@ final class EdnReader {
             int end = len;
             char[] b = buf;
             while (p < end && !endsToken(b[p])) {
+                h = 31 * h + b[p]; // String.hashCode's, computed in the scan the token needs anyway
                 p++;
             }
+            tokenHash = h;
             token.append(b, start, p - start);
             pos = p;
             if (p < end) {
@@ -386,8 +393,12 @@ final class EdnReader {
     }
 
     private Keyword keyword() throws IOException, HistoryFormatException, EndOfInput {
+        Keyword k = keywordInBuffer();
+        if (k != null) {
+            return k;
+        }
         readTokenChars();
-        Keyword k = cachedKeyword();
+        k = cachedKeyword();
         if (k != null) {
             return k; // the common case: a keyword seen before, found without making a String
         }
@@ -410,12 +421,52 @@ final class EdnReader {
     private Keyword[] cachedKeywords = new Keyword[256];
     private int cached;
 
+    /** The hash of {@link #token} as String.hashCode computes it, set by {@link #readTokenChars}. */
+    private int tokenHash;
+
     private int tokenHash() {
-        int h = 0;
-        for (int i = 0; i < token.length(); i++) {
-            h = 31 * h + token.charAt(i);
-        }
+        int h = tokenHash;
         return h ^ (h >>> 16);
+    }
+
+    /**
+     * The commonest case of all (an op's keys and most of its values): a keyword seen before whose characters are
+     * all in the buffer, found by comparing them where they lie, without copying them anywhere; null otherwise,
+     * with nothing consumed.
+     */
+    private Keyword keywordInBuffer() {
+        int start = pos;
+        int end = len;
+        char[] b = buf;
+        int p = start;
+        int h = 0;
+        while (p < end && !endsToken(b[p])) {
+            h = 31 * h + b[p];
+            p++;
+        }
+        if (p == end) {
+            return null; // the token may go on past the buffer: the general path reads it
+        }
+        int n = p - start;
+        int mask = cachedNames.length - 1;
+        for (int i = (h ^ (h >>> 16)) & mask; cachedNames[i] != null; i = (i + 1) & mask) {
+            String name = cachedNames[i];
+            if (name.length() == n && sameChars(name, b, start)) {
+                pos = p;
+                tokenAtEnd = false;
+                return cachedKeywords[i];
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameChars(String name, char[] b, int start) {
+        for (int j = 0; j < name.length(); j++) {
+            if (name.charAt(j) != b[start + j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Keyword cachedKeyword() {
@@ -460,6 +511,22 @@ final class EdnReader {
     }
 
     private Object atom(char first) throws IOException, HistoryFormatException, EndOfInput {
+        if (first >= '0' && first <= '9') {
+            // the commonest atom (times, processes, values), read where it lies in the buffer
+            long v = first - '0';
+            int p = pos;
+            int end = Math.min(len, pos + 16);
+            char[] b = buf;
+            while (p < end && b[p] >= '0' && b[p] <= '9') {
+                v = v * 10 + (b[p] - '0');
+                p++;
+            }
+            if (p < len && endsToken(b[p])) { // else a longer number, a decimal, 7N...: the general path
+                pos = p;
+                tokenAtEnd = false;
+                return v;
+            }
+        }
         readTokenChars();
         if (first >= '0' && first <= '9' && token.length() < 17) {
             // the common case, a small whole number: no String made
