@@ -82,10 +82,8 @@ final class ReportCommand implements Callable<Integer> {
             System.err.println("lockchaos: warning: " + w);
         }
         // summary.txt is what is printed for the verdict, stories included
-        StringBuilder text = new StringBuilder(Reports.summary(Reports.headline(about), result));
-        stories.stream().limit(3).forEach(st -> st.lines().forEach(l -> text.append(l).append('\n')));
-        Files.writeString(RunDir.of(runDir).summary(), text.toString());
-        System.out.print(text);
+        System.out.print(Reports.writeVerdict(runDir, Reports.headline(about), result, List.of(), stories, 3,
+                List.of()));
         System.out.println("  results: " + RunDir.of(runDir).results());
         System.out.println("  summary: " + RunDir.of(runDir).summary());
         System.out.println("  report: " + RunDir.of(runDir).timeline());

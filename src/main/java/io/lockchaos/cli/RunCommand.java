@@ -148,42 +148,10 @@ final class RunCommand implements Callable<Integer> {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
-        if (connect != null && spec.cluster().containerCheckMillis() != -1) {
-            throw new UserError("--connect: container_check_ms is a property of the servers lockchaos starts; an"
-                    + " ensemble you already have keeps its own");
-        }
-        if (spec.recipe().redis()) {
-            if (connect != null) {
-                throw new UserError("--connect: " + spec.recipe().wireName() + " starts its own Redis instances;"
-                        + " --connect names a ZooKeeper ensemble");
-            }
-            if (io.lockchaos.redis.RedisServers.findExecutable() == null) {
-                throw new UserError(io.lockchaos.redis.RedisServers.MISSING);
-            }
-        }
-        if (spec.cluster().containers() && connect == null && !io.lockchaos.cluster.Docker.answers()) {
-            throw new UserError("cluster: container needs Docker, and Docker is not available on this machine"
-                    + " (use the default cluster: local)");
-        }
-        String dockerHost = System.getenv("DOCKER_HOST");
-        if (spec.cluster().containers() && spec.cutsWithIptables() && dockerHost != null
-                && !dockerHost.startsWith("unix://")) {
-            throw new UserError("partitioner: iptables enters the containers' namespaces on this machine: it needs a"
-                    + " local engine, not DOCKER_HOST=" + dockerHost);
-        }
-        if (spec.cutsWithIptables() && connect == null) {
-            String why = io.lockchaos.cluster.Netns.unavailable();
-            if (why != null) {
-                throw new UserError(spec.cluster().namespaces() ? why : why.replace("cluster: netns",
-                        "partitioner: iptables"));
-            }
-        }
-        if (spec.clients().agents()) {
-            try {
-                io.lockchaos.agent.CuratorResolver.defaults().classpath(spec.clients().curator());
-            } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
-                throw new UserError(e.getMessage());
-            }
+        try {
+            io.lockchaos.core.Preflight.check(spec, connect);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
         }
         if (explore != null) {
             java.nio.file.Files.createDirectories(store);
@@ -212,30 +180,19 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        // The verdict, as printed, is also summary.txt: one text, so the two never differ.
-        java.io.StringWriter text = new java.io.StringWriter();
-        java.io.PrintWriter w = new java.io.PrintWriter(text);
-        w.print(io.lockchaos.report.Reports.summary(RunDir.of(dir).history() + " (" + out.ops() + " ops)",
-                out.result()));
-        w.println(io.lockchaos.report.Throughput.line(out.throughput()));
-        if (!out.stories().isEmpty()) {
-            out.stories().get(0).lines().forEach(w::println);
-            if (out.stories().size() > 1) {
-                w.println("  (" + (out.stories().size() - 1) + " more stories in results.json)");
-            }
-        }
         Verdict expected = spec.expectedVerdict().orElse(Verdict.VALID);
         boolean met = out.result().verdict() == expected;
+        java.util.List<String> after = new java.util.ArrayList<>();
         if (spec.expectedVerdict().isPresent() || checkExpect) {
-            w.println("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
+            after.add("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
         }
         if (out.faultsStarted() + out.faultsFailed() > 0) {
-            w.println("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
+            after.add("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
         }
-        w.flush();
-        System.out.print(text);
-        java.nio.file.Files.writeString(RunDir.of(dir).summary(), text.toString());
+        System.out.print(io.lockchaos.report.Reports.writeVerdict(dir, RunDir.of(dir).history() + " (" + out.ops()
+                + " ops)", out.result(), java.util.List.of(io.lockchaos.report.Throughput.line(out.throughput())),
+                out.stories(), 1, after));
         // where to look next, as check and report print it
         System.out.println("  results: " + RunDir.of(dir).results());
         System.out.println("  summary: " + RunDir.of(dir).summary());
@@ -246,35 +203,20 @@ final class RunCommand implements Callable<Integer> {
         return checkExpect ? (met ? 0 : 1) : out.result().verdict().exitCode();
     }
 
-    /**
-     * Alternates recorded and not-recorded rounds of the same workload, each on a fresh ensemble, in pairs whose
-     * order alternates too (so drift over time favours neither side); the first pair warms the JVM and is not
-     * judged. The loss is the median over the judged pairs of 1 - recorded/not recorded.
-     */
+    /** Measures what recording costs (see {@link io.lockchaos.core.RecorderOverhead}) and prints it. */
     private int overhead(TestSpec spec, Path dir) throws Exception {
-        if (overheadPairs < 1) {
-            throw new UserError("--overhead-pairs: expected at least 1, got " + overheadPairs);
+        io.lockchaos.core.RecorderOverhead o;
+        try {
+            o = io.lockchaos.core.RecorderOverhead.measure(new Runner(spec, dir, connect), overheadPairs, p ->
+                    System.out.printf(java.util.Locale.ROOT, "  pair %d%s: recorded %.1f, not recorded %.1f"
+                            + " acquires/s: %.1f%% loss%n", p.index(), p.judged() ? "" : " (warm-up, not judged)",
+                            p.recorded(), p.plain(), p.loss()));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
         }
-        Runner runner = new Runner(spec, dir, connect);
-        java.util.List<Double> losses = new java.util.ArrayList<>();
-        for (int pair = 0; pair <= overheadPairs; pair++) {
-            boolean recordedFirst = pair % 2 == 0;
-            double first = runner.grantsPerSecond(recordedFirst);
-            double second = runner.grantsPerSecond(!recordedFirst);
-            double recorded = recordedFirst ? first : second;
-            double plain = recordedFirst ? second : first;
-            double loss = 100 * (1 - recorded / plain);
-            System.out.printf(java.util.Locale.ROOT, "  pair %d%s: recorded %.1f, not recorded %.1f acquires/s:"
-                    + " %.1f%% loss%n", pair, pair == 0 ? " (warm-up, not judged)" : "", recorded, plain, loss);
-            if (pair > 0) {
-                losses.add(loss);
-            }
-        }
-        java.util.Collections.sort(losses);
-        int n = losses.size();
-        double median = n % 2 == 1 ? losses.get(n / 2) : (losses.get(n / 2 - 1) + losses.get(n / 2)) / 2;
+        int n = o.pairs().size();
         System.out.printf(java.util.Locale.ROOT, "  recorder overhead: median %.1f%% throughput loss over %d pairs"
-                + " (from %.1f%% to %.1f%%)%n", median, n, losses.get(0), losses.get(n - 1));
+                + " (from %.1f%% to %.1f%%)%n", o.median(), n, o.pairs().get(0), o.pairs().get(n - 1));
         return 0;
     }
 

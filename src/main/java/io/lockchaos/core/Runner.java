@@ -104,10 +104,7 @@ public final class Runner {
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
         if (spec.recipe().redis()) {
-            if (external != null) {
-                throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own Redis"
-                        + " instances; --connect names a ZooKeeper ensemble");
-            }
+            Preflight.redisWithoutConnect(spec, external);
             boolean clock = spec.schedule().events().stream()
                     .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
             return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
@@ -162,8 +159,7 @@ public final class Runner {
     private org.testcontainers.containers.Network network() {
         if (network == null) {
             if (!Docker.available()) {
-                throw new IllegalArgumentException("cluster: container needs Docker, and Docker is not available"
-                        + " on this machine (use the default cluster: local)");
+                throw new IllegalArgumentException(Preflight.NO_DOCKER);
             }
             network = Docker.network();
         }

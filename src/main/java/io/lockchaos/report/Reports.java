@@ -134,6 +134,24 @@ public final class Reports {
         return b.toString();
     }
 
+    /**
+     * The verdict of a run as the console shows it and summary.txt keeps it (one text, so the two never differ): the
+     * summary, the lines {@code before} the stories, the first {@code shown} overlap stories (and how many more
+     * results.json has), then the lines {@code after}. Written to the run's summary.txt and returned for printing.
+     */
+    public static String writeVerdict(Path dir, String headline, CheckResult result, List<String> before,
+                                      List<OverlapStory> stories, int shown, List<String> after) throws IOException {
+        StringBuilder text = new StringBuilder(summary(headline, result));
+        before.forEach(l -> text.append(l).append('\n'));
+        stories.stream().limit(shown).forEach(st -> st.lines().forEach(l -> text.append(l).append('\n')));
+        if (stories.size() > shown) {
+            text.append("  (").append(stories.size() - shown).append(" more stories in results.json)\n");
+        }
+        after.forEach(l -> text.append(l).append('\n'));
+        Files.writeString(RunDir.of(dir).summary(), text.toString(), StandardCharsets.UTF_8);
+        return text.toString();
+    }
+
     /** Exactly what {@link ConsoleSummary#print} prints for this headline and result. */
     public static String summary(String headline, CheckResult result) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

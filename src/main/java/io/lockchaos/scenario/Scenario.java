@@ -149,12 +149,15 @@ public final class Scenario {
      * Runs it once, stored under {@code store/<name>/<time>/}.
      *
      * @throws SpecException for an impossible scenario, before anything starts
+     * @throws IllegalArgumentException when the machine lacks what it needs (redis-server, Docker, namespaces), in
+     *     one line, before anything starts
      */
     public ScenarioResult run() throws Exception {
         return run(spec(), store, console);
     }
 
     static ScenarioResult run(TestSpec spec, Path store, PrintStream console) throws Exception {
+        io.lockchaos.core.Preflight.check(spec, null); // what the machine lacks is said before a run folder exists
         Path dir = new Store(store).newRun(spec.name());
         Runner.writeTestJson(dir, spec);
         Runner runner = new Runner(spec, dir);

@@ -1,0 +1,69 @@
+package io.lockchaos.core;
+
+import io.lockchaos.cluster.Docker;
+import io.lockchaos.cluster.Netns;
+import io.lockchaos.redis.RedisServers;
+
+/**
+ * What a run needs from the machine and from its options, checked before anything starts: the one place these
+ * checks and their one-line messages live, for the command line, the Scenario API and the runner alike. Each
+ * refusal names the key or option at fault and what to do instead.
+ */
+public final class Preflight {
+    private Preflight() {
+    }
+
+    /**
+     * Checks {@code spec} run against {@code connect} (an existing ensemble's connect string, or null for servers
+     * lockchaos starts).
+     *
+     * @throws IllegalArgumentException with a one-line message, at the first thing missing or contradictory
+     */
+    public static void check(TestSpec spec, String connect) {
+        if (connect != null && spec.cluster().containerCheckMillis() != -1) {
+            throw new IllegalArgumentException("--connect: container_check_ms is a property of the servers lockchaos"
+                    + " starts; an ensemble you already have keeps its own");
+        }
+        if (spec.recipe().redis()) {
+            redisWithoutConnect(spec, connect);
+            if (RedisServers.findExecutable() == null) {
+                throw new IllegalArgumentException(RedisServers.MISSING);
+            }
+        }
+        if (spec.cluster().containers() && connect == null && !Docker.answers()) {
+            throw new IllegalArgumentException(NO_DOCKER);
+        }
+        String dockerHost = System.getenv("DOCKER_HOST");
+        if (spec.cluster().containers() && spec.cutsWithIptables() && dockerHost != null
+                && !dockerHost.startsWith("unix://")) {
+            throw new IllegalArgumentException("partitioner: iptables enters the containers' namespaces on this"
+                    + " machine: it needs a local engine, not DOCKER_HOST=" + dockerHost);
+        }
+        if (spec.cutsWithIptables() && connect == null) {
+            String why = Netns.unavailable();
+            if (why != null) {
+                throw new IllegalArgumentException(spec.cluster().namespaces() ? why : why.replace("cluster: netns",
+                        "partitioner: iptables"));
+            }
+        }
+        if (spec.clients().agents()) {
+            try {
+                io.lockchaos.agent.CuratorResolver.defaults().classpath(spec.clients().curator());
+            } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+        }
+    }
+
+    /** What a container run says when no Docker engine answers. */
+    static final String NO_DOCKER = "cluster: container needs Docker, and Docker is not available on this machine"
+            + " (use the default cluster: local)";
+
+    /** A Redis recipe starts its own instances: an existing ZooKeeper ensemble has no place in it. */
+    static void redisWithoutConnect(TestSpec spec, String connect) {
+        if (connect != null) {
+            throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own Redis"
+                    + " instances; --connect names a ZooKeeper ensemble");
+        }
+    }
+}
