@@ -22,12 +22,7 @@ import picocli.CommandLine.Option;
             "Exit code: 0 valid, 1 invalid, 2 unknown or error."})
 final class RunCommand implements Callable<Integer> {
     private static final String OPTIONS = "options";
-    private static final Map<String, String> OPTION_OF = Map.ofEntries(Map.entry("recipe", "--recipe"),
-            Map.entry("nodes", "--nodes"), Map.entry("clients", "--clients"), Map.entry("keys", "--keys"),
-            Map.entry("client_mode", "--client-mode"), Map.entry("reentry_depth", "--reentry-depth"),
-            Map.entry("time_s", "--time"), Map.entry("warmup_s", "--warmup"), Map.entry("nemesis", "--nemesis"),
-            Map.entry("proxy", "--proxy"), Map.entry("cluster", "--cluster"), Map.entry("seed", "--seed"),
-            Map.entry("partitioner", "--partitioner"), Map.entry("curator", "--curator"));
+    private static final Map<String, String> OPTION_OF = io.lockchaos.core.Keys.options();
 
     @Option(names = "--workload", description = "workload file (JSON) of test keys over the defaults; each option"
             + " given on the command line overrides its key")

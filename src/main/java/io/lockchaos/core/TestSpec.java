@@ -2,7 +2,6 @@ package io.lockchaos.core;
 
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.nemesis.Schedule;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -65,39 +64,6 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
 
     /** The spec as the key/value map a workload file holds (the keys workload files have always used). */
     public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", name);
-        m.put("recipe", recipe.wireName());
-        m.put("nodes", cluster.nodes());
-        m.put("clients", clients.count());
-        m.put("keys", workload.keys());
-        m.put("time_s", workload.timeSeconds());
-        m.put("hold_ms", workload.holdMillis());
-        m.put("acquire_timeout_ms", workload.acquireTimeoutMillis());
-        m.put("session_timeout_ms", clients.sessionTimeoutMillis());
-        m.put("tick_ms", cluster.tickMillis());
-        m.put("seed", seed);
-        m.put("client_mode", clients.mode().wireName());
-        m.put("reentry_depth", clients.reentryDepth());
-        m.put("warmup_s", workload.warmupSeconds());
-        m.put("hold_max_ms", workload.holdMaxMillis());
-        m.put("try_acquire_pct", workload.tryAcquirePct());
-        m.put("read_pct", workload.readPct());
-        m.put("downgrade_pct", workload.downgradePct());
-        m.put("rate", workload.rate());
-        m.put("nemesis", faults.nemesis());
-        m.put("quiesce_ms", faults.quiesceMillis());
-        m.put("proxy", faults.proxy().wireName());
-        m.put("partitioner", faults.partitioner().wireName());
-        m.put("expect", checking.expected().map(v -> v.wireName()).orElse(""));
-        m.put("cluster", cluster.kind().wireName());
-        m.put("lease_ms", redis.leaseMillis());
-        m.put("redis_appendonly", redis.appendOnly());
-        m.put("redis_timeout_ms", redis.instanceTimeoutMillis());
-        m.put("curator", clients.curator());
-        m.put("expect_by_curator", checking.byCuratorText());
-        m.put("acquire_slack_ms", checking.acquireSlackMillis());
-        m.put("container_check_ms", cluster.containerCheckMillis());
-        return m;
+        return Keys.toMap(this);
     }
 }

@@ -13,12 +13,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Set;
 
 /** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
 public final class TestSpecs {
-    private static final Set<String> INT_KEYS = Set.of("nodes", "clients", "keys", "tick_ms", "reentry_depth",
-            "try_acquire_pct", "read_pct", "rate", "redis_timeout_ms", "downgrade_pct");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.ALLOW_COMMENTS);
 
     private TestSpecs() {
@@ -104,45 +101,8 @@ public final class TestSpecs {
         return s.toString();
     }
 
-    /** The default value of every key, as text: the one place the defaults are written. */
-    private static final Map<String, String> DEFAULT_VALUES = defaultValues();
-
-    private static Map<String, String> defaultValues() {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
-        m.put("name", "default");
-        m.put("recipe", "reentrant-mutex");
-        m.put("nodes", "3");
-        m.put("clients", "10");
-        m.put("keys", "1");
-        m.put("time_s", "10");
-        m.put("hold_ms", "10");
-        m.put("acquire_timeout_ms", "1000");
-        m.put("session_timeout_ms", "4000");
-        m.put("tick_ms", "200");
-        m.put("seed", "0");
-        m.put("client_mode", "ignore");
-        m.put("reentry_depth", "1");
-        m.put("warmup_s", "0");
-        m.put("hold_max_ms", "0");
-        m.put("try_acquire_pct", "0");
-        m.put("read_pct", "50");
-        m.put("downgrade_pct", "0");
-        m.put("rate", "0");
-        m.put("nemesis", "");
-        m.put("quiesce_ms", "-1");
-        m.put("proxy", "embedded");
-        m.put("partitioner", "auto");
-        m.put("expect", "");
-        m.put("cluster", "local");
-        m.put("lease_ms", "10000");
-        m.put("redis_appendonly", "false");
-        m.put("redis_timeout_ms", "100");
-        m.put("curator", ClientSpec.LINKED);
-        m.put("expect_by_curator", "");
-        m.put("acquire_slack_ms", "-1");
-        m.put("container_check_ms", "-1");
-        return java.util.Collections.unmodifiableMap(m);
-    }
+    /** The default value of every key, as text, from {@link Keys}. */
+    private static final Map<String, String> DEFAULT_VALUES = java.util.Collections.unmodifiableMap(Keys.defaults());
 
     /** The spec of {@link #DEFAULT_VALUES}, for {@link TestSpec#DEFAULTS}. */
     static TestSpec defaults() {
@@ -292,7 +252,7 @@ public final class TestSpecs {
         String v = m.get(key);
         try {
             long n = Long.parseLong(v);
-            if (INT_KEYS.contains(key) && (n > Integer.MAX_VALUE || n < Integer.MIN_VALUE)) {
+            if (Keys.named(key).type() == Keys.Type.INT && (n > Integer.MAX_VALUE || n < Integer.MIN_VALUE)) {
                 throw new NumberFormatException();
             }
             return n;

@@ -1,0 +1,169 @@
+package io.lockchaos.core;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Every workload key, declared once, in the spirit of Jepsen's option specs: its name, type, default, the command-line
+ * option that sets it (if any), its help text, and how to read it back from a spec. The defaults, the whole-number
+ * check, test.json, the run command's option names and the manual's table of keys are all derived from this list.
+ */
+public final class Keys {
+    private Keys() {
+    }
+
+    /** How a key's text is read. */
+    public enum Type {
+        /** A whole number that fits an int. */
+        INT,
+        /** A whole number. */
+        LONG,
+        /** true or false. */
+        BOOL,
+        /** Text, read by the code that uses it (a name, a schedule, a choice among words). */
+        TEXT
+    }
+
+    /**
+     * One key.
+     *
+     * @param name as in workload files and test.json
+     * @param type how its text is read
+     * @param defaultText its default, as text
+     * @param shownDefault its default as the manual shows it (e.g. "none" for empty text)
+     * @param option the run command's option that sets it, or null
+     * @param help what it means, in Markdown, one line
+     * @param value reads it back from a spec, for test.json
+     */
+    public record Key(String name, Type type, String defaultText, String shownDefault, String option, String help,
+                      Function<TestSpec, Object> value) {
+    }
+
+    private static Key key(String name, Type type, String dflt, String option, String help,
+                           Function<TestSpec, Object> value) {
+        return new Key(name, type, dflt, dflt.isEmpty() ? "none" : dflt, option, help, value);
+    }
+
+    /** In the order of test.json and of the manual's table. */
+    public static final List<Key> ALL = List.of(
+            key("name", Type.TEXT, "default", null, "the test's folder under `histories/`", TestSpec::name),
+            key("recipe", Type.TEXT, "reentrant-mutex", "--recipe", "the lock under test (see below)",
+                    s -> s.recipe().wireName()),
+            key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe)",
+                    s -> s.cluster().nodes()),
+            key("clients", Type.INT, "10", "--clients", "workers, each with its own session",
+                    s -> s.clients().count()),
+            key("keys", Type.INT, "1", "--keys", "lock keys; the seed rotates which worker uses which",
+                    s -> s.workload().keys()),
+            key("time_s", Type.LONG, "10", "--time", "the main phase", s -> s.workload().timeSeconds()),
+            key("hold_ms", Type.LONG, "10", null, "each hold lasts `hold_ms`, or a random time in [`hold_ms`,"
+                    + " `hold_max_ms`]", s -> s.workload().holdMillis()),
+            key("acquire_timeout_ms", Type.LONG, "1000", null, "how long an acquire waits",
+                    s -> s.workload().acquireTimeoutMillis()),
+            key("session_timeout_ms", Type.LONG, "4000", null, "the clients' session timeout",
+                    s -> s.clients().sessionTimeoutMillis()),
+            key("tick_ms", Type.INT, "200", null, "the servers' tickTime", s -> s.cluster().tickMillis()),
+            new Key("seed", Type.LONG, "0", "time", "--seed", "the run's seed, printed at the start and stored in"
+                    + " `test.json`; 0 (or no `--seed`) takes one from the clock", TestSpec::seed),
+            key("client_mode", Type.TEXT, "ignore", "--client-mode", "`ignore`, `stop-on-suspended` or"
+                    + " `stop-on-lost`", s -> s.clients().mode().wireName()),
+            key("reentry_depth", Type.INT, "1", "--reentry-depth", "acquires per hold",
+                    s -> s.clients().reentryDepth()),
+            key("warmup_s", Type.LONG, "0", "--warmup", "a warm-up phase before the main one: the same workload, no"
+                    + " faults", s -> s.workload().warmupSeconds()),
+            key("hold_max_ms", Type.LONG, "0", null, "see `hold_ms`; 0 holds exactly `hold_ms`",
+                    s -> s.workload().holdMaxMillis()),
+            key("try_acquire_pct", Type.INT, "0", null, "the percentage of acquires that are single tries (timeout"
+                    + " 0)", s -> s.workload().tryAcquirePct()),
+            key("read_pct", Type.INT, "50", null, "read/write locks: the percentage of workers that read (a mix keeps"
+                    + " at least one of each)", s -> s.workload().readPct()),
+            key("downgrade_pct", Type.INT, "0", null, "read/write locks: the percentage of write holds that end in a"
+                    + " downgrade (the writer takes the read lock, releases the write lock, holds the read lock as"
+                    + " long again, releases it; CURATOR-621)", s -> s.workload().downgradePct()),
+            key("rate", Type.INT, "0", null, "cycles per second per worker, up to 500 (a random stagger with mean"
+                    + " 1/rate, in whole ms); 0 is as fast as possible", s -> s.workload().rate()),
+            key("nemesis", Type.TEXT, "", "--nemesis", "the fault schedule: a string of `;`-separated entries or a"
+                    + " JSON array of them (see Faults)", s -> s.faults().nemesis()),
+            key("quiesce_ms", Type.LONG, "-1", null, "the settling time after the final heal; -1 is the session"
+                    + " timeout plus 1 s when there are faults, else 0", s -> s.faults().quiesceMillis()),
+            key("proxy", Type.TEXT, "embedded", "--proxy", "the Toxiproxy API for network faults: `embedded` or"
+                    + " `http://host:port` of a toxiproxy-server", s -> s.faults().proxy().wireName()),
+            key("partitioner", Type.TEXT, "auto", "--partitioner", "what cuts servers apart: `toxiproxy` (a proxy per"
+                    + " directed pair of servers), `iptables` (DROP rules in the servers' network namespaces: cluster"
+                    + " `netns` or `container`, needs root) or `auto` (iptables for netns, toxiproxy otherwise); see"
+                    + " Faults", s -> s.faults().partitioner().wireName()),
+            key("expect", Type.TEXT, "", null, "the verdict a scenario should reach: `run` prints whether it did"
+                    + " (tests assert it)", s -> s.checking().expected().map(v -> v.wireName()).orElse("")),
+            key("cluster", Type.TEXT, "local", "--cluster", "`local` (child JVMs), `container` (Docker via"
+                    + " Testcontainers; see Docker) or `netns` (child JVMs in network namespaces of their own, cut"
+                    + " apart with iptables; needs root; see Faults)", s -> s.cluster().kind().wireName()),
+            key("lease_ms", Type.LONG, "10000", null, "Redis recipes: the lock's time to live",
+                    s -> s.redis().leaseMillis()),
+            key("redis_appendonly", Type.BOOL, "false", null, "Redis recipes: `true` runs the instances with"
+                    + " `appendonly yes` and `appendfsync always` (see Redis locks)", s -> s.redis().appendOnly()),
+            key("redis_timeout_ms", Type.INT, "100", null, "Redis recipes: Redlock's per-instance timeout",
+                    s -> s.redis().instanceTimeoutMillis()),
+            key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
+                    + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
+                    + " that Curator, resolved from Maven Central (see Curator versions)", s -> s.clients().curator()),
+            key("expect_by_curator", Type.TEXT, "", null, "the verdict expected per Curator version range, e.g."
+                    + " `{\"<5.5.0\": \"invalid\", \">=5.5.0\": \"valid\"}`; first match wins, `expect` covers the"
+                    + " rest (see Curator versions)", s -> s.checking().byCuratorText()),
+            key("acquire_slack_ms", Type.LONG, "-1", null, "when 0 or more, acquires that return later than their"
+                    + " timeout plus this slack are violations (`acquire-overrun`); -1 does not check",
+                    s -> s.checking().acquireSlackMillis()),
+            key("container_check_ms", Type.LONG, "-1", null, "how often the servers (child JVMs) reap empty"
+                    + " container nodes, such as a lock's parent (ZooKeeper's `znode.container.checkIntervalMs`); -1"
+                    + " keeps its minute", s -> s.cluster().containerCheckMillis()));
+
+    private static final Map<String, Key> BY_NAME = byName();
+
+    private static Map<String, Key> byName() {
+        Map<String, Key> m = new LinkedHashMap<>();
+        for (Key k : ALL) {
+            if (m.put(k.name(), k) != null) {
+                throw new IllegalStateException("key declared twice: " + k.name());
+            }
+        }
+        return m;
+    }
+
+    /** The key named {@code name}, or null. */
+    public static Key named(String name) {
+        return BY_NAME.get(name);
+    }
+
+    /** Every key's default, as text, in declaration order. */
+    public static Map<String, String> defaults() {
+        Map<String, String> m = new LinkedHashMap<>();
+        ALL.forEach(k -> m.put(k.name(), k.defaultText()));
+        return m;
+    }
+
+    /** The spec as test.json has it: every key, in declaration order. */
+    public static Map<String, Object> toMap(TestSpec spec) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        ALL.forEach(k -> m.put(k.name(), k.value().apply(spec)));
+        return m;
+    }
+
+    /** The run command's option for each key that has one. */
+    public static Map<String, String> options() {
+        Map<String, String> m = new LinkedHashMap<>();
+        ALL.stream().filter(k -> k.option() != null).forEach(k -> m.put(k.name(), k.option()));
+        return m;
+    }
+
+    /** The manual's table of keys (docs/commands.md holds exactly this; KeysTest checks it). */
+    public static String markdownTable() {
+        StringBuilder b = new StringBuilder("| key | default | option | meaning |\n|---|---|---|---|\n");
+        for (Key k : ALL) {
+            b.append("| `").append(k.name()).append("` | ").append(k.shownDefault()).append(" | ")
+                    .append(k.option() == null ? "" : "`" + k.option() + "`").append(" | ").append(k.help())
+                    .append(" |\n");
+        }
+        return b.toString();
+    }
+}
