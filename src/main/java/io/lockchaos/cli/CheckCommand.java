@@ -13,6 +13,7 @@ import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.history.History;
+import io.lockchaos.history.HistoryFiles;
 import io.lockchaos.report.ConsoleSummary;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
@@ -112,7 +113,7 @@ final class CheckCommand implements Callable<Integer> {
         Path history = paths.get(0);
         Plan plan = plan(history);
         long t0 = System.nanoTime();
-        History h = HistoryFiles.read(history, format);
+        History h = HistoryInput.read(history, format);
         long t1 = System.nanoTime();
         Path dir = outDir != null ? outDir : defaultOut(history);
         Reports.PlotJob plots = noReport ? null : Reports.startPlots(dir, h);

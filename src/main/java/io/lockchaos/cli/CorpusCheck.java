@@ -192,7 +192,7 @@ final class CorpusCheck {
             CheckCommand.Plan plan = options.plan(file);
             checkedAs = plan.recipe() == null ? "model " + plan.model().name()
                     : plan.recipe().name() + (plan.model() == null ? "" : " + model " + plan.model().name());
-            h = HistoryFiles.read(file, options.format());
+            h = HistoryInput.read(file, options.format());
             CheckResult result = plan.checker().check(h);
             if (options.report) {
                 // as for one file, the verdict stands without the pictures

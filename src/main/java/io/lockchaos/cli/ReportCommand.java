@@ -6,6 +6,7 @@ import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.History;
+import io.lockchaos.history.HistoryFiles;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.store.RunDir;
@@ -55,7 +56,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new UserError((recipe != null ? "--recipe: " : RunDir.of(runDir).test() + ": recipe: ")
                     + e.getMessage());
         }
-        History h = HistoryFiles.read(historyFile, HistoryFiles.Format.JSONL);
+        History h = HistoryInput.read(historyFile, HistoryFiles.Format.JSONL);
         // a stored run is judged as the run judged it (its checks, the slack its workload gave); a folder without
         // test.json holds a history from elsewhere, judged by what is in it
         long slack = test.get("acquire_slack_ms") instanceof Number n ? n.longValue() : -1;

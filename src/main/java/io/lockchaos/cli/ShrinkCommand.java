@@ -7,6 +7,7 @@ import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import io.lockchaos.history.History;
+import io.lockchaos.history.HistoryFiles;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.scenario.Scenario;
 import io.lockchaos.scenario.ScenarioResult;
@@ -60,7 +61,7 @@ final class ShrinkCommand implements Callable<Integer> {
         if (attempts < 1 || maxRuns < 1 || rateRuns < 1) {
             throw new UserError("--attempts, --max-runs and --rate-runs must be at least 1");
         }
-        History h = HistoryFiles.read(RunDir.of(runDir).history(), HistoryFiles.Format.JSONL);
+        History h = HistoryInput.read(RunDir.of(runDir).history(), HistoryFiles.Format.JSONL);
         // judged as the run was: a run's checks (token order, acquire timeouts when its workload asked for them)
         CheckResult result = Checkers.safe(Checkers.forRun(original.recipe().promises(),
                 original.checking().acquireSlackMillis())).check(h);
