@@ -17,6 +17,10 @@ import java.util.Optional;
 public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireSlackMillis) {
     public CheckSpec {
         byCurator = byCurator == null ? List.of() : List.copyOf(byCurator);
+        if (acquireSlackMillis < -1 || acquireSlackMillis > 600_000) {
+            throw new IllegalArgumentException("acquire_slack_ms: expected -1 (no check) or 0 to 600000, got "
+                    + acquireSlackMillis);
+        }
     }
 
     public CheckSpec(Verdict expect) {

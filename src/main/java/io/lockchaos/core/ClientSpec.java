@@ -13,6 +13,16 @@ import io.lockchaos.client.ClientMode;
  *     whose jars client agents run ({@code curator})
  */
 public record ClientSpec(int count, long sessionTimeoutMillis, ClientMode mode, int reentryDepth, String curator) {
+    /** The ranges of these keys, each refusal naming its key. */
+    public ClientSpec {
+        if (reentryDepth < 1 || reentryDepth > 100) {
+            throw new IllegalArgumentException("reentry_depth: expected 1 to 100, got " + reentryDepth);
+        }
+        if (count < 1 || count > 2000) {
+            throw new IllegalArgumentException("clients: expected 1 to 2000, got " + count);
+        }
+    }
+
     /** The Curator lockchaos is built with, run in-process. */
     public static final String LINKED = "linked";
 

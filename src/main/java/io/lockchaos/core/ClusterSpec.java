@@ -10,6 +10,20 @@ package io.lockchaos.core;
  *     node is gone), {@code container_check_ms}; -1 keeps ZooKeeper's minute
  */
 public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis) {
+    /** The ranges of these keys, each refusal naming its key. */
+    public ClusterSpec {
+        if (nodes != 1 && nodes != 3 && nodes != 5) {
+            throw new IllegalArgumentException("nodes: expected 1, 3 or 5, got " + nodes);
+        }
+        if (tickMillis < 10) {
+            throw new IllegalArgumentException("tick_ms: must be at least 10, got " + tickMillis);
+        }
+        if (containerCheckMillis != -1 && (containerCheckMillis < 100 || containerCheckMillis > 3_600_000)) {
+            throw new IllegalArgumentException("container_check_ms: expected -1 (ZooKeeper's minute) or 100 to"
+                    + " 3600000, got " + containerCheckMillis);
+        }
+    }
+
     public ClusterSpec(ClusterKind kind, int nodes, int tickMillis) {
         this(kind, nodes, tickMillis, -1);
     }

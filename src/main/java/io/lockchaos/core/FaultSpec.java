@@ -10,6 +10,12 @@ package io.lockchaos.core;
  * @param partitioner what cuts servers apart (see {@link ClusterSpec} for where each works)
  */
 public record FaultSpec(String nemesis, long quiesceMillis, ToxiproxyChoice proxy, PartitionerChoice partitioner) {
+    public FaultSpec {
+        if (quiesceMillis < -1 || quiesceMillis > 600_000) {
+            throw new IllegalArgumentException("quiesce_ms: expected -1 (auto) to 600000, got " + quiesceMillis);
+        }
+    }
+
     public boolean none() {
         return nemesis.isBlank();
     }
