@@ -29,14 +29,41 @@ public final class FencingChecker implements Checker {
                          int process) {
     }
 
+    /** What a history's fenced writes were: accepted ones per key, rejected tokens per key, and counts. */
+    private record Writes(Map<String, List<Write>> accepted, Map<String, List<Long>> rejectedTokens, long rejected,
+                          long indeterminate) {
+    }
+
     @Override
     public CheckResult check(History h) {
+        Writes writes = collect(h);
+        if (writes.accepted().isEmpty() && writes.rejected() == 0) {
+            return CheckResult.nothingToCheck(name(), "no fenced writes (write ok with a token)",
+                    Map.of("indeterminate", writes.indeterminate()));
+        }
+        Anomalies anomalies = new Anomalies();
+        long stale = 0;
+        long acceptedCount = 0;
+        for (Map.Entry<String, List<Write>> e : writes.accepted().entrySet()) {
+            acceptedCount += e.getValue().size();
+            stale += staleAccepted(e.getKey(), e.getValue(), anomalies);
+        }
+        long rejectedFresh = rejectedFresh(writes);
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("accepted", acceptedCount);
+        stats.put("rejected_stale", writes.rejected() - rejectedFresh);
+        stats.put("rejected_not_stale", rejectedFresh);
+        stats.put("indeterminate", writes.indeterminate());
+        stats.put("stale_accepted", stale);
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    /** Every fenced write that completed ok, accepted or rejected; indeterminate ones only counted. */
+    private static Writes collect(History h) {
         Map<String, List<Write>> accepted = new HashMap<>();
         Map<String, List<Long>> rejectedTokens = new HashMap<>();
         long rejected = 0;
-        long rejectedFresh = 0;
         long indeterminate = 0;
-        Map<String, Long> maxAccepted = new HashMap<>();
         List<Op> ops = h.ops();
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
@@ -61,62 +88,61 @@ public final class FencingChecker implements Checker {
                 accepted.computeIfAbsent(key, k -> new ArrayList<>())
                         .add(new Write(i, h.completionOf(i), op.time(), done.time(), token, done.index(),
                                 op.process()));
-                maxAccepted.merge(key, token, Math::max);
             } else {
                 rejected++;
                 rejectedTokens.computeIfAbsent(key, k -> new ArrayList<>()).add(token);
             }
         }
-        if (accepted.isEmpty() && rejected == 0) {
-            return CheckResult.nothingToCheck(name(), "no fenced writes (write ok with a token)",
-                    Map.of("indeterminate", indeterminate));
-        }
-        Anomalies anomalies = new Anomalies();
+        return new Writes(accepted, rejectedTokens, rejected, indeterminate);
+    }
+
+    /**
+     * The accepted writes of {@code key} whose token is below that of an accepted write completed before they were
+     * invoked, each reported; concurrent writes are never compared.
+     */
+    private static long staleAccepted(String key, List<Write> writes, Anomalies anomalies) {
+        List<Write> byInvoke = new ArrayList<>(writes);
+        byInvoke.sort(Comparator.comparingLong(Write::invokeAt));
+        List<Write> byDone = new ArrayList<>(writes);
+        byDone.sort(Comparator.comparingLong(Write::doneAt));
         long stale = 0;
-        long acceptedCount = 0;
-        for (Map.Entry<String, List<Write>> e : accepted.entrySet()) {
-            List<Write> byInvoke = new ArrayList<>(e.getValue());
-            byInvoke.sort(Comparator.comparingLong(Write::invokeAt));
-            List<Write> byDone = new ArrayList<>(e.getValue());
-            byDone.sort(Comparator.comparingLong(Write::doneAt));
-            acceptedCount += byInvoke.size();
-            int d = 0;
-            Write best = null;
-            for (Write w : byInvoke) {
-                while (d < byDone.size() && byDone.get(d).doneAt() < w.invokeAt()) {
-                    Write c = byDone.get(d++);
-                    if (best == null || c.token() > best.token()) {
-                        best = c;
-                    }
-                }
-                if (best != null && w.token() < best.token()) {
-                    stale++;
-                    anomalies.add(Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, e.getKey(),
-                            List.of(w.index(), best.index()), w.invokeTime(), w.doneTime(),
-                            "the resource " + e.getKey() + " accepted process " + w.process() + "'s write with token "
-                                    + w.token() + " at " + Times.at(w.doneTime()) + " after it had accepted token "
-                                    + best.token() + " from process " + best.process() + " at "
-                                    + Times.at(best.doneTime()),
-                            Map.of("token", w.token(), "newer_token", best.token())));
+        int d = 0;
+        Write best = null;
+        for (Write w : byInvoke) {
+            while (d < byDone.size() && byDone.get(d).doneAt() < w.invokeAt()) {
+                Write c = byDone.get(d++);
+                if (best == null || c.token() > best.token()) {
+                    best = c;
                 }
             }
+            if (best != null && w.token() < best.token()) {
+                stale++;
+                anomalies.add(Anomaly.of(AnomalyKind.STALE_WRITE_ACCEPTED, key, List.of(w.index(), best.index()),
+                        w.invokeTime(), w.doneTime(), "the resource " + key + " accepted process " + w.process()
+                                + "'s write with token " + w.token() + " at " + Times.at(w.doneTime())
+                                + " after it had accepted token " + best.token() + " from process " + best.process()
+                                + " at " + Times.at(best.doneTime()),
+                        Map.of("token", w.token(), "newer_token", best.token())));
+            }
         }
-        // A rejected token at least as high as everything ever accepted was fresh: the resource refused wrongly.
-        // The highest accepted token only grows, so comparing with the final one is exact.
-        for (Map.Entry<String, List<Long>> e : rejectedTokens.entrySet()) {
-            long max = maxAccepted.getOrDefault(e.getKey(), -1L);
+        return stale;
+    }
+
+    /**
+     * Rejected tokens at least as high as everything ever accepted on their key: fresh, so the resource refused
+     * wrongly. The highest accepted token only grows, so comparing with the final one is exact.
+     */
+    private static long rejectedFresh(Writes writes) {
+        long fresh = 0;
+        for (Map.Entry<String, List<Long>> e : writes.rejectedTokens().entrySet()) {
+            long max = writes.accepted().getOrDefault(e.getKey(), List.of()).stream().mapToLong(Write::token).max()
+                    .orElse(-1);
             for (long t : e.getValue()) {
                 if (max >= 0 && t >= max) {
-                    rejectedFresh++;
+                    fresh++;
                 }
             }
         }
-        Map<String, Object> stats = new LinkedHashMap<>();
-        stats.put("accepted", acceptedCount);
-        stats.put("rejected_stale", rejected - rejectedFresh);
-        stats.put("rejected_not_stale", rejectedFresh);
-        stats.put("indeterminate", indeterminate);
-        stats.put("stale_accepted", stale);
-        return CheckResult.of(name(), anomalies, stats);
+        return fresh;
     }
 }
