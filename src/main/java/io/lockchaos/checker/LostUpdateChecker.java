@@ -38,8 +38,52 @@ public final class LostUpdateChecker implements Checker {
                        int process, boolean acked) {
     }
 
+    /** Every add per set, in history order, and each set's last ok read (and where it was invoked). */
+    private record Sets(Map<String, List<Add>> adds, Map<String, Op> finalRead, Map<String, Long> finalReadInvoke) {
+    }
+
+    /** A set's judgement: acknowledged adds, those missing from the final read, and elements nobody added. */
+    private record Tally(long acked, long lost, long unexpected) {
+    }
+
     @Override
     public CheckResult check(History h) {
+        Sets sets = collect(h);
+        if (sets.adds().isEmpty()) {
+            return CheckResult.nothingToCheck(name(), "no adds to a set", Map.of());
+        }
+        Anomalies anomalies = new Anomalies();
+        long acked = 0;
+        long lost = 0;
+        long unexpected = 0;
+        List<String> unread = new ArrayList<>();
+        for (Map.Entry<String, List<Add>> e : sets.adds().entrySet()) {
+            Op read = sets.finalRead().get(e.getKey());
+            if (read == null) {
+                unread.add(e.getKey());
+                continue;
+            }
+            Tally t = judge(h, e.getKey(), e.getValue(), read, sets.finalReadInvoke().get(e.getKey()), anomalies);
+            acked += t.acked();
+            lost += t.lost();
+            unexpected += t.unexpected();
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("sets", sets.adds().size());
+        stats.put("acknowledged_adds", acked);
+        stats.put("lost", lost);
+        stats.put("unexpected", unexpected);
+        if (!unread.isEmpty()) {
+            stats.put("sets_without_final_read", unread);
+            if (anomalies.isEmpty()) {
+                return CheckResult.unknown(name(), "no final read of " + unread.get(0)
+                        + (unread.size() > 1 ? " and " + (unread.size() - 1) + " other set(s)" : ""), stats);
+            }
+        }
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    private static Sets collect(History h) {
         Map<String, List<Add>> adds = new LinkedHashMap<>();
         Map<String, Op> finalRead = new HashMap<>();
         Map<String, Long> finalReadInvoke = new HashMap<>();
@@ -68,75 +112,55 @@ public final class LostUpdateChecker implements Checker {
                 }
             }
         }
-        if (adds.isEmpty()) {
-            return CheckResult.nothingToCheck(name(), "no adds to a set", Map.of());
+        return new Sets(adds, finalRead, finalReadInvoke);
+    }
+
+    /**
+     * Judges one set against its final read: an acknowledged add completed before the read was invoked must be in it
+     * (else lost, with the holders that overlapped it), and the read may hold only elements someone tried to add.
+     */
+    private Tally judge(History h, String key, List<Add> adds, Op read, long readInvoke, Anomalies anomalies) {
+        Set<Object> seen = new HashSet<>();
+        for (Object o : (java.util.Collection<?>) read.value()) {
+            seen.add(normal(o));
         }
-        Anomalies anomalies = new Anomalies();
+        Set<Object> attempted = new HashSet<>();
         long acked = 0;
         long lost = 0;
-        long unexpected = 0;
-        List<String> unread = new ArrayList<>();
-        for (Map.Entry<String, List<Add>> e : adds.entrySet()) {
-            String key = e.getKey();
-            Op read = finalRead.get(key);
-            if (read == null) {
-                unread.add(key);
+        for (Add a : adds) {
+            attempted.add(a.element());
+            if (!a.acked()) {
                 continue;
             }
-            Set<Object> seen = new HashSet<>();
-            for (Object o : (java.util.Collection<?>) read.value()) {
-                seen.add(normal(o));
-            }
-            long readInvoke = finalReadInvoke.get(key);
-            Set<Object> attempted = new HashSet<>();
-            for (Add a : e.getValue()) {
-                attempted.add(a.element());
-                if (!a.acked()) {
-                    continue;
-                }
-                acked++;
-                if (a.doneAt() < readInvoke && !seen.contains(a.element())) {
-                    lost++;
-                    List<Integer> overlapping = overlappingHolders(h, a);
-                    Map<String, Object> details = new LinkedHashMap<>();
-                    details.put("element", a.element());
-                    details.put("process", (long) a.process());
-                    details.put("overlapping_holders", overlapping);
-                    anomalies.add(Anomaly.of(AnomalyKind.LOST_UPDATE, key,
-                            List.of(a.index(), read.index()), a.invokeTime(), a.doneTime(),
-                            "process " + a.process() + "'s add of " + a.element() + " to " + key
-                                    + " was acknowledged at " + Times.at(a.doneTime()) + " but is missing from the final"
-                                    + " read" + (overlapping.isEmpty() ? ""
-                                    : "; processes " + overlapping + " held a lock during it"), details));
-                }
-            }
-            TreeSet<String> extra = new TreeSet<>();
-            for (Object o : seen) {
-                if (!attempted.contains(o)) {
-                    extra.add(String.valueOf(o));
-                }
-            }
-            if (!extra.isEmpty()) {
-                unexpected += extra.size();
-                anomalies.add(Anomaly.of(AnomalyKind.UNEXPECTED_ELEMENT, key, List.of(read.index()), read.time(),
-                        read.time(), "the final read of " + key + " contains " + extra.size()
-                                + " element(s) nobody tried to add, for example " + extra.first(),
-                        Map.of("elements", List.copyOf(extra))));
+            acked++;
+            if (a.doneAt() < readInvoke && !seen.contains(a.element())) {
+                lost++;
+                List<Integer> overlapping = overlappingHolders(h, a);
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("element", a.element());
+                details.put("process", (long) a.process());
+                details.put("overlapping_holders", overlapping);
+                anomalies.add(Anomaly.of(AnomalyKind.LOST_UPDATE, key,
+                        List.of(a.index(), read.index()), a.invokeTime(), a.doneTime(),
+                        "process " + a.process() + "'s add of " + a.element() + " to " + key
+                                + " was acknowledged at " + Times.at(a.doneTime()) + " but is missing from the final"
+                                + " read" + (overlapping.isEmpty() ? ""
+                                : "; processes " + overlapping + " held a lock during it"), details));
             }
         }
-        Map<String, Object> stats = new LinkedHashMap<>();
-        stats.put("sets", adds.size());
-        stats.put("acknowledged_adds", acked);
-        stats.put("lost", lost);
-        stats.put("unexpected", unexpected);
-        if (!unread.isEmpty()) {
-            stats.put("sets_without_final_read", unread);
-            if (anomalies.isEmpty()) {
-                return CheckResult.unknown(name(), "no final read of " + unread.get(0)
-                        + (unread.size() > 1 ? " and " + (unread.size() - 1) + " other set(s)" : ""), stats);
+        TreeSet<String> extra = new TreeSet<>();
+        for (Object o : seen) {
+            if (!attempted.contains(o)) {
+                extra.add(String.valueOf(o));
             }
         }
-        return CheckResult.of(name(), anomalies, stats);
+        if (!extra.isEmpty()) {
+            anomalies.add(Anomaly.of(AnomalyKind.UNEXPECTED_ELEMENT, key, List.of(read.index()), read.time(),
+                    read.time(), "the final read of " + key + " contains " + extra.size()
+                            + " element(s) nobody tried to add, for example " + extra.first(),
+                    Map.of("elements", List.copyOf(extra))));
+        }
+        return new Tally(acked, lost, extra.size());
     }
 
     /** Processes other than the adder whose certain holds (on any key) overlapped the add. */
