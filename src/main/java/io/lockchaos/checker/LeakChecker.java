@@ -60,6 +60,29 @@ public final class LeakChecker implements Checker {
             return CheckResult.of(name(), anomalies, stats);
         }
         long markerTime = ops.get(marker).time();
+        Probes probes = probe(h, holds, marker, anomalies);
+        stats.put("marker_time_ns", markerTime);
+        stats.put("acquires_after_marker", probes.probes());
+        stats.put("reacquires_after_marker", probes.reentries());
+        stats.put("leaked", probes.leaks());
+        stats.put("orphan_nodes", orphans);
+        if (probes.probes() == 0 && !inspected) {
+            return CheckResult.nothingToCheck(name(), "no acquire after the final heal and no final inspection", stats);
+        }
+        return CheckResult.of(name(), anomalies, stats);
+    }
+
+    /** Acquires after the final heal: probes, re-acquires by a holder, and failed probes nobody explains. */
+    private record Probes(long probes, long reentries, long leaks) {
+    }
+
+    /**
+     * Judges every acquire invoked after the marker at {@code marker}: one that failed while no other process
+     * certainly held the key is a leak (suspect when an indeterminate acquire might have held it).
+     */
+    private static Probes probe(History h, LockHolds holds, int marker, Anomalies anomalies) {
+        List<Op> ops = h.ops();
+        long markerTime = ops.get(marker).time();
         long probes = 0;
         long leaks = 0;
         long reentries = 0;
@@ -109,15 +132,7 @@ public final class LeakChecker implements Checker {
                                 : "held it"), Map.of("wait_ns", wait)));
             }
         }
-        stats.put("marker_time_ns", markerTime);
-        stats.put("acquires_after_marker", probes);
-        stats.put("reacquires_after_marker", reentries);
-        stats.put("leaked", leaks);
-        stats.put("orphan_nodes", orphans);
-        if (probes == 0 && !inspected) {
-            return CheckResult.nothingToCheck(name(), "no acquire after the final heal and no final inspection", stats);
-        }
-        return CheckResult.of(name(), anomalies, stats);
+        return new Probes(probes, reentries, leaks);
     }
 
     /** Whether {@code process} certainly held {@code key} at position {@code p}. */
