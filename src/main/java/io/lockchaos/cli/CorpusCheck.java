@@ -98,6 +98,15 @@ final class CorpusCheck {
             throw new UserError("--jobs: expected at least 1, got " + jobs);
         }
         long t0 = System.nanoTime();
+        List<FileResult> out = checkAll(files, jobs);
+        if (jobs > 1) {
+            recheckStarved(out);
+        }
+        return summarize(out, (System.nanoTime() - t0) / 1e9, Math.min(jobs, files.size())).exitCode();
+    }
+
+    /** Checks the files on {@code jobs} threads, printing each result in path order as soon as it is known. */
+    private List<FileResult> checkAll(List<Path> files, int jobs) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, files.size()), r -> {
             Thread t = new Thread(r, "lockchaos-check");
             t.setDaemon(true);
@@ -109,8 +118,7 @@ final class CorpusCheck {
             for (Path f : files) {
                 pending.add(pool.submit(() -> checkOne(f)));
             }
-            for (int i = 0; i < pending.size(); i++) {
-                Future<FileResult> f = pending.get(i);
+            for (Future<FileResult> f : pending) {
                 FileResult r;
                 try {
                     r = f.get();
@@ -126,19 +134,26 @@ final class CorpusCheck {
         } finally {
             pool.shutdownNow();
         }
-        // Checked side by side, files share the cores and the heap: one whose search ran out of its wall-clock budget
-        // or of memory is checked again alone, so it gets what a check of that file alone would give it.
-        if (jobs > 1) {
-            for (int i = 0; i < out.size(); i++) {
-                FileResult r = out.get(i);
-                if (r.verdict() == Verdict.UNKNOWN && r.starved()) {
-                    FileResult again = checkOne(r.file());
-                    out.set(i, again);
-                    System.out.println(again.line() + "  (checked again alone: " + r.shortReason() + ")");
-                }
+        return out;
+    }
+
+    /**
+     * Checked side by side, files share the cores and the heap: one whose search ran out of its wall-clock budget or
+     * of memory is checked again alone, so it gets what a check of that file alone would give it.
+     */
+    private void recheckStarved(List<FileResult> out) {
+        for (int i = 0; i < out.size(); i++) {
+            FileResult r = out.get(i);
+            if (r.verdict() == Verdict.UNKNOWN && r.starved()) {
+                FileResult again = checkOne(r.file());
+                out.set(i, again);
+                System.out.println(again.line() + "  (checked again alone: " + r.shortReason() + ")");
             }
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** Prints the total line and writes check-index.json; returns the worst verdict. */
+    private Verdict summarize(List<FileResult> out, double seconds, int jobsUsed) throws IOException {
         Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
         Verdict worst = Verdict.VALID;
         long ops = 0;
@@ -149,12 +164,11 @@ final class CorpusCheck {
             ops += Math.max(0, r.ops());
             unreadable += r.error() != null ? 1 : 0;
         }
-        String total = String.format(Locale.ROOT, "total: %d files, %d ops, %.2f s with %d job(s): %d valid, %d"
-                + " invalid, %d unknown%s; worst: %s", out.size(), ops, seconds, Math.min(jobs, files.size()),
+        System.out.println(String.format(Locale.ROOT, "total: %d files, %d ops, %.2f s with %d job(s): %d valid, %d"
+                + " invalid, %d unknown%s; worst: %s", out.size(), ops, seconds, jobsUsed,
                 counts.getOrDefault(Verdict.VALID, 0), counts.getOrDefault(Verdict.INVALID, 0),
                 counts.getOrDefault(Verdict.UNKNOWN, 0), unreadable == 0 ? "" : " (" + unreadable
-                + " could not be read or checked)", worst.wireName());
-        System.out.println(total);
+                + " could not be read or checked)", worst.wireName()));
         Path index = indexFolder().resolve("check-index.json");
         Files.createDirectories(index.toAbsolutePath().getParent());
         Map<String, Object> m = new LinkedHashMap<>();
@@ -162,7 +176,7 @@ final class CorpusCheck {
         m.put("files", out.size());
         m.put("ops", ops);
         m.put("seconds", Math.round(seconds * 1000) / 1000.0);
-        m.put("jobs", Math.min(jobs, files.size()));
+        m.put("jobs", jobsUsed);
         Map<String, Object> c = new LinkedHashMap<>();
         for (Verdict v : Verdict.values()) {
             c.put(v.wireName(), counts.getOrDefault(v, 0));
@@ -172,7 +186,7 @@ final class CorpusCheck {
         m.put("results", out.stream().map(FileResult::toMap).toList());
         ResultsJson.writeMap(index, m);
         System.out.println("  index: " + index);
-        return worst.exitCode();
+        return worst;
     }
 
     /** check-index.json goes into {@code --out}, else into the one folder given, else the working folder. */
