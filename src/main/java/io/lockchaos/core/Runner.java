@@ -248,9 +248,19 @@ public final class Runner {
     private Outcome run(Phases phases) throws Exception {
         long started = System.nanoTime();
         Path historyFile = RunDir.of(runDir).history();
+        double[] detectedAfter = {-1}; // set by the live monitor, seconds after the start
+        NemesisDriver driver = execute(phases, historyFile, started, detectedAfter);
+        return judge(phases, historyFile, driver, detectedAfter[0]);
+    }
+
+    /**
+     * Starts the servers, the proxies and the clients, runs the workers under the schedule, heals, and runs the final
+     * phase, recording everything into {@code historyFile}; everything started is stopped again, whatever happens.
+     */
+    private NemesisDriver execute(Phases phases, Path historyFile, long started, double[] detectedAfter)
+            throws Exception {
         Schedule schedule = spec.schedule();
         NemesisDriver driver;
-        double[] detectedAfter = {-1};
         try (ToxiproxyBackend proxies = backend(schedule)) {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cutsWithIptables() ? net
@@ -307,6 +317,12 @@ public final class Runner {
                 network.close();
             }
         }
+        return driver;
+    }
+
+    /** Checks the recorded history, tells its overlap stories, and writes results.json and the reports. */
+    private Outcome judge(Phases phases, Path historyFile, NemesisDriver driver, double detectedAfter)
+            throws Exception {
         History h;
         CheckResult result;
         try (Phases.Step s = phases.start("checking the history")) {
@@ -334,15 +350,15 @@ public final class Runner {
             System.err.println("lockchaos: warning: no overlap stories (" + e.getMessage() + ")");
         }
         about.put("stories", stories.stream().map(OverlapStory::toMap).toList());
-        if (detectedAfter[0] >= 0) {
-            about.put("live_detection_after_s", detectedAfter[0]);
+        if (detectedAfter >= 0) {
+            about.put("live_detection_after_s", detectedAfter);
         }
         try (Phases.Step s = phases.start("writing results and reports")) {
             ResultsJson.write(RunDir.of(runDir).results(), result, about);
             io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
         }
         return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed(), stories,
-                detectedAfter[0]);
+                detectedAfter);
     }
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */
