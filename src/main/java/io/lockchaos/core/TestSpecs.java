@@ -191,6 +191,69 @@ public final class TestSpecs {
         }
     }
 
+    /** What the fault schedule needs of the cluster and the partitioner: each refusal names its key. */
+    private static void validateSchedule(String source, TestSpec s) throws SpecException {
+        ClusterSpec cluster = s.cluster();
+        try {
+            io.lockchaos.nemesis.Schedule schedule = s.schedule();
+            if (schedule.partitionsServers() && cluster.nodes() == 1) {
+                throw new SpecException(source + ": nemesis: partitions need 3 or 5 nodes, got 1");
+            }
+            if (schedule.hasRing() && cluster.nodes() < 5) {
+                throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + cluster.nodes()
+                        + " every server is its neighbours' neighbour and nothing is cut)");
+            }
+            PartitionerChoice partitioner = s.faults().partitioner();
+            if (partitioner == PartitionerChoice.TOXIPROXY && cluster.namespaces()) {
+                throw new SpecException(source + ": partitioner: toxiproxy cannot reach servers in namespaces (its"
+                        + " peer proxies listen on the runner's loopback): use iptables, the default there");
+            }
+            if (partitioner == PartitionerChoice.IPTABLES && !cluster.namespaces() && !cluster.containers()) {
+                throw new SpecException(source + ": partitioner: iptables needs servers with network namespaces of"
+                        + " their own: cluster netns or container");
+            }
+            boolean iptables = cluster.namespaces() || partitioner == PartitionerChoice.IPTABLES;
+            for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
+                io.lockchaos.nemesis.Fault f = e.fault();
+                io.lockchaos.nemesis.FaultKind k = f.kind();
+                boolean servers = !f.target().equals("clients");
+                if (k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS && (!iptables
+                        || !f.target().equals("servers"))) {
+                    throw new SpecException(source + ": nemesis: packet-loss drops packets between servers: it takes"
+                            + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
+                            + " streams, not packets)");
+                }
+                if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
+                        || k == io.lockchaos.nemesis.FaultKind.RESET)) {
+                    throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
+                            + " needs netem, which this kernel lacks: use the target clients, or the proxies (cluster"
+                            + " local, or partitioner toxiproxy)");
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+    }
+
+    /** What client agents (a Curator version other than the linked one) can run. */
+    private static void validateAgents(String source, TestSpec s) throws SpecException {
+        ClientSpec clients = s.clients();
+        if (clients.agents()) {
+            if (!io.lockchaos.agent.CuratorResolver.plausible(clients.curator())) {
+                throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
+                        + " 5.4.0, got '" + clients.curator() + "'");
+            }
+            if (s.recipe().naive() || s.recipe().redis()) {
+                throw new SpecException(source + ": curator: client agents run Curator's recipes; "
+                        + s.recipe().wireName() + " is not one (use curator " + ClientSpec.LINKED + ")");
+            }
+            if (s.cluster().containers()) {
+                throw new SpecException(source + ": curator: client agents run beside local or netns servers, not"
+                        + " containers (use cluster local)");
+            }
+        }
+    }
+
     /** What the Redis recipes cannot do: each refusal names its key. */
     private static void validateRedis(String source, TestSpec s) throws SpecException {
         RedisSpec r = s.redis();
@@ -296,59 +359,8 @@ public final class TestSpecs {
                     + " (read_pct below 100, got " + w.readPct() + ") and reentry_depth 1 (got "
                     + clients.reentryDepth() + ")");
         }
-        try {
-            io.lockchaos.nemesis.Schedule schedule = s.schedule();
-            if (schedule.partitionsServers() && cluster.nodes() == 1) {
-                throw new SpecException(source + ": nemesis: partitions need 3 or 5 nodes, got 1");
-            }
-            if (schedule.hasRing() && cluster.nodes() < 5) {
-                throw new SpecException(source + ": nemesis: a ring partition needs 5 nodes (with " + cluster.nodes()
-                        + " every server is its neighbours' neighbour and nothing is cut)");
-            }
-            PartitionerChoice partitioner = s.faults().partitioner();
-            if (partitioner == PartitionerChoice.TOXIPROXY && cluster.namespaces()) {
-                throw new SpecException(source + ": partitioner: toxiproxy cannot reach servers in namespaces (its"
-                        + " peer proxies listen on the runner's loopback): use iptables, the default there");
-            }
-            if (partitioner == PartitionerChoice.IPTABLES && !cluster.namespaces() && !cluster.containers()) {
-                throw new SpecException(source + ": partitioner: iptables needs servers with network namespaces of"
-                        + " their own: cluster netns or container");
-            }
-            boolean iptables = cluster.namespaces() || partitioner == PartitionerChoice.IPTABLES;
-            for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
-                io.lockchaos.nemesis.Fault f = e.fault();
-                io.lockchaos.nemesis.FaultKind k = f.kind();
-                boolean servers = !f.target().equals("clients");
-                if (k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS && (!iptables
-                        || !f.target().equals("servers"))) {
-                    throw new SpecException(source + ": nemesis: packet-loss drops packets between servers: it takes"
-                            + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
-                            + " streams, not packets)");
-                }
-                if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
-                        || k == io.lockchaos.nemesis.FaultKind.RESET)) {
-                    throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
-                            + " needs netem, which this kernel lacks: use the target clients, or the proxies (cluster"
-                            + " local, or partitioner toxiproxy)");
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            throw new SpecException(source + ": nemesis: " + e.getMessage());
-        }
-        if (clients.agents()) {
-            if (!io.lockchaos.agent.CuratorResolver.plausible(clients.curator())) {
-                throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
-                        + " 5.4.0, got '" + clients.curator() + "'");
-            }
-            if (s.recipe().naive() || s.recipe().redis()) {
-                throw new SpecException(source + ": curator: client agents run Curator's recipes; "
-                        + s.recipe().wireName() + " is not one (use curator " + ClientSpec.LINKED + ")");
-            }
-            if (s.cluster().containers()) {
-                throw new SpecException(source + ": curator: client agents run beside local or netns servers, not"
-                        + " containers (use cluster local)");
-            }
-        }
+        validateSchedule(source, s);
+        validateAgents(source, s);
         if (s.recipe().redis()) {
             validateRedis(source, s);
         } else if (s.schedule().events().stream().anyMatch(e -> e.fault().kind()
