@@ -56,15 +56,27 @@ public final class AgentLauncher implements AutoCloseable {
      * @throws IOException when an agent does not start or does not say where it listens within 60 s
      */
     public static AgentLauncher start(List<Path> curatorJars, int count, Path logDir) throws IOException {
+        return start(classpath(curatorJars), List.of(), count, logDir);
+    }
+
+    /**
+     * Starts {@code count} agents serving the user's lock: its factory class loaded from the user's classpath (which
+     * brings its own Curator, driver or whatever it needs) after this project's own classes.
+     */
+    public static AgentLauncher start(io.lockchaos.client.UserLock lock, int count, Path logDir) throws IOException {
+        return start(userClasspath(lock.classpath()), List.of("--lock-class", lock.className()), count, logDir);
+    }
+
+    private static AgentLauncher start(String classpath, List<String> args, int count, Path logDir)
+            throws IOException {
         long t0 = System.nanoTime();
         Files.createDirectories(logDir);
-        String classpath = classpath(curatorJars);
         List<Process> started = new ArrayList<>();
         Thread hook = new Thread(() -> started.forEach(Process::destroyForcibly), "lockchaos-agent-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             for (int i = 1; i <= count; i++) {
-                started.add(launch(classpath, logDir.resolve("agent-" + i + ".log")));
+                started.add(launch(classpath, args, logDir.resolve("agent-" + i + ".log")));
             }
             List<Agent> agents = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -78,7 +90,34 @@ public final class AgentLauncher implements AutoCloseable {
         }
     }
 
-    private static Process launch(String classpath, Path log) throws IOException {
+    /**
+     * Asks the user's factory {@code className} what it promises and runs on, in a JVM of the agents' classpath (the
+     * runner never loads the user's classes).
+     *
+     * @return the agent's answer: {@code promises} and {@code backend}, or {@code error}, a line for the user
+     * @throws IOException when the JVM cannot be started or says nothing within 60 s
+     */
+    public static Map<String, Object> describe(List<String> userClasspath, String className, Path log)
+            throws IOException {
+        Files.createDirectories(log.getParent());
+        Process p = launch(userClasspath(userClasspath), List.of("--describe", className), log);
+        try {
+            return AgentWire.decode(firstLine(p, log));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** This project's own classes, then the user's entries (a {@code dir/*} entry stays for the JVM to expand). */
+    static String userClasspath(List<String> entries) throws IOException {
+        StringBuilder b = new StringBuilder(classpath(List.of()));
+        for (String e : entries) {
+            b.append(java.io.File.pathSeparatorChar).append(Path.of(e).toAbsolutePath());
+        }
+        return b.toString();
+    }
+
+    private static Process launch(String classpath, List<String> args, Path log) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
@@ -90,6 +129,7 @@ public final class AgentLauncher implements AutoCloseable {
                 "-XX:+ExitOnOutOfMemoryError",
                 "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, AgentMain.class.getName(),
                 "--listen", "127.0.0.1:0", "--parent", Long.toString(ProcessHandle.current().pid())));
+        cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -107,6 +147,20 @@ public final class AgentLauncher implements AutoCloseable {
 
     /** Reads the agent's first line (where it listens); the rest of its output goes to its log. */
     private static Agent hello(Process p, Path log) throws IOException {
+        Map<String, Object> m = AgentWire.decode(firstLine(p, log));
+        if (m.get("error") != null) {
+            p.destroyForcibly();
+            throw new IOException(String.valueOf(m.get("error")));
+        }
+        String listening = (String) m.get("listening");
+        int colon = listening.lastIndexOf(':');
+        return new Agent(p, new InetSocketAddress(listening.substring(0, colon),
+                Integer.parseInt(listening.substring(colon + 1))), (String) m.get("curator"),
+                (String) m.get("zookeeper"));
+    }
+
+    /** The process's first line of output, within 60 s; the rest goes to its log. */
+    private static String firstLine(Process p, Path log) throws IOException {
         InputStream stdout = p.getInputStream();
         java.util.concurrent.CompletableFuture<String> first = new java.util.concurrent.CompletableFuture<>();
         Thread drain = new Thread(() -> {
@@ -134,12 +188,7 @@ public final class AgentLauncher implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("a client agent did not start (see " + log + ")");
         }
-        Map<String, Object> m = AgentWire.decode(line);
-        String listening = (String) m.get("listening");
-        int colon = listening.lastIndexOf(':');
-        return new Agent(p, new InetSocketAddress(listening.substring(0, colon),
-                Integer.parseInt(listening.substring(colon + 1))), (String) m.get("curator"),
-                (String) m.get("zookeeper"));
+        return line;
     }
 
     /**

@@ -1,7 +1,8 @@
 package io.lockchaos.agent;
 
-import io.lockchaos.client.Grant;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -22,10 +23,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * A client agent: a JVM whose classpath is one Curator version (and its dependencies) plus this project's own classes,
@@ -47,10 +44,17 @@ public final class AgentMain {
     public static void main(String[] args) throws Exception {
         String listen = "127.0.0.1:0";
         long parent = 0;
+        String lockClass = null;
+        boolean describe = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--listen" -> listen = args[i + 1];
                 case "--parent" -> parent = Long.parseLong(args[i + 1]);
+                case "--lock-class" -> lockClass = args[i + 1];
+                case "--describe" -> {
+                    lockClass = args[i + 1];
+                    describe = true;
+                }
                 default -> {
                     System.err.println("lockchaos agent: unknown argument " + args[i]);
                     System.exit(2);
@@ -60,28 +64,54 @@ public final class AgentMain {
         if (parent > 0) {
             io.lockchaos.cluster.ParentWatchdog.start(parent);
         }
+        LockFactory user = null;
+        if (lockClass != null) {
+            try {
+                user = UserFactories.load(lockClass);
+            } catch (UserFactories.Unusable e) {
+                System.out.println(AgentWire.encode(Map.of("error", e.getMessage())));
+                System.out.flush();
+                System.exit(describe ? 0 : 2);
+            }
+            if (describe) {
+                System.out.println(AgentWire.encode(UserFactories.describe(user)));
+                System.out.flush();
+                System.exit(0);
+            }
+        }
+        LockFactory factory = user;
         int colon = listen.lastIndexOf(':');
         ServerSocket server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getByName(listen.substring(0, colon)),
                 Integer.parseInt(listen.substring(colon + 1))), 200);
         Map<String, Object> hello = new LinkedHashMap<>();
         hello.put("listening", server.getInetAddress().getHostAddress() + ":" + server.getLocalPort());
-        hello.put("curator", versionOf("org.apache.curator", "curator-framework", CuratorFramework.class));
-        hello.put("zookeeper", versionOf("org.apache.zookeeper", "zookeeper", ZooKeeper.class));
+        hello.put("curator", versionOf("org.apache.curator", "curator-framework",
+                "org.apache.curator.framework.CuratorFramework"));
+        hello.put("zookeeper", versionOf("org.apache.zookeeper", "zookeeper", "org.apache.zookeeper.ZooKeeper"));
         hello.put("pid", ProcessHandle.current().pid());
         System.out.println(AgentWire.encode(hello));
         System.out.flush();
         while (true) {
             Socket s = server.accept();
             s.setTcpNoDelay(true);
-            Thread t = new Thread(() -> new Connection(s).serve(), "agent-client-" + s.getPort());
+            Thread t = new Thread(() -> new Connection(s, factory).serve(), "agent-client-" + s.getPort());
             t.setDaemon(true);
             t.start();
         }
     }
 
-    /** The version in a jar's Maven descriptor, else its manifest's, else "unknown". */
-    static String versionOf(String group, String artifact, Class<?> c) {
+    /**
+     * The version of the jar holding {@code className}: its Maven descriptor's, else its manifest's, else "unknown";
+     * "none" when the classpath lacks the class (a user's lock on another store needs no Curator).
+     */
+    static String versionOf(String group, String artifact, String className) {
+        Class<?> c;
+        try {
+            c = Class.forName(className, false, AgentMain.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "none";
+        }
         String path = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
         try (var in = c.getClassLoader().getResourceAsStream(path)) {
             if (in != null) {
@@ -99,9 +129,27 @@ public final class AgentMain {
         return v == null ? "unknown" : v;
     }
 
-    /** One runner-side client: one session, one recipe. */
+    /**
+     * Looks at every held lock's {@link LockClient#stillHolds} each few milliseconds and tells the runner when it
+     * changes: a lock of the user's own may stop holding on its own grounds (a connection state, a lease), and the
+     * runner's worker must stop with it without asking over the socket every time it checks.
+     */
+    private static final java.util.Set<Connection> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        java.util.concurrent.ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "agent-holds-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        watch.scheduleWithFixedDelay(() -> HELD.forEach(Connection::watchHolds), 5, 5, TimeUnit.MILLISECONDS);
+    }
+
+    /** One runner-side client: one session, one lock. */
     private static final class Connection {
         private final Socket socket;
+        /** The user's lock, or null for this project's Curator recipes. */
+        private final LockFactory user;
         private Writer out;
         /** Acquires and releases run one at a time, off the reading thread, so session queries are answered at once. */
         private final ExecutorService lockThread = Executors.newSingleThreadExecutor(r -> {
@@ -109,11 +157,16 @@ public final class AgentMain {
             t.setDaemon(true);
             return t;
         });
-        private volatile CuratorFramework curator;
+        private volatile AgentContext context;
         private volatile LockClient lock;
+        /** What the runner was last told of stillHolds since the grant. */
+        private volatile boolean toldHolds = true;
+        /** Grants not yet released (a reentrant lock nests them); touched by the lock thread only. */
+        private int depth;
 
-        Connection(Socket socket) {
+        Connection(Socket socket, LockFactory user) {
             this.socket = socket;
+            this.user = user;
         }
 
         void serve() {
@@ -148,16 +201,30 @@ public final class AgentMain {
             }
         }
 
-        private void closeAll() {
+        /** Tells the runner when the held lock's stillHolds changed. */
+        void watchHolds() {
             LockClient l = lock;
-            CuratorFramework c = curator;
-            lock = null;
-            curator = null;
-            if (l != null) {
-                l.close();
+            if (l == null) {
+                return;
             }
-            if (c != null) {
-                c.close();
+            boolean h;
+            try {
+                h = l.stillHolds();
+            } catch (RuntimeException e) {
+                h = false; // a lock that cannot say whether it holds does not
+            }
+            if (h != toldHolds) {
+                toldHolds = h;
+                send(Map.of("event", "holds", "holds", h));
+            }
+        }
+
+        private void closeAll() {
+            HELD.remove(this);
+            LockClient l = lock;
+            lock = null;
+            if (l != null) {
+                l.close(); // a factory's client closes its own session
             }
         }
 
@@ -195,23 +262,40 @@ public final class AgentMain {
                     return open(m);
                 }
                 case "acquire" -> {
-                    Grant g = side(m).acquire(Duration.ofMillis(((Number) m.get("timeout_ms")).longValue()));
+                    LockClient l = side(m);
+                    Grant g = l.acquire(Duration.ofMillis(((Number) m.get("timeout_ms")).longValue()));
                     Map<String, Object> r = new LinkedHashMap<>();
                     r.put("grant", g == null ? null : grant(g));
+                    if (g != null && l == lock) {
+                        long until = l.validUntilNanos();
+                        r.put("valid_ms", until == Long.MAX_VALUE ? -1
+                                : Math.max(0, (until - System.nanoTime()) / 1_000_000L));
+                        toldHolds = l.stillHolds();
+                        r.put("holds", toldHolds);
+                        depth++;
+                        HELD.add(this);
+                    }
                     return r;
                 }
                 case "release" -> {
-                    return Map.of("present", side(m).release());
+                    LockClient l = side(m);
+                    if (l == lock && --depth <= 0) {
+                        depth = 0;
+                        HELD.remove(this);
+                    }
+                    return Map.of("present", l.release());
                 }
                 case "session" -> {
-                    return session(zookeeper());
+                    return session();
                 }
                 case "expire_client_side" -> {
-                    ZooKeeper zk = zookeeper();
+                    AgentContext c = context;
+                    Object zk = c == null ? null : c.zookeeperHandle();
                     if (zk == null) {
                         throw new IllegalStateException("no session to expire");
                     }
-                    return Map.of("ok", true, "parked", io.lockchaos.client.ClientSideExpiry.inject(zk));
+                    return Map.of("ok", true, "parked", io.lockchaos.client.ClientSideExpiry.inject(
+                            (org.apache.zookeeper.ZooKeeper) zk));
                 }
                 default -> throw new IllegalArgumentException("unknown op '" + op + "'");
             }
@@ -237,62 +321,39 @@ public final class AgentMain {
             r.put("owner", g.owner());
             r.put("seq", g.seq());
             r.put("notifications", g.notifications());
+            if (!g.facts().isEmpty()) {
+                r.put("facts", g.facts());
+            }
             return r;
         }
 
-        private ZooKeeper zookeeper() {
-            CuratorFramework c = curator;
-            try {
-                return c == null ? null : c.getZookeeperClient().getZooKeeper();
-            } catch (Exception e) {
-                return null;
-            }
-        }
-
-        private static Map<String, Object> session(ZooKeeper zk) {
+        /** The client's current session id and password, as the lock reported where to find them. */
+        private Map<String, Object> session() {
+            AgentContext c = context;
             Map<String, Object> r = new LinkedHashMap<>();
-            long id = zk == null ? 0 : zk.getSessionId();
+            long id = c == null ? 0 : c.sessionId();
             r.put("session", id);
-            byte[] pw = zk == null || id == 0 ? null : zk.getSessionPasswd();
+            byte[] pw = c == null || id == 0 ? null : c.password();
             r.put("password", pw == null ? null : Base64.getEncoder().encodeToString(pw));
             return r;
         }
 
         private Map<String, Object> open(Map<String, Object> m) throws Exception {
-            LockRecipe recipe = LockRecipe.parse((String) m.get("recipe"));
-            String connect = (String) m.get("connect");
-            int sessionTimeout = ((Number) m.get("session_timeout_ms")).intValue();
-            int connectionTimeout = ((Number) m.get("connection_timeout_ms")).intValue();
-            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, sessionTimeout, connectionTimeout,
-                    new RetryNTimes(3, 100));
-            // the session a state is about, decided as the runner's in-process sessions decide it
-            io.lockchaos.client.SessionOfState current = new io.lockchaos.client.SessionOfState();
-            c.getConnectionStateListenable().addListener((cf, state) -> {
-                Map<String, Object> now = session(zookeeper());
-                long about = current.about(state.name(), (Long) now.get("session"));
+            LockFactory factory = user != null ? user
+                    : new io.lockchaos.client.CuratorLockFactory(LockRecipe.parse((String) m.get("recipe")));
+            AgentContext c = new AgentContext(m, (state, about) -> {
                 Map<String, Object> event = new LinkedHashMap<>();
                 event.put("event", "state");
-                event.put("state", state.name());
+                event.put("state", state);
                 event.put("about", about);
-                event.putAll(now);
+                event.putAll(session());
                 send(event);
             });
-            curator = c;
-            c.start();
-            if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
-                curator = null;
-                c.close();
-                throw new IllegalStateException("no connection to " + connect);
-            }
-            current.connected(c.getZookeeperClient().getZooKeeper().getSessionId());
-            List<String> keys = new ArrayList<>();
-            if (m.get("keys") instanceof List<?> l) {
-                for (Object k : l) {
-                    keys.add((String) k);
-                }
-            }
-            lock = recipe.open(c, (String) m.get("key"), Boolean.TRUE.equals(m.get("read")), keys);
-            return session(zookeeper());
+            context = c;
+            lock = factory.open(c);
+            Map<String, Object> r = new LinkedHashMap<>(session());
+            r.put("read_side", !c.read() && lock.readSide() != null);
+            return r;
         }
     }
 }

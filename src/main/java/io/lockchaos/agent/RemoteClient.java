@@ -1,7 +1,7 @@
 package io.lockchaos.agent;
 
-import io.lockchaos.client.Grant;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import io.lockchaos.client.SessionControl;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -65,6 +65,10 @@ public final class RemoteClient implements LockClient, SessionControl {
     private volatile boolean closed;
     private boolean downgrades;
     private volatile long dedicatedPid = -1;
+    /** What the lock in the agent last said of {@link #stillHolds} (pushed to us when it changes). */
+    private volatile boolean holds = true;
+    /** The current grant's validity by the lock's own reckoning, on this JVM's clock. */
+    private volatile long validUntil = Long.MAX_VALUE;
     /** Ids of acquires and releases in flight; answers to them count in {@link #answered}. */
     private final java.util.Set<Long> lockOps = ConcurrentHashMap.newKeySet();
     /** Acquire and release answers received, and taken by their callers: see {@link #awaitCaller}. */
@@ -102,9 +106,21 @@ public final class RemoteClient implements LockClient, SessionControl {
      */
     public void open(String recipe, String connect, String key, boolean read, List<String> keys,
                      long sessionTimeoutMillis, long connectionTimeoutMillis, StateListener states) throws Exception {
+        open(recipe, connect, key, read, keys, sessionTimeoutMillis, connectionTimeoutMillis, Map.of(), states);
+    }
+
+    /**
+     * Opens a client in the agent: of {@code recipe} (one of this project's Curator recipes), or of the user's lock
+     * when the agent serves one ({@code recipe} is then {@code user}).
+     *
+     * @param more the rest of what the lock's context gives ({@code process}, {@code lease_ms}, {@code
+     *     request_timeout_ms})
+     */
+    public void open(String recipe, String connect, String key, boolean read, List<String> keys,
+                     long sessionTimeoutMillis, long connectionTimeoutMillis, Map<String, Object> more,
+                     StateListener states) throws Exception {
         this.listener = states;
-        this.downgrades = "rw".equals(recipe) && !read;
-        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> m = new LinkedHashMap<>(more);
         m.put("recipe", recipe);
         m.put("connect", connect);
         m.put("key", key);
@@ -113,7 +129,9 @@ public final class RemoteClient implements LockClient, SessionControl {
         m.put("session_timeout_ms", sessionTimeoutMillis);
         m.put("connection_timeout_ms", connectionTimeoutMillis);
         // the agent waits up to 30 s for a connection, as the in-process client does
-        remember(call("open", m, Duration.ofSeconds(45)));
+        Map<String, Object> r = call("open", m, Duration.ofSeconds(45));
+        this.downgrades = Boolean.TRUE.equals(r.get("read_side"));
+        remember(r);
     }
 
     /**
@@ -132,7 +150,9 @@ public final class RemoteClient implements LockClient, SessionControl {
             String line;
             while ((line = in.readLine()) != null) {
                 Map<String, Object> m = AgentWire.decode(line);
-                if ("state".equals(m.get("event"))) {
+                if ("holds".equals(m.get("event"))) {
+                    holds = Boolean.TRUE.equals(m.get("holds"));
+                } else if ("state".equals(m.get("event"))) {
                     awaitCaller();
                     remember(m);
                     listener.onState((String) m.get("state"), ((Number) m.get("about")).longValue());
@@ -237,13 +257,35 @@ public final class RemoteClient implements LockClient, SessionControl {
         if (!(r.get("grant") instanceof Map<?, ?> g)) {
             return null;
         }
+        if (side == null) {
+            // the validity is counted from the agent's answer: a little later than the lock counts it, so the
+            // holder stops a transit time late at most (loopback: well under a millisecond)
+            long validMs = num(r, "valid_ms");
+            validUntil = validMs < 0 ? Long.MAX_VALUE : System.nanoTime() + validMs * 1_000_000L;
+            holds = !Boolean.FALSE.equals(r.get("holds"));
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        if (g.get("facts") instanceof Map<?, ?> f) {
+            f.forEach((k, v) -> facts.put(String.valueOf(k), v));
+        }
         Grant grant = new Grant((String) g.get("node"), num(g, "czxid"), num(g, "session"), num(g, "owner"),
-                num(g, "seq"), num(g, "notifications"));
+                num(g, "seq"), num(g, "notifications"), facts);
         return grant;
     }
 
     private static long num(Map<?, ?> m, String k) {
         return m.get(k) instanceof Number n ? n.longValue() : -1;
+    }
+
+    /** What the lock in the agent says: it pushes a change the moment it sees one (see AgentMain). */
+    @Override
+    public boolean stillHolds() {
+        return holds;
+    }
+
+    @Override
+    public long validUntilNanos() {
+        return validUntil;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.api.Grant;
 import io.lockchaos.history.History;
 import io.lockchaos.history.Times;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.api.Grant;
 import io.lockchaos.history.Op;
 
 /**

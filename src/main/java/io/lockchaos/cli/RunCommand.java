@@ -36,6 +36,14 @@ final class RunCommand implements Callable<Integer> {
             + " JVM) or any version from Maven Central, run in client agents (default: linked)")
     String curator;
 
+    @Option(names = "--lock-class", description = "your lock: the io.lockchaos.api.LockFactory class that makes its"
+            + " clients, run in client agents (replaces --recipe; needs --lock-jar)")
+    String lockClass;
+
+    @Option(names = "--lock-jar", description = "your lock's classpath: jars and folders separated by ':' (lib/* takes"
+            + " every jar in lib)")
+    String lockJar;
+
     @Option(names = "--nodes", description = "ZooKeeper servers or Redis instances: 1, 3 or 5 (default: 3)")
     String nodes;
 
@@ -116,7 +124,12 @@ final class RunCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         Map<String, String> o = new LinkedHashMap<>();
-        put(o, "recipe", recipe);
+        if (recipe != null && lockClass != null) {
+            throw new UserError("--recipe and --lock-class both name the lock under test: give one");
+        }
+        put(o, "recipe", lockClass != null ? io.lockchaos.client.LockRecipe.Kind.USER.wireName() : recipe);
+        put(o, "lock_class", lockClass);
+        put(o, "lock_jar", lockJar);
         put(o, "nodes", nodes);
         put(o, "clients", clients);
         put(o, "keys", keys);
@@ -157,7 +170,7 @@ final class RunCommand implements Callable<Integer> {
         ClientLog.redirect(RunDir.of(dir).clientLog(), verbose);
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients().count() + " clients on "
-                + spec.workload().keys() + " key(s) of " + spec.recipe().wireName() + ", " + (connect == null
+                + spec.workload().keys() + " key(s) of " + spec.recipe().promises().name() + ", " + (connect == null
                 ? spec.cluster().nodes() + "-node " + spec.cluster().kind().wireName() + (spec.recipe().redis()
                 ? " Redis" : " ensemble")
                 : "ensemble " + connect)

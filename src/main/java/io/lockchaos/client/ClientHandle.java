@@ -1,5 +1,7 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.DangerPoint;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -90,7 +92,7 @@ public final class ClientHandle {
 
     /**
      * Asks the worker to stop the next time it is inside a release at the point its recipe names (see {@link
-     * LockClient#release(Resources.DangerPoint)}). One request may be given to many workers: the first takes it.
+     * LockClient#release(DangerPoint)}). One request may be given to many workers: the first takes it.
      */
     public void requestReleasePause(PauseRequest r) {
         releasePause = r;

@@ -1,5 +1,7 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.Grant;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,6 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.linear.Model;
 import io.lockchaos.checker.linear.Models;
@@ -14,8 +15,9 @@ import org.apache.zookeeper.ZooKeeper;
  *
  * @param kind the recipe
  * @param permits the leases of a semaphore; 1 for every other kind
+ * @param user the user's lock, for {@link Kind#USER}; null for every other kind
  */
-public record LockRecipe(Kind kind, int permits) {
+public record LockRecipe(Kind kind, int permits, UserLock user) {
     /**
      * The recipes lockchaos can drive: Curator's, the tutorial's hand-written locks on raw ZooKeeper, and the Redis locks
      * (the tutorial's RedLock, Redlock as specified, and one instance's SET NX PX).
@@ -48,7 +50,12 @@ public record LockRecipe(Kind kind, int permits) {
         /** Redisson's RLock on one instance, its lease renewed by Redisson's watchdog. */
         REDISSON("redisson", Backend.REDIS, Recipe.redisLease("redisson")),
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
-        REDISSON_FENCED("redisson-fenced", Backend.REDIS, Recipe.redisLease("redisson-fenced"));
+        REDISSON_FENCED("redisson-fenced", Backend.REDIS, Recipe.redisLease("redisson-fenced")),
+        /**
+         * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
+         * what it runs on (see {@link #backend()} and {@link #promises()}).
+         */
+        USER("user", Backend.ZOOKEEPER, Recipe.MUTEX);
 
         private final String wireName;
         private final Backend backend;
@@ -80,11 +87,11 @@ public record LockRecipe(Kind kind, int permits) {
         REDIS
     }
 
-    /** Every recipe name as typed, in order: what help text and error messages list. */
+    /** Every recipe name as typed, in order: what help text and error messages list (a user's lock is named by class). */
     public static final class Names implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(Kind.values()).map(Kind::wireName).iterator();
+            return java.util.Arrays.stream(Kind.values()).filter(k -> k != Kind.USER).map(Kind::wireName).iterator();
         }
 
         /** "a, b, ... or z". */
@@ -96,10 +103,18 @@ public record LockRecipe(Kind kind, int permits) {
     }
 
     public LockRecipe {
+        if ((kind == Kind.USER) != (user != null)) {
+            throw new IllegalArgumentException(kind == Kind.USER ? "recipe: user needs lock_class" : "recipe: "
+                    + kind.wireName + " and lock_class both name the lock under test: give one");
+        }
         if (kind == Kind.SEMAPHORE ? permits < 1 : permits != 1) {
             throw new IllegalArgumentException("recipe: " + kind.wireName + " takes " + (kind == Kind.SEMAPHORE
                     ? "at least 1 permit" : "no permits") + ", got " + permits);
         }
+    }
+
+    public LockRecipe(Kind kind, int permits) {
+        this(kind, permits, null);
     }
 
     public static LockRecipe of(Kind kind) {
@@ -110,6 +125,11 @@ public record LockRecipe(Kind kind, int permits) {
         return new LockRecipe(Kind.SEMAPHORE, permits);
     }
 
+    /** The user's lock. */
+    public static LockRecipe user(UserLock lock) {
+        return new LockRecipe(Kind.USER, 1, lock);
+    }
+
     /**
      * Parses a workload file's {@code recipe} value.
      *
@@ -117,9 +137,13 @@ public record LockRecipe(Kind kind, int permits) {
      */
     public static LockRecipe parse(String s) {
         for (Kind k : Kind.values()) {
-            if (k != Kind.SEMAPHORE && k.wireName.equals(s)) {
+            if (k != Kind.SEMAPHORE && k != Kind.USER && k.wireName.equals(s)) {
                 return of(k);
             }
+        }
+        if (s.equals(Kind.USER.wireName)) {
+            throw new IllegalArgumentException("recipe 'user' is a lock from your jar: name its factory with lock_class"
+                    + " (--lock-class) and its classpath with lock_jar (--lock-jar)");
         }
         if (s.matches("semaphore:[1-9][0-9]{0,8}")) {
             return semaphore(Integer.parseInt(s.substring("semaphore:".length())));
@@ -138,9 +162,17 @@ public record LockRecipe(Kind kind, int permits) {
         return wireName();
     }
 
-    /** Whether clients use raw ZooKeeper sessions (the tutorial's locks) rather than Curator. */
+    /** What the clients talk to; a user's lock on ZooKeeper counts as a raw handle's (its parents are made for it). */
+    public Backend backend() {
+        if (user == null) {
+            return kind.backend;
+        }
+        return user.backend() == io.lockchaos.api.Backend.REDIS ? Backend.REDIS : Backend.ZOOKEEPER;
+    }
+
+    /** Whether clients use raw ZooKeeper sessions (the tutorial's locks, a user's lock) rather than Curator's. */
     public boolean naive() {
-        return kind.backend == Backend.ZOOKEEPER;
+        return backend() == Backend.ZOOKEEPER;
     }
 
     /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
@@ -150,7 +182,7 @@ public record LockRecipe(Kind kind, int permits) {
 
     /** Whether clients lock on Redis instances rather than ZooKeeper. */
     public boolean redis() {
-        return kind.backend == Backend.REDIS;
+        return backend() == Backend.REDIS;
     }
 
     /** Whether one multi-lock spans every key (its workers all take all keys at once). */
@@ -169,7 +201,7 @@ public record LockRecipe(Kind kind, int permits) {
      * one-lease semaphore included: runs have always treated every semaphore alike).
      */
     public boolean protectsResources() {
-        return kind != Kind.SEMAPHORE;
+        return !promises().counted();
     }
 
     /**
@@ -177,7 +209,18 @@ public record LockRecipe(Kind kind, int permits) {
      * read/write lock) promises, with owner-only release and queue order: they are written as if they kept them.
      */
     public Recipe promises() {
+        if (user != null) {
+            io.lockchaos.api.Promises p = user.promises();
+            return new Recipe(user.className(), p.permits(), p.reentrant(), p.ownerRelease(), p.fifo(), p.readWrite(),
+                    p.counted(), p.leased());
+        }
         return kind == Kind.SEMAPHORE ? Recipe.semaphore(permits) : kind.promises;
+    }
+
+    /** A checker's promises as the public API says them. */
+    public static io.lockchaos.api.Promises promisesOf(Recipe r) {
+        return new io.lockchaos.api.Promises(r.capacity(), r.counted(), r.readWrite(), r.reentrant(), r.ownerRelease(),
+                r.fifo(), r.leased());
     }
 
     /** The linearizability model of what the lock promises. */

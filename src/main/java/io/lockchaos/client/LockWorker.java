@@ -1,5 +1,7 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.Grant;
 import io.lockchaos.checker.LockHolds;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
@@ -40,6 +42,7 @@ public final class LockWorker implements Runnable {
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     private volatile int process;
+    private volatile String openFailure;
     private int downgradePct;
     private java.util.SplittableRandom downgrades;
 
@@ -66,6 +69,11 @@ public final class LockWorker implements Runnable {
                       Duration acquireTimeout, Duration hold, long deadlineNanos) {
         this(recorder, key, firstProcess, workers, clients, Generators.until(deadlineNanos - System.nanoTime(),
                 Generators.repeat(Cycle.of(acquireTimeout.toMillis(), hold.toMillis()))), System.nanoTime());
+    }
+
+    /** Why the worker's first client could not be opened, or null: set before it counts down its start latch. */
+    public String openFailure() {
+        return openFailure;
     }
 
     /** The worker's current process number (it changes after an indeterminate op). */
@@ -417,8 +425,12 @@ public final class LockWorker implements Runnable {
                 return current;
             } catch (RuntimeException e) {
                 if (i == OPEN_TRIES) {
-                    System.err.println("lockchaos: worker " + worker + " (process " + process + ") stops: no client"
-                            + " after " + OPEN_TRIES + " tries (" + e.getMessage() + ")");
+                    String why = "no client after " + OPEN_TRIES + " tries (" + e.getMessage() + ")";
+                    if (process == worker) {
+                        openFailure = why; // before any op: the run cannot start, and its runner says why
+                    } else {
+                        System.err.println("lockchaos: worker " + worker + " (process " + process + ") stops: " + why);
+                    }
                     return null;
                 }
             }

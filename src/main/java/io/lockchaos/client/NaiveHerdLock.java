@@ -1,5 +1,6 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.Grant;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.Grant;
 import java.time.Duration;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;

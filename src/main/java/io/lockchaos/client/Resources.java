@@ -1,5 +1,6 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.DangerPoint;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
@@ -53,12 +54,6 @@ public final class Resources {
     public void criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe) throws InterruptedException {
         criticalSection(rec, process, token, holdMillis, stillSafe, () -> { });
-    }
-
-    /** What a holder does between its last check and its write; a nemesis may stop it there. */
-    @FunctionalInterface
-    public interface DangerPoint {
-        void reach() throws InterruptedException;
     }
 
     /**

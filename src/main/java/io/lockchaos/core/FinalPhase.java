@@ -1,7 +1,7 @@
 package io.lockchaos.core;
 
-import io.lockchaos.client.Grant;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
 import io.lockchaos.history.Fn;

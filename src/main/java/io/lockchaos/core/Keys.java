@@ -51,6 +51,19 @@ public final class Keys {
             key("name", Type.TEXT, "default", null, "the test's folder under `histories/`", TestSpec::name),
             key("recipe", Type.TEXT, "reentrant-mutex", "--recipe", "the lock under test (see below)",
                     s -> s.recipe().wireName()),
+            key("lock_class", Type.TEXT, "", "--lock-class", "your lock: the `io.lockchaos.api.LockFactory` class"
+                    + " that makes its clients (with `lock_jar`; replaces `recipe`; see Your own lock)",
+                    s -> s.recipe().user() == null ? "" : s.recipe().user().className()),
+            key("lock_jar", Type.TEXT, "", "--lock-jar", "your lock's classpath: jars and folders separated by `:`"
+                    + " (`lib/*` takes every jar in `lib`), loaded only in client agents",
+                    s -> s.recipe().user() == null ? "" : String.join(java.io.File.pathSeparator,
+                            s.recipe().user().classpath())),
+            key("lock_promises", Type.TEXT, "", null, "what your lock promises, e.g. `exclusive reentrant"
+                    + " owner-release fifo`; by default asked of its factory (test.json records the answer)",
+                    s -> s.recipe().user() == null ? "" : s.recipe().user().promises().words()),
+            key("lock_backend", Type.TEXT, "", null, "what your lock runs on, `zookeeper` or `redis`; by default"
+                    + " asked of its factory", s -> s.recipe().user() == null ? ""
+                    : s.recipe().user().backend().name().toLowerCase(java.util.Locale.ROOT)),
             key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe)",
                     s -> s.cluster().nodes()),
             key("clients", Type.INT, "10", "--clients", "workers, each with its own session",

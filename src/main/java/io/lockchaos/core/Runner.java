@@ -400,6 +400,7 @@ public final class Runner {
         }
         java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(spec.clients().count());
         List<Thread> threads = new ArrayList<>();
+        List<LockWorker> workers = new ArrayList<>();
         Thread nemesis = new Thread(() -> {
             try {
                 ready.await(); // the schedule's clock starts with the workers'
@@ -442,7 +443,23 @@ public final class Runner {
             }
             Thread t = new Thread(lw, "lockchaos-worker-" + worker);
             threads.add(t);
+            workers.add(lw);
             t.start();
+        }
+        ready.await();
+        for (LockWorker w : workers) {
+            if (w.openFailure() != null) {
+                // a worker without its first client means the lock cannot be used at all (a bad address, a user's
+                // lock whose open throws): stop, keeping what the others recorded
+                threads.forEach(Thread::interrupt);
+                nemesis.interrupt();
+                for (Thread t : threads) {
+                    t.join();
+                }
+                nemesis.join();
+                throw new IllegalArgumentException("the run stopped: worker " + w.process() + " has "
+                        + w.openFailure());
+            }
         }
         for (Thread t : threads) {
             t.join();
@@ -457,6 +474,18 @@ public final class Runner {
      * jars (cached after the first time) and waits until every agent listens.
      */
     private io.lockchaos.agent.AgentLauncher startAgents(Phases phases) throws Exception {
+        int n = spec.clients().agentCount(pausesClients());
+        io.lockchaos.client.UserLock user = spec.recipe().user();
+        if (user != null) {
+            io.lockchaos.agent.AgentLauncher a;
+            try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) for "
+                    + user.className())) {
+                a = io.lockchaos.agent.AgentLauncher.start(user, n, runDir.resolve("agents"));
+            }
+            agentCurator = a.curatorVersion();
+            agentStartMillis = a.startMillis();
+            return a;
+        }
         if (!spec.clients().agents()) {
             return null;
         }
@@ -466,7 +495,6 @@ public final class Runner {
         } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
         }
-        int n = spec.clients().agentCount(pausesClients());
         io.lockchaos.agent.AgentLauncher a;
         try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "
                 + spec.clients().curator())) {
@@ -497,8 +525,9 @@ public final class Runner {
         Map<String, Object> versions = new LinkedHashMap<>();
         versions.put("lockchaos", "0.1.0");
         versions.put("zookeeper", "3.9.5");
-        versions.put("curator", spec.clients().curatorVersion());
-        versions.put("clients", spec.clients().agents() ? "client agents" : "in-process");
+        boolean user = spec.recipe().user() != null;
+        versions.put("curator", user ? "lock_jar's" : spec.clients().curatorVersion());
+        versions.put("clients", spec.clients().agents() || user ? "client agents" : "in-process");
         versions.put("java", System.getProperty("java.version"));
         if (spec.recipe().redis()) {
             versions.put("redis", io.lockchaos.redis.RedisServers.version());

@@ -1,7 +1,10 @@
 package io.lockchaos.core;
 
+import io.lockchaos.api.LockContext;
+import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.ClientHandle;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.api.LockClient;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
@@ -14,13 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The run's client sessions: makes a lock client of the spec's recipe on a new session, records its connection
+ * The run's client sessions: opens a lock client of the spec's recipe on a new session, records its connection
  * states, keeps each open session's current id for the final inspection, closes a retired process's session when its
  * worker lets the client go, and closes the rest at the end. Thread-safe.
  */
@@ -53,76 +53,150 @@ final class Sessions {
 
 
     /**
-     * A client on a new session to {@code connect}; for Curator recipes connection states are recorded for the
-     * worker's current process and passed to {@code onState}. {@code handle}, when not null, is told where the
-     * session's ZooKeeper handle is, for the nemesis.
+     * A client on a new session to {@code connect}, opened by the recipe's {@link LockFactory} (in this JVM) or by a
+     * client agent; the connection states it reports are recorded for the worker's current process and passed to
+     * {@code onState}. {@code handle}, when not null, is told where the session is, for the nemesis.
      *
      * @param allKeys every lock key, for a multi-lock
      */
     LockClient client(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
                       Consumer<String> onState, ClientHandle handle) {
         try {
-            if (spec.recipe().redis()) {
-                // no session: the client's id stands for one, in the history and in the final inspection
-                LockClient lock = io.lockchaos.redis.RedisLocks.open(spec.recipe(), key, List.of(connect.split(",")),
-                        spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis());
-                long id = io.lockchaos.redis.RedisLocks.idOf(lock);
-                AutoCloseable session = lock::close; // closing the "session" closes the client, in the background
-                register(session, () -> id);
-                return closing(session, process, () -> id, lock, false);
-            }
-            if (spec.recipe().naive()) {
-                ZooKeeper zk = zookeeper(connect, false);
-                AutoCloseable session = zk::close; // one object: it is the key under which the session is open
-                register(session, zk::getSessionId);
-                if (handle != null) {
-                    handle.zookeeper(() -> zk);
-                }
-                return closing(session, process, zk::getSessionId, spec.recipe().open(zk, key, read), true);
-            }
             if (agents != null) {
                 return agentClient(connect, key, read, allKeys, process, onState, handle);
             }
-            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, (int) spec.clients().sessionTimeoutMillis(),
-                    (int) Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), new RetryNTimes(3, 100));
-            LongSupplier id = () -> {
-                try {
-                    return c.getZookeeperClient().getZooKeeper().getSessionId();
-                } catch (Exception e) {
-                    return 0; // no session right now
-                }
-            };
-            io.lockchaos.client.SessionOfState current = new io.lockchaos.client.SessionOfState();
-            c.getConnectionStateListenable().addListener((cf, state) -> {
-                long about = current.about(state.name(), id.getAsLong());
-                recorder.state(process.getAsInt(), state.name(), about);
-                onState.accept(state.name());
-            });
-            c.start();
-            if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
-                c.close();
-                throw new IllegalStateException("no connection to " + connect);
-            }
-            current.connected(id.getAsLong());
-            register(c, id);
-            if (handle != null) {
-                handle.zookeeper(() -> {
-                    try {
-                        return c.getZookeeperClient().getZooKeeper();
-                    } catch (Exception e) {
-                        return null;
-                    }
-                });
-            }
-            LockClient lock = spec.recipe().open(c, key, read, allKeys);
-            return closing(c, process, () -> {
-                long now = id.getAsLong();
-                return now != 0 ? now : current.last(); // in an outage the handle may have no session: the last one
-            }, lock, true);
+            RunContext ctx = new RunContext(connect, key, read, allKeys, process, onState, handle);
+            LockClient lock = factory().open(ctx);
+            register(lock, ctx::sessionId);
+            return closing(lock, process, ctx::sessionId);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The recipe's factory, for clients in this JVM (a user's lock always runs in agents). */
+    private LockFactory factory() {
+        LockRecipe r = spec.recipe();
+        return switch (r.backend()) {
+            case REDIS -> new io.lockchaos.redis.RedisLockFactory(r);
+            case ZOOKEEPER -> new io.lockchaos.client.ZooKeeperLockFactory(r);
+            case CURATOR -> new io.lockchaos.client.CuratorLockFactory(r);
+        };
+    }
+
+    /** What the run gives one in-process client, and where the client's reports go. */
+    private final class RunContext implements LockContext {
+        private final String connect;
+        private final String key;
+        private final boolean read;
+        private final List<String> allKeys;
+        private final IntSupplier process;
+        private final Consumer<String> onState;
+        private final ClientHandle handle;
+        private final Map<String, Object> attributes = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile LongSupplier sessionId = () -> 0;
+        private volatile boolean sessionGiven;
+
+        RunContext(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
+                   Consumer<String> onState, ClientHandle handle) {
+            this.connect = connect;
+            this.key = key;
+            this.read = read;
+            this.allKeys = List.copyOf(allKeys);
+            this.process = process;
+            this.onState = onState;
+            this.handle = handle;
+        }
+
+        long sessionId() {
+            return sessionId.getAsLong();
+        }
+
+        @Override
+        public String connectString() {
+            return connect;
+        }
+
+        @Override
+        public List<String> endpoints() {
+            return List.of(connect.split(","));
+        }
+
+        @Override
+        public String key() {
+            return key;
+        }
+
+        @Override
+        public List<String> allKeys() {
+            return allKeys;
+        }
+
+        @Override
+        public boolean read() {
+            return read;
+        }
+
+        @Override
+        public int process() {
+            return process.getAsInt();
+        }
+
+        @Override
+        public Duration sessionTimeout() {
+            return Duration.ofMillis(spec.clients().sessionTimeoutMillis());
+        }
+
+        @Override
+        public Duration connectionTimeout() {
+            return Duration.ofMillis(Math.max(1000, spec.clients().sessionTimeoutMillis() / 2));
+        }
+
+        @Override
+        public Duration lease() {
+            return Duration.ofMillis(spec.redis().leaseMillis());
+        }
+
+        @Override
+        public Duration requestTimeout() {
+            return Duration.ofMillis(spec.redis().instanceTimeoutMillis());
+        }
+
+        @Override
+        public void state(String state, long session) {
+            recorder.state(process.getAsInt(), state, session);
+            onState.accept(state);
+        }
+
+        @Override
+        public void state(String state) {
+            state(state, sessionId());
+        }
+
+        @Override
+        public void session(LongSupplier id, java.util.function.Supplier<byte[]> password) {
+            sessionGiven = true;
+            sessionId = id;
+        }
+
+        @Override
+        public void zookeeper(java.util.function.Supplier<ZooKeeper> zk) {
+            if (!sessionGiven) {
+                sessionId = () -> {
+                    ZooKeeper h = zk.get();
+                    return h == null ? 0 : h.getSessionId();
+                };
+            }
+            if (handle != null) {
+                handle.zookeeper(zk);
+            }
+        }
+
+        @Override
+        public Map<String, Object> attributes() {
+            return attributes;
         }
     }
 
@@ -141,8 +215,10 @@ final class Sessions {
             c.dedicated(agent.process().pid());
         }
         try {
+            Map<String, Object> more = Map.of("process", process.getAsInt(), "lease_ms", spec.redis().leaseMillis(),
+                    "request_timeout_ms", spec.redis().instanceTimeoutMillis());
             c.open(spec.recipe().wireName(), connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
-                    Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), (state, about) -> {
+                    Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), more, (state, about) -> {
                         recorder.state(process.getAsInt(), state, about);
                         onState.accept(state);
                     });
@@ -154,19 +230,18 @@ final class Sessions {
         if (handle != null) {
             handle.session(c);
         }
-        return closing(c, process, c::lastSessionId, c, false);
+        return closing(c, process, c::lastSessionId);
     }
 
     /**
-     * {@code lock}, whose close also closes its session (in the background): a worker closes its client when the
-     * process is retired, and the application it stands for would not keep that session. The history says so: a
+     * {@code lock}, whose close (which ends its session too) runs in the background: a worker closes its client when
+     * the process is retired, and the application it stands for would not keep that session. The history says so: a
      * {@code state CLOSED} of the retired process naming the session it closed.
      */
-    private LockClient closing(AutoCloseable session, IntSupplier process, LongSupplier sessionId, LockClient lock,
-                               boolean closeLock) {
+    private LockClient closing(LockClient lock, IntSupplier process, LongSupplier sessionId) {
         return new LockClient() {
             @Override
-            public io.lockchaos.client.Grant acquire(Duration timeout) throws Exception {
+            public io.lockchaos.api.Grant acquire(Duration timeout) throws Exception {
                 return lock.acquire(timeout);
             }
 
@@ -176,7 +251,7 @@ final class Sessions {
             }
 
             @Override
-            public boolean release(io.lockchaos.client.Resources.DangerPoint danger) throws Exception {
+            public boolean release(io.lockchaos.api.DangerPoint danger) throws Exception {
                 return lock.release(danger);
             }
 
@@ -197,16 +272,13 @@ final class Sessions {
 
             @Override
             public void close() {
-                if (closeLock) {
-                    lock.close(); // else the session's close is the lock's, done once, in the background
-                }
                 boolean mine;
                 synchronized (Sessions.this) {
-                    mine = open.remove(session) != null;
+                    mine = open.remove(lock) != null;
                 }
                 if (mine) {
                     recorder.state(process.getAsInt(), "CLOSED", sessionId.getAsLong());
-                    closer.execute(() -> closeQuietly(session));
+                    closer.execute(() -> closeQuietly(lock));
                 }
             }
         };

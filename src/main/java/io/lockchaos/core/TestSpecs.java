@@ -128,12 +128,22 @@ public final class TestSpecs {
             }
             m.put(e.getKey(), e.getValue());
         }
+        if (overrides.containsKey("lock_class") || overrides.containsKey("lock_jar")) {
+            // another lock: what the last one promised is asked again unless the overrides say it
+            m.put("lock_promises", overrides.getOrDefault("lock_promises", ""));
+            m.put("lock_backend", overrides.getOrDefault("lock_backend", ""));
+        }
+        if (!overrides.getOrDefault("recipe", "user").equals("user") && !overrides.containsKey("lock_class")) {
+            m.put("lock_class", ""); // a recipe named now replaces a lock from a jar named before
+            m.put("lock_jar", "");
+        }
         return build(source, m);
     }
 
     /** Builds a spec from every key's text form; each value that cannot be read is named with its key. */
     private static TestSpec build(String source, Map<String, String> m) throws SpecException {
-        LockRecipe recipe = parsed(source, "recipe", m, LockRecipe::parse);
+        LockRecipe recipe = m.get("lock_class").isEmpty() ? parsed(source, "recipe", m, LockRecipe::parse)
+                : UserLocks.recipe(source, m);
         ClientMode mode = ClientMode.parse(m.get("client_mode"));
         if (mode == null) {
             throw new SpecException(source + ": client_mode: expected ignore, stop-on-suspended or stop-on-lost, got '"

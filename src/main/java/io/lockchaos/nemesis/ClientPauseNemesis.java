@@ -1,5 +1,7 @@
 package io.lockchaos.nemesis;
 
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.DangerPoint;
 import io.lockchaos.client.ClientHandle;
 import java.io.IOException;
 import java.util.EnumSet;

@@ -1,6 +1,6 @@
 package io.lockchaos.redis;
 
-import io.lockchaos.client.Grant;
+import io.lockchaos.api.Grant;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,7 +1,7 @@
 package io.lockchaos.redis;
 
-import io.lockchaos.client.Grant;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.lockchaos.redis;
 
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.LockClient;
 import io.lockchaos.client.LockRecipe;
 import java.util.List;
 

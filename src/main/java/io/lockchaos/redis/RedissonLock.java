@@ -1,7 +1,7 @@
 package io.lockchaos.redis;
 
-import io.lockchaos.client.Grant;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.time.Duration;

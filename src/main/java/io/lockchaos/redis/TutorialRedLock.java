@@ -1,6 +1,7 @@
 package io.lockchaos.redis;
 
-import io.lockchaos.client.Grant;
+import io.lockchaos.api.DangerPoint;
+import io.lockchaos.api.Grant;
 import io.lockchaos.client.Resources;
 import java.time.Duration;
 import java.util.List;
@@ -90,7 +91,7 @@ final class TutorialRedLock extends RedisLockClient {
      * and its DEL. Always true: the tutorial's RedLock cannot tell whether it still held the lock.
      */
     @Override
-    public boolean release(Resources.DangerPoint danger) throws Exception {
+    public boolean release(DangerPoint danger) throws Exception {
         boolean reached = false;
         for (Instance jedis : instances) {
             try {

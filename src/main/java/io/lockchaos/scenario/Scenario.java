@@ -73,6 +73,16 @@ public final class Scenario {
         return set("recipe", r.wireName());
     }
 
+    /**
+     * Your own lock instead of a recipe: the {@link io.lockchaos.api.LockFactory} class {@code factoryClass}, loaded in
+     * client agents from {@code classpath} (jars and folders; {@code dir/*} takes every jar in {@code dir}).
+     */
+    public Scenario lock(String factoryClass, java.util.List<Path> classpath) {
+        keys.put("recipe", io.lockchaos.client.LockRecipe.Kind.USER.wireName());
+        keys.put("lock_jar", String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()));
+        return set("lock_class", factoryClass);
+    }
+
     public Scenario nodes(int n) {
         return set("nodes", n);
     }

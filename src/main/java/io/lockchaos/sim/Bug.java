@@ -1,5 +1,7 @@
 package io.lockchaos.sim;
 
+import io.lockchaos.api.Grant;
+
 /** A defect the simulated lock service or resource can be told to commit once. */
 public enum Bug {
     NONE,

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lockchaos.client.Grant;
+import io.lockchaos.api.Grant;
 import io.lockchaos.cluster.LocalEnsemble;
 import java.io.IOException;
 import java.nio.file.Path;

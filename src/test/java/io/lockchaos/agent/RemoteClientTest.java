@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lockchaos.client.Grant;
+import io.lockchaos.api.Grant;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

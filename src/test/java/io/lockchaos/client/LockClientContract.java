@@ -1,5 +1,6 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.Grant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lockchaos.client.Grant;
-import io.lockchaos.client.LockClient;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import io.lockchaos.client.LockRecipe;
 import java.nio.file.Path;
 import java.time.Duration;

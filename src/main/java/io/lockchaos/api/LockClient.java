@@ -1,4 +1,4 @@
-package io.lockchaos.client;
+package io.lockchaos.api;
 
 import java.time.Duration;
 
@@ -23,7 +23,7 @@ public interface LockClient extends AutoCloseable {
      * Releases the lock, passing {@code danger} where a pause hurts this recipe's release most: by default before it
      * sends anything; a release that reads and then deletes (the tutorial's RedLock) passes it in between.
      */
-    default boolean release(Resources.DangerPoint danger) throws Exception {
+    default boolean release(DangerPoint danger) throws Exception {
         danger.reach();
         return release();
     }

@@ -1,13 +1,15 @@
-package io.lockchaos.client;
+package io.lockchaos.api;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a client learned about its lock node right after acquiring.
+ * What a client learned about its lock right after acquiring: what an acquire's ok completion records. A lock of your
+ * own makes one with {@link #of}.
  *
- * @param node the lock node path
- * @param czxid the node's creation zxid: the fencing token (unlike the sequence number, it never restarts)
+ * @param node the lock node path (for a lock without nodes: its name)
+ * @param czxid the fencing token, -1 for none: for ZooKeeper's locks the node's creation zxid (unlike the sequence
+ *     number, it never restarts)
  * @param session the client's current session id
  * @param owner the node's ephemeral owner; differs from {@code session} in the CURATOR-604 case
  * @param seq the sequence number parsed from the node name, or -1
@@ -30,6 +32,14 @@ public record Grant(String node, long czxid, long session, long owner, long seq,
         this(node, czxid, session, owner, seq, -1);
     }
 
+    /**
+     * A grant as a lock of your own reports it: its lock node or name, its fencing token (-1 for a lock
+     * without one: its holders' writes are then not fenced) and the session it was granted on (its owner too).
+     */
+    public static Grant of(String node, long token, long session) {
+        return new Grant(node, token, session, session, sequenceOf(node), -1);
+    }
+
     /** The value an acquire's ok completion carries in the history. */
     public Map<String, Object> toValue() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -48,7 +58,7 @@ public record Grant(String node, long czxid, long session, long owner, long seq,
     }
 
     /** The ten-digit suffix ZooKeeper appends to sequential nodes, or -1. */
-    static long sequenceOf(String path) {
+    public static long sequenceOf(String path) {
         int n = path.length();
         if (n < 10) {
             return -1;

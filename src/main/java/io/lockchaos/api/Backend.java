@@ -1,0 +1,9 @@
+package io.lockchaos.api;
+
+/** The servers a lock runs on: what a run starts, puts behind its proxies and breaks. */
+public enum Backend {
+    /** A ZooKeeper ensemble; {@link LockContext#connectString} is a ZooKeeper connect string. */
+    ZOOKEEPER,
+    /** Independent Redis instances; {@link LockContext#endpoints} lists one {@code host:port} per instance. */
+    REDIS
+}

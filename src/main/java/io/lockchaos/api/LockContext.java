@@ -1,0 +1,70 @@
+package io.lockchaos.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What one process's lock client is given by the run, and how it tells the run what it sees. Calls to the reporting
+ * methods may come from any thread (a connection-state listener's, typically).
+ */
+public interface LockContext {
+    /** The servers as one connect string ({@code host:port,host:port}), each address routed through a proxy. */
+    String connectString();
+
+    /** The same servers, one {@code host:port} each, in order. */
+    List<String> endpoints();
+
+    /** The lock's name: a ZooKeeper path for ZooKeeper locks ({@code /lockchaos/lock-0}), a key for Redis. */
+    String key();
+
+    /** Every lock name of the run, for a lock that takes them all at once. */
+    List<String> allKeys();
+
+    /** For a read/write lock, whether this process takes the read side. */
+    boolean read();
+
+    /** The process this client is opened for (a worker's process number changes after an indeterminate op). */
+    int process();
+
+    /** The session timeout the run asks for. */
+    Duration sessionTimeout();
+
+    /** How long a connection attempt may take. */
+    Duration connectionTimeout();
+
+    /** For a leased lock, the lease the run asks for. */
+    Duration lease();
+
+    /** For a lock on several instances, how long one instance may take to answer. */
+    Duration requestTimeout();
+
+    /**
+     * Reports a connection state ({@code CONNECTED}, {@code SUSPENDED}, {@code LOST}, {@code RECONNECTED}, or any
+     * name of the lock's own) about the session {@code session}: it is recorded in the history for this process.
+     * The run's client mode ({@code client_mode}) decides whether a holder stops on it; a lock that decides itself
+     * answers {@link LockClient#stillHolds} instead.
+     */
+    void state(String state, long session);
+
+    /** Reports a connection state about the current session. */
+    void state(String state);
+
+    /**
+     * Says where the client's current session id (0 for none) and password (null for none) are found: the history
+     * names the session, and the nemesis expires it on the server by id and password.
+     */
+    void session(LongSupplier id, Supplier<byte[]> password);
+
+    /**
+     * Says where the client's current ZooKeeper handle is found (it may change after an expiry): the nemesis expires
+     * its session on the server, or makes the client alone believe it expired. Implies {@link #session} unless that
+     * was given.
+     */
+    void zookeeper(Supplier<org.apache.zookeeper.ZooKeeper> handle);
+
+    /** The process's place to keep state between its calls; lockchaos never reads it. */
+    Map<String, Object> attributes();
+}

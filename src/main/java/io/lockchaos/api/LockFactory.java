@@ -1,0 +1,27 @@
+package io.lockchaos.api;
+
+/**
+ * A lock under test, as its author gives it to lockchaos: what it promises, what it runs on, and how one process opens
+ * a client of it. A run calls {@link #open} once per process (a new process after every indeterminate op, as Jepsen
+ * does) and drives that client from one thread; the client's {@link LockClient#close} must end everything it opened.
+ *
+ * <p>A factory in the user's own jar is named with {@code --lock-class} and runs in client agents (child JVMs whose
+ * classpath is the user's {@code --lock-jar} and lockchaos' own classes): it needs a public no-argument constructor.
+ * lockchaos' own recipes are factories too.
+ */
+public interface LockFactory {
+    /** What the lock promises; this decides the checkers. */
+    Promises promises();
+
+    /** The servers the lock runs on (default: ZooKeeper). */
+    default Backend backend() {
+        return Backend.ZOOKEEPER;
+    }
+
+    /**
+     * Opens a client for one process: connects through {@code context}'s endpoints (which pass through lockchaos'
+     * proxies, so network faults reach it), reports its session and connection states to {@code context}, and returns
+     * the client. An exception here is a failed open: the run stops with its message.
+     */
+    LockClient open(LockContext context) throws Exception;
+}

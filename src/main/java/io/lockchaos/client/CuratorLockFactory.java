@@ -1,0 +1,72 @@
+package io.lockchaos.client;
+
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockContext;
+import io.lockchaos.api.LockFactory;
+import io.lockchaos.api.Promises;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * A Curator recipe as a {@link LockFactory}: each client on a Curator session of its own, whose connection states it
+ * reports (each about the session it concerns, see {@link SessionOfState}). Used in the runner and in client agents.
+ */
+public final class CuratorLockFactory implements LockFactory {
+    private final LockRecipe recipe;
+
+    public CuratorLockFactory(LockRecipe recipe) {
+        if (recipe.kind().backend() != LockRecipe.Backend.CURATOR) {
+            throw new IllegalArgumentException(recipe.wireName() + " is not a Curator recipe");
+        }
+        this.recipe = recipe;
+    }
+
+    @Override
+    public Promises promises() {
+        return LockRecipe.promisesOf(recipe.promises());
+    }
+
+    @Override
+    public LockClient open(LockContext ctx) throws Exception {
+        CuratorFramework c = CuratorFrameworkFactory.newClient(ctx.connectString(),
+                (int) ctx.sessionTimeout().toMillis(), (int) ctx.connectionTimeout().toMillis(),
+                new RetryNTimes(3, 100));
+        SessionOfState current = new SessionOfState();
+        ctx.zookeeper(() -> handle(c));
+        ctx.session(() -> {
+            ZooKeeper zk = handle(c);
+            long now = zk == null ? 0 : zk.getSessionId();
+            return now != 0 ? now : current.last(); // in an outage the handle may have no session: the last one
+        }, () -> {
+            ZooKeeper zk = handle(c);
+            return zk == null ? null : zk.getSessionPasswd();
+        });
+        c.getConnectionStateListenable().addListener((cf, state) -> {
+            ZooKeeper zk = handle(c);
+            ctx.state(state.name(), current.about(state.name(), zk == null ? 0 : zk.getSessionId()));
+        });
+        c.start();
+        try {
+            if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no connection to " + ctx.connectString());
+            }
+            current.connected(c.getZookeeperClient().getZooKeeper().getSessionId());
+            return new Closing(recipe.open(c, ctx.key(), ctx.read(), ctx.allKeys()), c);
+        } catch (Exception | Error e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** The client's current handle, or null while it has none. */
+    private static ZooKeeper handle(CuratorFramework c) {
+        try {
+            return c.getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.lockchaos.api.testlocks;
+
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockContext;
+import io.lockchaos.api.LockFactory;
+import io.lockchaos.api.Promises;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.retry.RetryOneTime;
+
+/**
+ * A user's lock in the test tree: InterProcessMutex on whatever Curator its classpath brings, stopping at SUSPENDED or
+ * LOST, its grants fenced by the lock node's czxid.
+ */
+public final class PlainMutex implements LockFactory {
+    @Override
+    public Promises promises() {
+        return Promises.exclusive().withReentry().withOwnerOnlyRelease().withFifo();
+    }
+
+    @Override
+    public LockClient open(LockContext ctx) throws Exception {
+        CuratorFramework c = CuratorFrameworkFactory.newClient(ctx.connectString(), (int) ctx.sessionTimeout().toMillis(),
+                (int) ctx.connectionTimeout().toMillis(), new RetryOneTime(100));
+        boolean[] doubt = new boolean[1];
+        ctx.zookeeper(() -> {
+            try {
+                return c.getZookeeperClient().getZooKeeper();
+            } catch (Exception e) {
+                return null;
+            }
+        });
+        c.getConnectionStateListenable().addListener((cf, s) -> {
+            synchronized (doubt) {
+                doubt[0] |= !s.isConnected();
+            }
+            ctx.state(s.name());
+        });
+        c.start();
+        if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            c.close();
+            throw new IllegalStateException("no connection to " + ctx.connectString());
+        }
+        InterProcessMutex m = new InterProcessMutex(c, ctx.key());
+        return new LockClient() {
+            @Override
+            public Grant acquire(Duration timeout) throws Exception {
+                if (!m.acquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return null;
+                }
+                synchronized (doubt) {
+                    doubt[0] = false;
+                }
+                String node = m.getParticipantNodes().iterator().next();
+                long czxid = c.checkExists().forPath(node).getCzxid();
+                return Grant.of(node, czxid, c.getZookeeperClient().getZooKeeper().getSessionId());
+            }
+
+            @Override
+            public boolean release() throws Exception {
+                m.release();
+                return true;
+            }
+
+            @Override
+            public boolean stillHolds() {
+                synchronized (doubt) {
+                    return !doubt[0];
+                }
+            }
+
+            @Override
+            public void close() {
+                c.close();
+            }
+        };
+    }
+}
