@@ -176,7 +176,9 @@ class DocCommandsIT {
      */
     private static Path workingCopy() throws IOException {
         Path work = Files.createTempDirectory("lockchaos-docs");
-        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci")) {
+        // src/ too: Your own lock has the user install lockchaos (into the linked target/) and build the example
+        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci", "src",
+                "examples")) {
             copyTree(ROOT.resolve(dir), work.resolve(dir));
         }
         for (String file : List.of("README.md", "pom.xml")) {
@@ -186,9 +188,11 @@ class DocCommandsIT {
         return work;
     }
 
+    /** Copies a folder as a clone has it: without the build output of the example projects. */
     private static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
+            for (Path p : (Iterable<Path>) s.filter(p -> !from.relativize(p).toString().matches("(.*/)?target(/.*)?"))
+                    ::iterator) {
                 Path t = to.resolve(from.relativize(p).toString());
                 if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     Files.createDirectories(t);
