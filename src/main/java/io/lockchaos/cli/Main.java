@@ -36,6 +36,7 @@ public final class Main implements Callable<Integer> {
     /** Runs the command line and returns the exit code instead of exiting, for tests. */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new Main());
+        RunCommand.addKeyOptions(cl.getSubcommands().get("run").getCommandSpec());
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             // Expected failures carry a one-line message; anything else is a bug and still gets one line.
             io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(ex);

@@ -12,8 +12,12 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import io.lockchaos.core.Keys;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code run}: runs a workload against a local ZooKeeper ensemble, stores the run and checks it. */
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -22,71 +26,14 @@ import picocli.CommandLine.Option;
             "Exit code: 0 valid, 1 invalid, 2 unknown or error."})
 final class RunCommand implements Callable<Integer> {
     private static final String OPTIONS = "options";
-    private static final Map<String, String> OPTION_OF = io.lockchaos.core.Keys.options();
+    private static final Map<String, String> OPTION_OF = Keys.options();
+
+    @Spec
+    CommandSpec self;
 
     @Option(names = "--workload", description = "workload file (JSON) of test keys over the defaults; each option"
             + " given on the command line overrides its key")
     Path workload;
-
-    @Option(names = "--recipe", completionCandidates = io.lockchaos.client.LockRecipe.Names.class,
-            description = "${COMPLETION-CANDIDATES} (default: reentrant-mutex)")
-    String recipe;
-
-    @Option(names = "--curator", description = "the Curator version the clients run: linked (5.9.0, in the runner's"
-            + " JVM) or any version from Maven Central, run in client agents (default: linked)")
-    String curator;
-
-    @Option(names = "--lock-class", description = "your lock: the io.lockchaos.api.LockFactory class that makes its"
-            + " clients, run in client agents (replaces --recipe; needs --lock-jar)")
-    String lockClass;
-
-    @Option(names = "--lock-jar", description = "your lock's classpath: jars and folders separated by ':' (lib/* takes"
-            + " every jar in lib)")
-    String lockJar;
-
-    @Option(names = "--nodes", description = "ZooKeeper servers or Redis instances: 1, 3 or 5 (default: 3)")
-    String nodes;
-
-    @Option(names = "--clients", description = "concurrent processes, each with its own session (default: 10)")
-    String clients;
-
-    @Option(names = "--keys", description = "lock keys (default: 1)")
-    String keys;
-
-    @Option(names = "--time", description = "how long the main phase runs, in whole seconds: 30, 30s, 2m (default: 10s)")
-    String time;
-
-    @Option(names = "--seed", description = "the run's seed (default: the workload's, else time-based; printed)")
-    String seed;
-
-    @Option(names = "--client-mode", description = "how holders react to connection states: ignore,"
-            + " stop-on-suspended or stop-on-lost (default: ignore)")
-    String clientMode;
-
-    @Option(names = "--reentry-depth", description = "acquires per hold; more than 1 re-enters (default: 1)")
-    String reentryDepth;
-
-    @Option(names = "--nemesis", description = "fault schedule: timeline entries separated by ';', e.g. 'at 3s"
-            + " isolate holder for 6s; at 12s kill leader for 2s', or 'mix kill,pause,expire every 5s for 3s'"
-            + " (default: none)")
-    String nemesis;
-
-    @Option(names = "--proxy", description = "Toxiproxy backend for network faults: embedded (default) or the URL"
-            + " of a running toxiproxy-server, http://host:port (default: embedded)")
-    String proxy;
-
-    @Option(names = "--partitioner", description = "what cuts servers apart: toxiproxy (a proxy per pair of servers),"
-            + " iptables (DROP rules in the servers' network namespaces: netns or container, needs root) or auto"
-            + " (iptables for netns, else toxiproxy) (default: auto)")
-    String partitioner;
-
-    @Option(names = "--cluster", description = "where the servers run: local (child JVMs, default), container"
-            + " (Docker via Testcontainers, with a Toxiproxy container) or netns (child JVMs in network namespaces of"
-            + " their own, cut apart with iptables; needs root) (default: local)")
-    String cluster;
-
-    @Option(names = "--warmup", description = "warm-up before the main phase, no faults, in whole seconds: 2s (default: 0s)")
-    String warmup;
 
     @Option(names = "--store", defaultValue = "histories", description = "where runs are stored (default histories)")
     Path store;
@@ -124,26 +71,22 @@ final class RunCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         Map<String, String> o = new LinkedHashMap<>();
-        if (recipe != null && lockClass != null) {
+        for (Keys.Key k : Keys.ALL) {
+            String v = given(k.name());
+            if (v != null) {
+                o.put(k.name(), k.optionText() == Keys.OptionText.WHOLE_SECONDS
+                        ? Long.toString(Durations.wholeSeconds(k.option(), v)) : v);
+            }
+        }
+        if (o.containsKey("recipe") && o.containsKey("lock_class")) {
             throw new UserError("--recipe and --lock-class both name the lock under test: give one");
         }
-        put(o, "recipe", lockClass != null ? io.lockchaos.client.LockRecipe.Kind.USER.wireName() : recipe);
-        put(o, "lock_class", lockClass);
-        put(o, "lock_jar", lockJar);
-        put(o, "nodes", nodes);
-        put(o, "clients", clients);
-        put(o, "keys", keys);
-        put(o, "client_mode", clientMode);
-        put(o, "reentry_depth", reentryDepth);
-        put(o, "time_s", time == null ? null : Long.toString(Durations.wholeSeconds("--time", time)));
-        put(o, "warmup_s", warmup == null ? null : Long.toString(Durations.wholeSeconds("--warmup", warmup)));
-        put(o, "nemesis", nemesis);
-        put(o, "proxy", proxy);
-        put(o, "partitioner", partitioner);
-        put(o, "cluster", cluster);
-        put(o, "curator", curator);
-        put(o, "seed", seed == null && (workload == null || spec.seed() == 0) ? Long.toString(System.nanoTime())
-                : seed);
+        if (o.containsKey("lock_class")) {
+            o.put("recipe", io.lockchaos.client.LockRecipe.Kind.USER.wireName());
+        }
+        if (!o.containsKey("seed") && (workload == null || spec.seed() == 0)) {
+            o.put("seed", Long.toString(System.nanoTime()));
+        }
         try {
             spec = TestSpecs.validate(OPTIONS, TestSpecs.with(OPTIONS, spec, o));
         } catch (SpecException e) {
@@ -257,6 +200,31 @@ final class RunCommand implements Callable<Integer> {
      * An error about a key no option set comes from the workload file (or the defaults) and names that, with the
      * options that may have made it impossible (a workload's partition with {@code --nodes 1}).
      */
+    /**
+     * Adds {@code run}'s option for each workload key that declares one ({@link Keys}), with the key's help and
+     * default: called once, as the command line is built.
+     */
+    static void addKeyOptions(CommandSpec run) {
+        for (Keys.Key k : Keys.ALL) {
+            if (k.option() == null) {
+                continue;
+            }
+            OptionSpec.Builder b = OptionSpec.builder(k.option()).type(String.class).arity("1")
+                    .paramLabel("<" + k.option().substring(2).replace('-', '_') + ">").description(k.optionHelp());
+            if (k.name().equals("recipe")) {
+                b.completionCandidates(new io.lockchaos.client.LockRecipe.Names());
+            }
+            run.addOption(b.build());
+        }
+    }
+
+    /** What the command line gave for {@code key}'s option, or null. */
+    private String given(String key) {
+        Keys.Key k = Keys.named(key);
+        OptionSpec o = k == null || k.option() == null ? null : self.findOption(k.option());
+        return o == null ? null : o.getValue();
+    }
+
     private String byOption(String message, Map<String, String> given) {
         String rest = message.substring(OPTIONS.length() + 2);
         int colon = rest.indexOf(": ");
@@ -266,7 +234,7 @@ final class RunCommand implements Callable<Integer> {
         }
         java.util.List<String> typed = new java.util.ArrayList<>();
         given.forEach((k, v) -> {
-            if (!k.equals("seed") || seed != null) { // the seed is always set, but typed only with --seed
+            if (!k.equals("seed") || given("seed") != null) { // the seed is always set, typed only with --seed
                 typed.add(OPTION_OF.get(k) + " " + v);
             }
         });

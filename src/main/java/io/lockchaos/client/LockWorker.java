@@ -71,6 +71,15 @@ public final class LockWorker implements Runnable {
                 Generators.repeat(Cycle.of(acquireTimeout.toMillis(), hold.toMillis()))), System.nanoTime());
     }
 
+    /** Tries to open a client {@code n} times, a second apart, before it stops (default 3). */
+    public LockWorker openTries(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("open tries must be at least 1, got " + n);
+        }
+        this.openTries = n;
+        return this;
+    }
+
     /** Why the worker's first client could not be opened, or null: set before it counts down its start latch. */
     public String openFailure() {
         return openFailure;
@@ -411,11 +420,11 @@ public final class LockWorker implements Runnable {
         }
     }
 
-    /** How often a worker tries to open a client before it gives up. */
-    private static final int OPEN_TRIES = 3;
+    /** How often the worker tries to open a client before it gives up. */
+    private int openTries = 3;
 
     /**
-     * A client for the current process, or null when none could be opened ({@link #OPEN_TRIES} tries, a second
+     * A client for the current process, or null when none could be opened ({@link #openTries} tries, a second
      * apart): the worker then stops, saying so on standard error, since it has no op in flight to record it on.
      */
     private LockClient open() {
@@ -424,8 +433,8 @@ public final class LockWorker implements Runnable {
                 current = clients.apply(process);
                 return current;
             } catch (RuntimeException e) {
-                if (i == OPEN_TRIES) {
-                    String why = "no client after " + OPEN_TRIES + " tries (" + e.getMessage() + ")";
+                if (i == openTries) {
+                    String why = "no client after " + openTries + " tries (" + e.getMessage() + ")";
                     if (process == worker) {
                         openFailure = why; // before any op: the run cannot start, and its runner says why
                     } else {

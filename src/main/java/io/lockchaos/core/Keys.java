@@ -26,6 +26,14 @@ public final class Keys {
         TEXT
     }
 
+    /** How the run command's option for a key is typed. */
+    public enum OptionText {
+        /** As the key's own text. */
+        AS_IS,
+        /** A duration in whole seconds ({@code 30}, {@code 30s}, {@code 2m}) for a key counted in seconds. */
+        WHOLE_SECONDS
+    }
+
     /**
      * One key.
      *
@@ -36,14 +44,49 @@ public final class Keys {
      * @param option the run command's option that sets it, or null
      * @param help what it means, in Markdown, one line
      * @param value reads it back from a spec, for test.json
+     * @param optionText how the option is typed
+     * @param min the least whole number it takes ({@link Long#MIN_VALUE}: no check here; its record checks it)
+     * @param max the most
      */
     public record Key(String name, Type type, String defaultText, String shownDefault, String option, String help,
-                      Function<TestSpec, Object> value) {
+                      Function<TestSpec, Object> value, OptionText optionText, long min, long max) {
+        /** The same key, its option typed as a duration in whole seconds. */
+        Key seconds() {
+            return new Key(name, type, defaultText, shownDefault, option, help, value, OptionText.WHOLE_SECONDS, min,
+                    max);
+        }
+
+        /** Whether {@link TestSpecs} checks its range (a key read by {@link TestSpec#number} has one). */
+        public boolean ranged() {
+            return min != Long.MIN_VALUE || max != Long.MAX_VALUE;
+        }
+
+        /** The option's help: the manual's, without its Markdown, and the default as the option is typed. */
+        public String optionHelp() {
+            String shown = optionText == OptionText.WHOLE_SECONDS ? defaultText + "s" : shownDefault;
+            return help.replace("`", "") + " (default: " + shown + ")";
+        }
     }
 
     private static Key key(String name, Type type, String dflt, String option, String help,
                            Function<TestSpec, Object> value) {
-        return new Key(name, type, dflt, dflt.isEmpty() ? "none" : dflt, option, help, value);
+        return new Key(name, type, dflt, dflt.isEmpty() ? "none" : dflt, option, help, value, OptionText.AS_IS,
+                Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * A key no record holds: the code that uses it reads it from the spec ({@link TestSpec#number}, {@link
+     * TestSpec#text}, {@link TestSpec#flag}), and its range is checked here. Declaring it is all a new key needs
+     * besides that code (see docs/architecture.md).
+     */
+    private static Key key(String name, Type type, String dflt, long min, long max, String option, String help) {
+        Function<TestSpec, Object> value = switch (type) {
+            case INT, LONG -> s -> s.number(name);
+            case BOOL -> s -> s.flag(name);
+            case TEXT -> s -> s.text(name);
+        };
+        return new Key(name, type, dflt, dflt.isEmpty() ? "none" : dflt, option, help, value, OptionText.AS_IS,
+                min, max);
     }
 
     /** In the order of test.json and of the manual's table. */
@@ -70,7 +113,7 @@ public final class Keys {
                     s -> s.clients().count()),
             key("keys", Type.INT, "1", "--keys", "lock keys; the seed rotates which worker uses which",
                     s -> s.workload().keys()),
-            key("time_s", Type.LONG, "10", "--time", "the main phase", s -> s.workload().timeSeconds()),
+            key("time_s", Type.LONG, "10", "--time", "the main phase", s -> s.workload().timeSeconds()).seconds(),
             key("hold_ms", Type.LONG, "10", null, "each hold lasts `hold_ms`, or a random time in [`hold_ms`,"
                     + " `hold_max_ms`]", s -> s.workload().holdMillis()),
             key("acquire_timeout_ms", Type.LONG, "1000", null, "how long an acquire waits",
@@ -79,13 +122,14 @@ public final class Keys {
                     s -> s.clients().sessionTimeoutMillis()),
             key("tick_ms", Type.INT, "200", null, "the servers' tickTime", s -> s.cluster().tickMillis()),
             new Key("seed", Type.LONG, "0", "time", "--seed", "the run's seed, printed at the start and stored in"
-                    + " `test.json`; 0 (or no `--seed`) takes one from the clock", TestSpec::seed),
+                    + " `test.json`; 0 (or no `--seed`) takes one from the clock", TestSpec::seed, OptionText.AS_IS,
+                    Long.MIN_VALUE, Long.MAX_VALUE),
             key("client_mode", Type.TEXT, "ignore", "--client-mode", "`ignore`, `stop-on-suspended` or"
                     + " `stop-on-lost`", s -> s.clients().mode().wireName()),
             key("reentry_depth", Type.INT, "1", "--reentry-depth", "acquires per hold",
                     s -> s.clients().reentryDepth()),
             key("warmup_s", Type.LONG, "0", "--warmup", "a warm-up phase before the main one: the same workload, no"
-                    + " faults", s -> s.workload().warmupSeconds()),
+                    + " faults", s -> s.workload().warmupSeconds()).seconds(),
             key("hold_max_ms", Type.LONG, "0", null, "see `hold_ms`; 0 holds exactly `hold_ms`",
                     s -> s.workload().holdMaxMillis()),
             key("try_acquire_pct", Type.INT, "0", null, "the percentage of acquires that are single tries (timeout"
@@ -127,6 +171,8 @@ public final class Keys {
             key("acquire_slack_ms", Type.LONG, "-1", null, "when 0 or more, acquires that return later than their"
                     + " timeout plus this slack are violations (`acquire-overrun`); -1 does not check",
                     s -> s.checking().acquireSlackMillis()),
+            key("open_tries", Type.INT, "3", 1, 100, null, "how often a worker tries to open a client for a new"
+                    + " process, a second apart, before it stops (its first one: before the run stops)"),
             key("container_check_ms", Type.LONG, "-1", null, "how often the servers (child JVMs) reap empty"
                     + " container nodes, such as a lock's parent (ZooKeeper's `znode.container.checkIntervalMs`); -1"
                     + " keeps its minute", s -> s.cluster().containerCheckMillis()));

@@ -428,7 +428,8 @@ public final class Runner {
                     plan.generator(worker), 0);
             self[0] = lw;
             lw.startTogether(ready);
-            lw.clientMode(spec.clients().mode()).reentryDepth(spec.clients().reentryDepth()).handle(handle);
+            lw.clientMode(spec.clients().mode()).reentryDepth(spec.clients().reentryDepth()).handle(handle)
+                    .openTries((int) spec.number("open_tries"));
             if (spec.recipe().readWrite()) {
                 lw.mode(read ? "read" : "write");
                 if (!read && spec.workload().downgradePct() > 0) {

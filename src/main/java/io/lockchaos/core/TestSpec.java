@@ -19,9 +19,12 @@ import java.util.Objects;
  * @param faults the fault schedule
  * @param checking how the run is judged beyond the recipe's checkers
  * @param redis how the Redis recipes lock
+ * @param values every key's text, as read and checked: what {@link #number}, {@link #text} and {@link #flag} give the
+ *     keys no record holds
  */
 public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cluster, ClientSpec clients,
-                       WorkloadSpec workload, FaultSpec faults, CheckSpec checking, RedisSpec redis) {
+                       WorkloadSpec workload, FaultSpec faults, CheckSpec checking, RedisSpec redis,
+                       Map<String, String> values) {
     /** The defaults: a 3-node local ensemble, 10 clients of Curator's InterProcessMutex for 10 s, no faults. */
     public static final TestSpec DEFAULTS = TestSpecs.defaults();
 
@@ -34,6 +37,30 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         Objects.requireNonNull(faults);
         Objects.requireNonNull(checking);
         Objects.requireNonNull(redis);
+        values = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values));
+    }
+
+    private String valueOf(String key, Keys.Type... types) {
+        Keys.Key k = Keys.named(key);
+        if (k == null || !java.util.Arrays.asList(types).contains(k.type())) {
+            throw new IllegalArgumentException("no " + java.util.Arrays.toString(types) + " key named " + key);
+        }
+        return values.getOrDefault(key, k.defaultText());
+    }
+
+    /** A whole-number key's value (checked against its declared range when the spec was built). */
+    public long number(String key) {
+        return Long.parseLong(valueOf(key, Keys.Type.INT, Keys.Type.LONG));
+    }
+
+    /** A text key's value. */
+    public String text(String key) {
+        return valueOf(key, Keys.Type.TEXT);
+    }
+
+    /** A true-or-false key's value. */
+    public boolean flag(String key) {
+        return Boolean.parseBoolean(valueOf(key, Keys.Type.BOOL));
     }
 
     /** The fault schedule, with random mixes expanded from the seed. */

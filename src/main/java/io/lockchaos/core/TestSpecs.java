@@ -185,9 +185,24 @@ public final class TestSpecs {
             }
             RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
                     (int) number(source, m, "redis_timeout_ms"));
-            return new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients, workload, faults,
-                    new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator")), number(source, m,
-                            "acquire_slack_ms")), redis);
+            for (Keys.Key k : Keys.ALL) {
+                if (k.ranged()) {
+                    long v = number(source, m, k.name());
+                    if (v < k.min() || v > k.max()) {
+                        throw new SpecException(source + ": " + k.name() + ": expected " + k.min() + " to " + k.max()
+                                + ", got " + v);
+                    }
+                }
+            }
+            TestSpec read = new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients,
+                    workload, faults, new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator")),
+                    number(source, m, "acquire_slack_ms")), redis, m);
+            // the values as the spec says them (a recipe's canonical name, what a user's factory promised): two specs
+            // of the same test are equal however their keys were spelled
+            Map<String, String> canonical = new java.util.LinkedHashMap<>();
+            read.toMap().forEach((k, v) -> canonical.put(k, String.valueOf(v)));
+            return new TestSpec(read.name(), read.seed(), read.recipe(), read.cluster(), read.clients(),
+                    read.workload(), read.faults(), read.checking(), read.redis(), canonical);
         } catch (IllegalArgumentException e) { // a record's own range check, which names its key
             throw new SpecException(source + ": " + e.getMessage());
         }

@@ -49,4 +49,21 @@ class KeysTest {
         assertNotNull(Keys.named("reentry_depth"));
         assertEquals(Keys.Type.INT, Keys.named("reentry_depth").type());
     }
+
+    /** A key no record holds (open_tries): declared once, it is read, range-checked and written back by name. */
+    @Test
+    void aKeyDeclaredAloneIsReadCheckedAndWrittenBack() throws Exception {
+        assertEquals(3, TestSpec.DEFAULTS.number("open_tries"));
+        TestSpec five = TestSpecs.with("w.json", TestSpec.DEFAULTS, Map.of("open_tries", "5"));
+        assertEquals(5, five.number("open_tries"));
+        assertEquals(5L, five.toMap().get("open_tries"));
+        assertEquals("w.json: open_tries: expected 1 to 100, got 0", org.junit.jupiter.api.Assertions.assertThrows(
+                SpecException.class, () -> TestSpecs.with("w.json", TestSpec.DEFAULTS, Map.of("open_tries", "0")))
+                .getMessage());
+        assertEquals("w.json: open_tries: expected a whole number, got 'x'",
+                org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                        () -> TestSpecs.with("w.json", TestSpec.DEFAULTS, Map.of("open_tries", "x"))).getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> TestSpec.DEFAULTS.text("open_tries"), "read by its declared type only");
+    }
 }

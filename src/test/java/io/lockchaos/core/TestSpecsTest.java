@@ -34,7 +34,7 @@ class TestSpecsTest {
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
                 "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "curator", "expect_by_curator", "acquire_slack_ms",
-                "container_check_ms"),
+                "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }
 
