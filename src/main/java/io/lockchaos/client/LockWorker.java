@@ -270,17 +270,12 @@ public final class LockWorker implements Runnable {
             }
             generator = step.rest();
             Cycle cycle = step.cycle();
-            if (cycle.pauseMillis() > 0) {
-                try {
-                    Thread.sleep(cycle.pauseMillis());
-                } catch (InterruptedException e) {
-                    return;
-                }
+            if (!pauseBefore(cycle)) {
+                return;
             }
             timeoutMillis = cycle.timeoutMillis();
             Duration acquireTimeout = Duration.ofMillis(timeoutMillis);
             Duration hold = Duration.ofMillis(cycle.holdMillis());
-            int depth = Math.max(this.depth, cycle.depth());
             phase(ClientHandle.Phase.WAITING);
             // what the holder hears from here on counts against this grant, even before the acquire returns
             stateSinceGrant = null;
@@ -303,58 +298,22 @@ public final class LockWorker implements Runnable {
             }
             recorder.complete(acq, OpType.OK, g.toValue(), null);
             phase(ClientHandle.Phase.HOLDING); // after the grant is in the history: a fault on "the holder" follows it
-            int held = 1;
-            boolean retired = false;
-            while (held < depth) {
-                Op again = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
-                try {
-                    Grant g2 = client.acquire(acquireTimeout);
-                    recorder.complete(again, g2 == null ? OpType.FAIL : OpType.OK, g2 == null ? null
-                            : g2.toValue(), g2 == null ? "timeout" : null);
-                    if (g2 == null) {
-                        break;
-                    }
-                    held++;
-                } catch (Exception e) {
-                    recorder.complete(again, OpType.INFO, null, String.valueOf(e));
-                    client = retire(client);
-                    retired = true;
-                    break;
-                }
-            }
-            if (retired) {
+            int held = reenter(client, Math.max(this.depth, cycle.depth()), acquireTimeout);
+            if (held < 0) {
+                client = retire(client);
                 continue;
             }
-            try {
-                if (resources != null) {
-                    // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
-                    resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
-                            this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty());
-                } else {
-                    holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            holdOnce(g, hold);
+            Downgrade d = held == 1 ? maybeDowngrade(client, acquireTimeout, hold) : Downgrade.REFUSED;
+            if (d == Downgrade.INTERRUPTED) {
+                return;
             }
-            // a holder that must stop (its client mode heard of trouble, or the run ends) gives the lock back
-            // rather than downgrade: Curator would grant the read lock from what it remembers of a write lock
-            // that may be gone
-            boolean draw = held == 1 && downgradePct > 0 && downgrades.nextInt(100) < downgradePct;
-            LockClient reader = draw && stillSafe() && !Thread.currentThread().isInterrupted() ? client.readSide()
-                    : null;
-            if (reader != null) {
-                Downgrade d = downgrade(client, reader, acquireTimeout, hold);
-                if (d == Downgrade.INTERRUPTED) {
-                    return;
-                }
-                if (d == Downgrade.RETIRE) {
-                    client = retire(client);
-                    continue;
-                }
-                if (d == Downgrade.DONE) {
-                    continue;
-                }
-                // the read lock was refused: the write hold ends as usual
+            if (d == Downgrade.RETIRE) {
+                client = retire(client);
+                continue;
+            }
+            if (d == Downgrade.DONE) {
+                continue;
             }
             phase(ClientHandle.Phase.IDLE);
             for (; held > 0; held--) {
@@ -364,6 +323,70 @@ public final class LockWorker implements Runnable {
                 }
             }
         }
+    }
+
+    /** Sleeps the cycle's pause; false when interrupted. */
+    private static boolean pauseBefore(Cycle cycle) {
+        if (cycle.pauseMillis() > 0) {
+            try {
+                Thread.sleep(cycle.pauseMillis());
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Acquires again until the holder holds {@code depth} times or is refused (what a non-reentrant recipe must do).
+     *
+     * @return how many times it holds, or -1 when an indeterminate re-acquire means the client must be retired
+     */
+    private int reenter(LockClient client, int depth, Duration timeout) {
+        int held = 1;
+        while (held < depth) {
+            Op again = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
+            try {
+                Grant g2 = client.acquire(timeout);
+                recorder.complete(again, g2 == null ? OpType.FAIL : OpType.OK, g2 == null ? null : g2.toValue(),
+                        g2 == null ? "timeout" : null);
+                if (g2 == null) {
+                    break;
+                }
+                held++;
+            } catch (Exception e) {
+                recorder.complete(again, OpType.INFO, null, String.valueOf(e));
+                return -1;
+            }
+        }
+        return held;
+    }
+
+    /** Holds for {@code hold}, running the critical section on the protected resources when there are any. */
+    private void holdOnce(Grant g, Duration hold) {
+        try {
+            if (resources != null) {
+                // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
+                resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
+                        this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty());
+            } else {
+                holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Downgrades this write hold when the draw says so ({@code downgrade_pct}); {@link Downgrade#REFUSED} when it did
+     * not (the write hold then ends as usual). A holder that must stop (its client mode heard of trouble, or the run
+     * ends) gives the lock back rather than downgrade: Curator would grant the read lock from what it remembers of a
+     * write lock that may be gone.
+     */
+    private Downgrade maybeDowngrade(LockClient client, Duration acquireTimeout, Duration hold) {
+        boolean draw = downgradePct > 0 && downgrades.nextInt(100) < downgradePct;
+        LockClient reader = draw && stillSafe() && !Thread.currentThread().isInterrupted() ? client.readSide() : null;
+        return reader == null ? Downgrade.REFUSED : downgrade(client, reader, acquireTimeout, hold);
     }
 
     /** How a downgrade ended. */
