@@ -52,9 +52,15 @@ final class WglSearch<S> {
         this.maxCached = maxCached;
     }
 
-    Result<S> run() {
+    /**
+     * The ops' calls and returns in time order, as a linked list over event slots 1..m (slot 0 is the head, m + 1 the
+     * end): event 2*i is the call of op i, 2*i+1 its return (absent for an op without one).
+     */
+    private record Layout(int[] ev, int[] next, int[] prev, int[] callSlot, int[] retSlot, int end, int required) {
+    }
+
+    private Layout layout() {
         int n = ops.size();
-        // Events: 2*i is the call of op i, 2*i+1 its return (absent for ops without one).
         List<Integer> events = new ArrayList<>(2 * n);
         int required = 0;
         for (LinOp op : ops) {
@@ -78,7 +84,6 @@ final class WglSearch<S> {
             return Integer.compare(a, b);
         });
         int m = events.size();
-        // Linked list over event slots 1..m; slot 0 is the head.
         int[] ev = new int[m + 1];
         int[] next = new int[m + 2];
         int[] prev = new int[m + 2];
@@ -94,18 +99,46 @@ final class WglSearch<S> {
                 retSlot[e >> 1] = i + 1;
             }
         }
-        final int end = m + 1;
         for (int i = 0; i <= m; i++) {
             next[i] = i + 1;
             prev[i + 1] = i;
         }
+        return new Layout(ev, next, prev, callSlot, retSlot, m + 1, required);
+    }
+
+    /** Two independent Zobrist keys per op, from a fixed seed (a search is repeatable). */
+    private static long[][] zobrist(int n) {
         SplittableRandom zr = new SplittableRandom(0x5eed);
-        long[] z1 = new long[n];
-        long[] z2 = new long[n];
+        long[][] z = new long[2][n];
         for (int i = 0; i < n; i++) {
-            z1[i] = zr.nextLong();
-            z2[i] = zr.nextLong();
+            z[0][i] = zr.nextLong();
+            z[1][i] = zr.nextLong();
         }
+        return z;
+    }
+
+    /** The first {@code depth} ops linearized. */
+    private List<LinOp> prefix(int[] stackOp, int depth) {
+        List<LinOp> prefix = new ArrayList<>(depth);
+        for (int i = 0; i < depth; i++) {
+            prefix.add(ops.get(stackOp[i]));
+        }
+        return prefix;
+    }
+
+    Result<S> run() {
+        int n = ops.size();
+        Layout l = layout();
+        int[] ev = l.ev();
+        int[] next = l.next();
+        int[] prev = l.prev();
+        int[] callSlot = l.callSlot();
+        int[] retSlot = l.retSlot();
+        final int end = l.end();
+        int required = l.required();
+        long[][] z = zobrist(n);
+        long[] z1 = z[0];
+        long[] z2 = z[1];
         Set<Key> cache = new HashSet<>();
         int[] stackOp = new int[n];
         Object[] stackState = new Object[n];
@@ -162,11 +195,7 @@ final class WglSearch<S> {
                 // the return of an op we have not linearized: this branch is dead
                 if (depth > bestDepth) {
                     bestDepth = depth;
-                    List<LinOp> prefix = new ArrayList<>(depth);
-                    for (int i = 0; i < depth; i++) {
-                        prefix.add(ops.get(stackOp[i]));
-                    }
-                    bestPrefix = prefix;
+                    bestPrefix = prefix(stackOp, depth);
                     blocked = ops.get(id);
                     bestState = state;
                 }
@@ -188,11 +217,7 @@ final class WglSearch<S> {
                 entry = next[callSlot[op]];
             }
         }
-        List<LinOp> order = new ArrayList<>(depth);
-        for (int i = 0; i < depth; i++) {
-            order.add(ops.get(stackOp[i]));
-        }
-        return new Result<>(Outcome.LINEARIZABLE, cache.size(), order, null, state, null);
+        return new Result<>(Outcome.LINEARIZABLE, cache.size(), prefix(stackOp, depth), null, state, null);
     }
 
     @SuppressWarnings("unchecked")
