@@ -2,8 +2,6 @@ package io.lockchaos.client;
 
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
-import io.lockchaos.api.LockFactory;
-import io.lockchaos.api.Promises;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -14,19 +12,9 @@ import org.apache.zookeeper.ZooKeeper;
  * A Curator recipe as a {@link LockFactory}: each client on a Curator session of its own, whose connection states it
  * reports (each about the session it concerns, see {@link SessionOfState}). Used in the runner and in client agents.
  */
-public final class CuratorLockFactory implements LockFactory {
-    private final LockRecipe recipe;
-
+public final class CuratorLockFactory extends RecipeFactory {
     public CuratorLockFactory(LockRecipe recipe) {
-        if (recipe.kind().backend() != LockRecipe.Backend.CURATOR) {
-            throw new IllegalArgumentException(recipe.wireName() + " is not a Curator recipe");
-        }
-        this.recipe = recipe;
-    }
-
-    @Override
-    public Promises promises() {
-        return LockRecipe.promisesOf(recipe.promises());
+        super(recipe, LockRecipe.Backend.CURATOR);
     }
 
     @Override

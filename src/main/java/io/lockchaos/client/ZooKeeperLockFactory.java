@@ -2,8 +2,6 @@ package io.lockchaos.client;
 
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
-import io.lockchaos.api.LockFactory;
-import io.lockchaos.api.Promises;
 import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
 import org.apache.zookeeper.ZooKeeper;
@@ -12,19 +10,9 @@ import org.apache.zookeeper.ZooKeeper;
  * One of the tutorial's hand-written locks as a {@link LockFactory}: each client on a raw ZooKeeper handle of its own.
  * Like the tutorial's code, it reports no connection states: the lock's parent nodes must exist (the run makes them).
  */
-public final class ZooKeeperLockFactory implements LockFactory {
-    private final LockRecipe recipe;
-
+public final class ZooKeeperLockFactory extends RecipeFactory {
     public ZooKeeperLockFactory(LockRecipe recipe) {
-        if (!recipe.naive()) {
-            throw new IllegalArgumentException(recipe.wireName() + " is not one of the tutorial's locks");
-        }
-        this.recipe = recipe;
-    }
-
-    @Override
-    public Promises promises() {
-        return LockRecipe.promisesOf(recipe.promises());
+        super(recipe, LockRecipe.Backend.ZOOKEEPER);
     }
 
     @Override

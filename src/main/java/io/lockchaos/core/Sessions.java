@@ -239,37 +239,7 @@ final class Sessions {
      * {@code state CLOSED} of the retired process naming the session it closed.
      */
     private LockClient closing(LockClient lock, IntSupplier process, LongSupplier sessionId) {
-        return new LockClient() {
-            @Override
-            public io.lockchaos.api.Grant acquire(Duration timeout) throws Exception {
-                return lock.acquire(timeout);
-            }
-
-            @Override
-            public boolean release() throws Exception {
-                return lock.release();
-            }
-
-            @Override
-            public boolean release(io.lockchaos.api.DangerPoint danger) throws Exception {
-                return lock.release(danger);
-            }
-
-            @Override
-            public boolean stillHolds() {
-                return lock.stillHolds();
-            }
-
-            @Override
-            public long validUntilNanos() {
-                return lock.validUntilNanos();
-            }
-
-            @Override
-            public LockClient readSide() {
-                return lock.readSide();
-            }
-
+        return new io.lockchaos.client.ForwardingLockClient(lock) {
             @Override
             public void close() {
                 boolean mine;

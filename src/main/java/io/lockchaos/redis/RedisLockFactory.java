@@ -3,27 +3,16 @@ package io.lockchaos.redis;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
-import io.lockchaos.api.LockFactory;
-import io.lockchaos.api.Promises;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.RecipeFactory;
 
 /**
  * A Redis recipe as a {@link LockFactory}. A Redis lock has no session: the client's id stands for one, in the
  * history and in the final inspection, and the run's instances are the context's endpoints, in node order.
  */
-public final class RedisLockFactory implements LockFactory {
-    private final LockRecipe recipe;
-
+public final class RedisLockFactory extends RecipeFactory {
     public RedisLockFactory(LockRecipe recipe) {
-        if (!recipe.redis()) {
-            throw new IllegalArgumentException(recipe.wireName() + " is not a Redis recipe");
-        }
-        this.recipe = recipe;
-    }
-
-    @Override
-    public Promises promises() {
-        return LockRecipe.promisesOf(recipe.promises());
+        super(recipe, LockRecipe.Backend.REDIS);
     }
 
     @Override
