@@ -5,5 +5,7 @@ public enum Backend {
     /** A ZooKeeper ensemble; {@link LockContext#connectString} is a ZooKeeper connect string. */
     ZOOKEEPER,
     /** Independent Redis instances; {@link LockContext#endpoints} lists one {@code host:port} per instance. */
-    REDIS
+    REDIS,
+    /** A PostgreSQL server; {@link LockContext#endpoints} has its {@code host:port} (user lockchaos, trust). */
+    POSTGRES
 }

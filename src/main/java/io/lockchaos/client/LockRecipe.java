@@ -51,6 +51,11 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         REDISSON("redisson", Backend.REDIS, Recipe.redisLease("redisson")),
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
         REDISSON_FENCED("redisson-fenced", Backend.REDIS, Recipe.redisLease("redisson-fenced")),
+        /** A session-level pg_advisory_lock on a dedicated PostgreSQL connection (it nests, as advisory locks do). */
+        PG_ADVISORY("pg-advisory", Backend.POSTGRES, new Recipe("pg-advisory", 1, true, true, false, false, false,
+                false)),
+        /** A lease row in a PostgreSQL table, renewed while held, its version the fencing token. */
+        PG_LEASE("pg-lease", Backend.POSTGRES, Recipe.redisLease("pg-lease")),
         /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
@@ -84,7 +89,9 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         /** A raw ZooKeeper handle (the tutorial's hand-written locks). */
         ZOOKEEPER,
         /** Redis instances. */
-        REDIS
+        REDIS,
+        /** PostgreSQL servers. */
+        POSTGRES
     }
 
     /** Every recipe name as typed, in order: what help text and error messages list (a user's lock is named by class). */
@@ -167,7 +174,11 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         if (user == null) {
             return kind.backend;
         }
-        return user.backend() == io.lockchaos.api.Backend.REDIS ? Backend.REDIS : Backend.ZOOKEEPER;
+        return switch (user.backend()) {
+            case REDIS -> Backend.REDIS;
+            case POSTGRES -> Backend.POSTGRES;
+            case ZOOKEEPER -> Backend.ZOOKEEPER;
+        };
     }
 
     /** Whether clients use raw ZooKeeper sessions (the tutorial's locks, a user's lock) rather than Curator's. */
@@ -178,6 +189,11 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
     public boolean multiInstance() {
         return kind == Kind.REDLOCK || kind == Kind.REDLOCK_TUTORIAL;
+    }
+
+    /** Whether clients lock on PostgreSQL servers. */
+    public boolean postgres() {
+        return backend() == Backend.POSTGRES;
     }
 
     /** Whether clients lock on Redis instances rather than ZooKeeper. */

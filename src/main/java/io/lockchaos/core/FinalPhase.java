@@ -92,11 +92,22 @@ final class FinalPhase {
      */
     private long probeTimeoutMillis() {
         long t = spec.workload().acquireTimeoutMillis();
-        return spec.recipe().redis() ? Math.max(t, spec.redis().leaseMillis() + 1000) : t;
+        return spec.recipe().promises().leased() ? Math.max(t, spec.redis().leaseMillis() + 1000) : t;
     }
 
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
+        if (spec.recipe().postgres()) {
+            try {
+                io.lockchaos.pg.PgInspection.Found found = io.lockchaos.pg.PgInspection.inspect(connect.split(",")[0],
+                        keys);
+                rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
+                        sessions.currentIds()), null);
+            } catch (RuntimeException e) {
+                rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
+            }
+            return;
+        }
         if (spec.recipe().redis()) {
             try {
                 List<String> instances = List.of(connect.split(","));

@@ -24,8 +24,14 @@ public final class Preflight {
             throw new IllegalArgumentException("--connect: container_check_ms is a property of the servers lockchaos"
                     + " starts; an ensemble you already have keeps its own");
         }
+        if (spec.recipe().postgres()) {
+            serversWithoutConnect(spec, connect);
+            if (io.lockchaos.pg.PgServers.findBinaries() == null) {
+                throw new IllegalArgumentException(io.lockchaos.pg.PgServers.MISSING);
+            }
+        }
         if (spec.recipe().redis()) {
-            redisWithoutConnect(spec, connect);
+            serversWithoutConnect(spec, connect);
             if (RedisServers.findExecutable() == null) {
                 throw new IllegalArgumentException(RedisServers.MISSING);
             }
@@ -59,11 +65,12 @@ public final class Preflight {
     static final String NO_DOCKER = "cluster: container needs Docker, and Docker is not available on this machine"
             + " (use the default cluster: local)";
 
-    /** A Redis recipe starts its own instances: an existing ZooKeeper ensemble has no place in it. */
-    static void redisWithoutConnect(TestSpec spec, String connect) {
+    /** A Redis or PostgreSQL recipe starts its own servers: an existing ZooKeeper ensemble has no place in it. */
+    static void serversWithoutConnect(TestSpec spec, String connect) {
         if (connect != null) {
-            throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own Redis"
-                    + " instances; --connect names a ZooKeeper ensemble");
+            throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own "
+                    + (spec.recipe().postgres() ? "PostgreSQL servers" : "Redis instances")
+                    + "; --connect names a ZooKeeper ensemble");
         }
     }
 }

@@ -103,8 +103,13 @@ public final class Runner {
     }
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
+        if (spec.recipe().postgres()) {
+            Preflight.serversWithoutConnect(spec, external);
+            return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
+                    spec.recipe().promises().leased());
+        }
         if (spec.recipe().redis()) {
-            Preflight.redisWithoutConnect(spec, external);
+            Preflight.serversWithoutConnect(spec, external);
             boolean clock = spec.schedule().events().stream()
                     .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
             return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
@@ -268,7 +273,8 @@ public final class Runner {
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
                         : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
-                        + (spec.recipe().redis() ? " Redis instance(s)" : " ZooKeeper server(s)"))) {
+                        + (spec.recipe().redis() ? " Redis instance(s)" : spec.recipe().postgres()
+                        ? " PostgreSQL server(s)" : " ZooKeeper server(s)"))) {
                     zk.start();
                     zk.awaitHealthy(Duration.ofSeconds(60));
                 }
@@ -530,6 +536,10 @@ public final class Runner {
         versions.put("curator", user ? "lock_jar's" : spec.clients().curatorVersion());
         versions.put("clients", spec.clients().agents() || user ? "client agents" : "in-process");
         versions.put("java", System.getProperty("java.version"));
+        if (spec.recipe().postgres()) {
+            versions.put("postgresql", io.lockchaos.pg.PgServers.version());
+            versions.put("pgjdbc", org.postgresql.Driver.getVersion());
+        }
         if (spec.recipe().redis()) {
             versions.put("redis", io.lockchaos.redis.RedisServers.version());
             versions.put("jedis", "8.0.2");

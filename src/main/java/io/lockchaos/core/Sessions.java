@@ -81,6 +81,7 @@ final class Sessions {
         LockRecipe r = spec.recipe();
         return switch (r.backend()) {
             case REDIS -> new io.lockchaos.redis.RedisLockFactory(r);
+            case POSTGRES -> new io.lockchaos.pg.PgLockFactory(r);
             case ZOOKEEPER -> new io.lockchaos.client.ZooKeeperLockFactory(r);
             case CURATOR -> new io.lockchaos.client.CuratorLockFactory(r);
         };

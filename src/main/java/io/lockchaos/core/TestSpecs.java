@@ -280,6 +280,40 @@ public final class TestSpecs {
     }
 
     /** What the Redis recipes cannot do: each refusal names its key. */
+    /** What the PostgreSQL recipes cannot do (yet): each refusal names its key. */
+    private static void validatePostgres(String source, TestSpec s) throws SpecException {
+        String recipe = s.recipe().wireName();
+        if (s.redis().leaseMillis() < 10 || s.redis().leaseMillis() > 600_000) {
+            throw new SpecException(source + ": lease_ms: expected 10 to 600000, got " + s.redis().leaseMillis());
+        }
+        if (s.cluster().kind() != ClusterKind.LOCAL) {
+            throw new SpecException(source + ": cluster: " + recipe + " runs on a local PostgreSQL server (cluster"
+                    + " local), not " + s.cluster().kind().wireName());
+        }
+        if (s.cluster().nodes() != 1) {
+            throw new SpecException(source + ": nodes: " + recipe + " locks on one PostgreSQL server (replicas and"
+                    + " failover are not built yet): nodes 1, got " + s.cluster().nodes());
+        }
+        if (!s.recipe().promises().reentrant() && s.clients().reentryDepth() != 1) {
+            throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
+                    + s.clients().reentryDepth());
+        }
+        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
+            io.lockchaos.nemesis.Fault f = e.fault();
+            io.lockchaos.nemesis.FaultKind k = f.kind();
+            String why = k == io.lockchaos.nemesis.FaultKind.EXPIRE
+                    || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE
+                    ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
+                    : k == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP ? "clock jumps move Redis instances' clocks only"
+                    : f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS
+                    ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
+            if (why != null) {
+                throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
+                        : " " + f.target()) + ": " + why);
+            }
+        }
+    }
+
     private static void validateRedis(String source, TestSpec s) throws SpecException {
         RedisSpec r = s.redis();
         String recipe = s.recipe().wireName();
@@ -388,6 +422,8 @@ public final class TestSpecs {
         validateAgents(source, s);
         if (s.recipe().redis()) {
             validateRedis(source, s);
+        } else if (s.recipe().postgres()) {
+            validatePostgres(source, s);
         } else if (s.schedule().events().stream().anyMatch(e -> e.fault().kind()
                 == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP)) {
             throw new SpecException(source + ": nemesis: clock-jump moves the clocks of Redis instances; ZooKeeper's"

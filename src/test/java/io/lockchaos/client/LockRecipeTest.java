@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(14, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(16, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -41,6 +41,10 @@ class LockRecipeTest {
         for (String n : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced")) {
             expected.put(n, "1 - o - - - l");
         }
+        // PostgreSQL: an advisory lock nests per session and is released by its session only; the lease row is
+        // released by its owner only, and is a lease
+        expected.put("pg-advisory", "1 r o - - - -");
+        expected.put("pg-lease", "1 - o - - - l");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -88,9 +92,11 @@ class LockRecipeTest {
                 "naive-exclusive", "owner-mutex", "naive-rw", "rw", "naive-herd", "owner-mutex",
                 "naive-queue", "owner-mutex"));
         // the Redis locks: exclusive, released by their value's owner only
-        for (String redis : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced")) {
+        for (String redis : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced",
+                "pg-lease")) {
             expected.put(redis, "owner-mutex");
         }
+        expected.put("pg-advisory", "reentrant-mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }

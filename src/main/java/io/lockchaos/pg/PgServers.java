@@ -1,0 +1,362 @@
+package io.lockchaos.pg;
+
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.ZkNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * PostgreSQL servers as child processes of the runner, from the machine's binaries ({@code LOCKCHAOS_PG_BIN}, else the
+ * newest {@code /usr/lib/postgresql/N/bin}): each initialized into {@code baseDir/pg-N} with {@code initdb} (trust
+ * authentication for the user {@code lockchaos}, on loopback only), listening on 127.0.0.1 on a port of its own, its
+ * Unix socket in its own folder. PostgreSQL refuses to run as root, so where the runner is root, {@code initdb} and
+ * {@code postgres} run as the {@code postgres} user Debian's package creates ({@code setpriv --reuid}).
+ *
+ * <p>Every server dies with the runner: {@code postgres} is started through {@code setpriv --pdeathsig KILL} from one
+ * long-lived thread, and its backends end once their postmaster is gone. A kill (and the end of the run) SIGKILLs the
+ * postmaster and every process under it: the instance is gone at once, with its advisory locks; a restart runs crash
+ * recovery on the same folder. A pause SIGSTOPs the whole tree, as a frozen machine would stop.
+ */
+public final class PgServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless {
+    /** One thread starts every server and lives as long as the JVM: the parent-death signal follows the thread. */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockchaos-pg-spawner");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** The database user the clients connect as (trust authentication, loopback only). */
+    public static final String USER = "lockchaos";
+
+    /** What a run says where the binaries are missing. */
+    public static final String MISSING = "the PostgreSQL recipes need PostgreSQL's server binaries (Debian: apt-get"
+            + " install postgresql; or set LOCKCHAOS_PG_BIN to the folder that holds initdb and postgres)";
+
+    private final List<ZkNode> nodes;
+    private final Path bin;
+    private final boolean asPostgresUser;
+    private final boolean clientsRenew;
+    private final Map<Integer, Process> running = new ConcurrentHashMap<>();
+    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
+    private boolean closed;
+
+    private PgServers(List<ZkNode> nodes, Path bin, boolean asPostgresUser, boolean clientsRenew) {
+        this.nodes = nodes;
+        this.bin = bin;
+        this.asPostgresUser = asPostgresUser;
+        this.clientsRenew = clientsRenew;
+    }
+
+    /** The folder of initdb and postgres, or null when this machine has none. */
+    public static Path findBinaries() {
+        String env = System.getenv("LOCKCHAOS_PG_BIN");
+        if (env != null && !env.isBlank()) {
+            Path p = Path.of(env);
+            return Files.isExecutable(p.resolve("postgres")) && Files.isExecutable(p.resolve("initdb")) ? p : null;
+        }
+        Path root = Path.of("/usr/lib/postgresql");
+        if (!Files.isDirectory(root)) {
+            return null;
+        }
+        try (Stream<Path> s = Files.list(root)) {
+            return s.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("postgres"))
+                    && Files.isExecutable(b.resolve("initdb")))
+                    .max(Comparator.comparingInt(PgServers::majorOf)).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static int majorOf(Path bin) {
+        try {
+            return Integer.parseInt(bin.getParent().getFileName().toString());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Initializes {@code size} servers under {@code baseDir} (not started).
+     *
+     * @param clientsRenew whether the clients renew a lease in the background (a paused client's renewals must stop
+     *     with it: see {@link io.lockchaos.cluster.Sessionless})
+     * @throws IOException when the binaries are missing ({@link #MISSING}) or initdb fails (its output is said)
+     */
+    public static PgServers create(Path baseDir, int size, boolean clientsRenew) throws IOException {
+        Path bin = findBinaries();
+        if (bin == null) {
+            throw new IOException(MISSING);
+        }
+        boolean root = "root".equals(System.getProperty("user.name"));
+        List<ZkNode> nodes = new ArrayList<>();
+        for (int id = 1; id <= size; id++) {
+            Path dir = baseDir.resolve("pg-" + id).toAbsolutePath();
+            Files.createDirectories(dir);
+            if (root) {
+                // the postgres user must own the folder it writes, and reach it through the run's folders
+                run(List.of("chown", "-R", "postgres:postgres", dir.toString()), dir.resolve("initdb.log"));
+                for (Path p = dir.getParent(); p != null; p = p.getParent()) {
+                    p.toFile().setExecutable(true, false);
+                }
+            }
+            ZkNode n = new ZkNode(id, "127.0.0.1", io.lockchaos.cluster.LocalEnsemble.freePort(), 0, 0, dir,
+                    dir.resolve("postgres.log"));
+            List<String> initdb = new ArrayList<>(asUser(root));
+            initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U", USER,
+                    "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"));
+            run(initdb, dir.resolve("initdb.log"));
+            nodes.add(n);
+        }
+        return new PgServers(nodes, bin, root, clientsRenew);
+    }
+
+    private static List<String> asUser(boolean root) {
+        return root ? List.of("setpriv", "--reuid", "postgres", "--regid", "postgres", "--clear-groups", "--")
+                : List.of();
+    }
+
+    /** Runs a setup command to its end, its output to {@code log}; fails with the output's last line. */
+    private static void run(List<String> cmd, Path log) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(cmd.get(0) + " did not finish within 120 s (see " + log + ")");
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while running " + cmd.get(0), e);
+        }
+        if (p.exitValue() != 0) {
+            List<String> lines = Files.readAllLines(log);
+            String last = lines.isEmpty() ? "" : ": " + lines.get(lines.size() - 1);
+            String program = cmd.contains("--") ? cmd.get(cmd.indexOf("--") + 1) : cmd.get(0);
+            throw new io.lockchaos.cluster.EnvironmentProblem(Path.of(program).getFileName() + " exited with "
+                    + p.exitValue() + last + " (see " + log + ")");
+        }
+    }
+
+    @Override
+    public boolean sessionless() {
+        return !clientsRenew;
+    }
+
+    @Override
+    public synchronized void start() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        for (ZkNode n : nodes) {
+            running.put(n.id(), launch(n));
+        }
+    }
+
+    private Process launch(ZkNode n) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL"));
+        if (asPostgresUser) {
+            cmd.addAll(List.of("--reuid", "postgres", "--regid", "postgres", "--clear-groups"));
+        }
+        cmd.add("--");
+        // fsync off: a kill -9 of the server keeps what the kernel has (only a machine crash would lose it)
+        cmd.addAll(List.of(bin.resolve("postgres").toString(), "-D", n.dataDir().resolve("data").toString(),
+                "-p", Integer.toString(n.clientPort()), "-c", "listen_addresses=127.0.0.1",
+                "-c", "unix_socket_directories=" + n.dataDir(), "-c", "max_connections=400",
+                "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "logging_collector=off"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
+        Callable<Process> start = pb::start;
+        try {
+            return SPAWNER.submit(start).get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException io ? io : new IOException("could not start postgres " + n.id() + ": " + c,
+                    c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting postgres " + n.id(), e);
+        }
+    }
+
+    /** The JDBC URL of a server (or of a proxy in front of it: {@code address} is host:port). */
+    public static String url(String address, Duration connectTimeout, Duration socketTimeout) {
+        return "jdbc:postgresql://" + address + "/postgres?user=" + USER + "&connectTimeout="
+                + Math.max(1, connectTimeout.toSeconds()) + "&socketTimeout=" + Math.max(0, socketTimeout.toSeconds())
+                + "&tcpKeepAlive=true&ApplicationName=lockchaos";
+    }
+
+    /** Whether the server answers a query within about a second. */
+    public static boolean answers(String address) {
+        try (Connection c = DriverManager.getConnection(url(address, Duration.ofSeconds(1), Duration.ofSeconds(2)))) {
+            return c.createStatement().execute("SELECT 1");
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ZkNode n : nodes) {
+            while (!answers(n.clientAddress())) {
+                Process p = running.get(n.id());
+                if (p != null && !p.isAlive()) {
+                    throw new io.lockchaos.cluster.EnvironmentProblem("postgres " + n.id() + " exited with "
+                            + p.exitValue() + " (see " + n.logFile() + ")");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("postgres " + n.id() + " did not answer on " + n.clientAddress() + " within "
+                            + timeout.toMillis() + " ms (see " + n.logFile() + ")");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @Override
+    public String connectString() {
+        StringBuilder s = new StringBuilder();
+        for (ZkNode n : nodes) {
+            s.append(s.length() == 0 ? "" : ",").append(n.clientAddress());
+        }
+        return s.toString();
+    }
+
+    @Override
+    public List<ZkNode> nodes() {
+        return nodes;
+    }
+
+    /** SIGKILLs the postmaster and every process under it, and waits until they are gone. */
+    @Override
+    public synchronized void kill(ZkNode n) {
+        Process p = running.remove(n.id());
+        if (p != null) {
+            killTree(p);
+        }
+    }
+
+    private static void killTree(Process p) {
+        List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
+        p.destroyForcibly();
+        tree.forEach(ProcessHandle::destroyForcibly);
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+            for (ProcessHandle h : tree) {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            // a process that will not go within 10 s: the restart says so if it matters
+        }
+    }
+
+    /** Starts a killed server again on its folder (crash recovery) and waits until it answers. */
+    @Override
+    public synchronized void restart(ZkNode n) throws IOException {
+        if (running.containsKey(n.id())) {
+            throw new IllegalStateException("postgres " + n.id() + " is running; kill it first");
+        }
+        running.put(n.id(), launch(n));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!answers(n.clientAddress())) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("postgres " + n.id() + " did not answer within 30 s of its restart (see "
+                        + n.logFile() + ")");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while restarting postgres " + n.id(), e);
+            }
+        }
+    }
+
+    @Override
+    public void pause(ZkNode n) {
+        signalTree(n, "-STOP");
+    }
+
+    @Override
+    public void resume(ZkNode n) {
+        signalTree(n, "-CONT");
+    }
+
+    /** Signals the postmaster and every process under it (one kill(1), from an argument array). */
+    private void signalTree(ZkNode n, String sig) {
+        Process p = running.get(n.id());
+        if (p == null) {
+            throw new IllegalStateException("postgres " + n.id() + " is not running");
+        }
+        List<String> cmd = new ArrayList<>(List.of("kill", sig, Long.toString(p.pid())));
+        p.descendants().forEach(h -> cmd.add(Long.toString(h.pid())));
+        try {
+            Process k = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            k.waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // shutting down already
+        }
+    }
+
+    private void killAll() {
+        for (Process p : List.copyOf(running.values())) {
+            killTree(p);
+        }
+        running.clear();
+    }
+
+    /** The server's version, as {@code postgres --version} prints it, or "unknown". */
+    public static String version() {
+        Path bin = findBinaries();
+        if (bin == null) {
+            return "unknown";
+        }
+        try {
+            Process p = new ProcessBuilder(bin.resolve("postgres").toString(), "--version").redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes()).trim();
+            p.waitFor(5, TimeUnit.SECONDS);
+            return out.replace("postgres (PostgreSQL) ", "");
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+}

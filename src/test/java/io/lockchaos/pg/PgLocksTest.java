@@ -1,0 +1,107 @@
+package io.lockchaos.pg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.api.Grant;
+import io.lockchaos.cluster.ZkNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real PostgreSQL server as a child process, and the two database locks on it. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Tag("slow") // starts servers, agents, containers or child processes
+class PgLocksTest {
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void postgresIsThere() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(PgServers.findBinaries() != null, PgServers.MISSING);
+    }
+
+    private static final Duration CONNECT = Duration.ofSeconds(5);
+
+    @Test
+    void aServerAnswersOnLoopbackLosesItsAdvisoryLocksWhenKilledAndComesBack() throws Exception {
+        try (PgServers s = PgServers.create(dir, 1, false)) {
+            s.start();
+            s.awaitHealthy(Duration.ofSeconds(60));
+            ZkNode n = s.nodes().get(0);
+            assertEquals("127.0.0.1", n.host());
+            AdvisoryLock a = new AdvisoryLock(n.clientAddress(), "/lockchaos/lock-0", CONNECT);
+            AdvisoryLock b = new AdvisoryLock(n.clientAddress(), "/lockchaos/lock-0", CONNECT);
+            try {
+                Grant g = a.acquire(Duration.ofSeconds(1));
+                assertNotNull(g);
+                assertEquals(a.backendPid(), g.session());
+                assertNull(b.acquire(Duration.ofMillis(200)), "the lock is held: a waiter times out");
+                assertNull(b.acquire(Duration.ZERO), "a single try is refused at once");
+                assertFalse(b.release(), "a non-holder's release does not free it");
+                PgInspection.Found held = PgInspection.inspect(n.clientAddress(), List.of("/lockchaos/lock-0"));
+                assertEquals(1, held.left().size(), held.toString());
+                assertEquals(a.backendPid(), held.left().get(0).get("owner"));
+                s.kill(n);
+                assertFalse(PgServers.answers(n.clientAddress()), "killed");
+                s.restart(n);
+                AdvisoryLock c = new AdvisoryLock(n.clientAddress(), "/lockchaos/lock-0", CONNECT);
+                try {
+                    assertNotNull(c.acquire(Duration.ofSeconds(1)), "the advisory lock died with the server");
+                } finally {
+                    c.close();
+                }
+                assertThrows(Exception.class, a::release, "the old holder's connection is gone: it learns so only now");
+            } finally {
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    @Test
+    void aLeaseRowIsExclusiveFencedByItsVersionAndEndsWhenNotRenewed() throws Exception {
+        ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor();
+        try (PgServers s = PgServers.create(dir, 1, true)) {
+            s.start();
+            s.awaitHealthy(Duration.ofSeconds(60));
+            String at = s.nodes().get(0).clientAddress();
+            LeaseLock a = new LeaseLock(at, "/k", 1, Duration.ofMillis(600), CONNECT, renewals);
+            LeaseLock b = new LeaseLock(at, "/k", 2, Duration.ofMillis(600), CONNECT, renewals);
+            try {
+                Grant first = a.acquire(Duration.ofSeconds(1));
+                assertEquals(1, first.czxid(), "the first grant's token");
+                Thread.sleep(1500); // well past the lease: only the renewals keep it
+                assertTrue(a.stillHolds(), "renewed while held");
+                assertNull(b.acquire(Duration.ofMillis(300)));
+                assertTrue(a.release());
+                Grant second = b.acquire(Duration.ofSeconds(1));
+                assertEquals(2, second.czxid(), "each grant's token is higher");
+                assertFalse(a.release(), "a lease given back is not released twice");
+                s.pause(s.nodes().get(0)); // no renewal gets through: the holder's own clock ends its lease
+                Thread.sleep(900);
+                assertFalse(b.stillHolds(), "a lease not renewed runs out by the holder's clock");
+                s.resume(s.nodes().get(0));
+                assertNotNull(a.acquire(Duration.ofSeconds(3)), "and the row by the server's");
+                assertFalse(b.stillHolds());
+                assertFalse(b.release(), "the lapsed holder's release finds the row taken");
+            } finally {
+                a.close();
+                b.close();
+                renewals.shutdownNow();
+            }
+        }
+    }
+}
