@@ -64,18 +64,21 @@ public final class AgentMain {
         if (parent > 0) {
             io.lockchaos.cluster.ParentWatchdog.start(parent);
         }
+        // the wire is standard output's first line: what a user's class prints goes to the agent's log instead
+        java.io.PrintStream wire = System.out;
+        System.setOut(System.err);
         LockFactory user = null;
         if (lockClass != null) {
             try {
                 user = UserFactories.load(lockClass);
             } catch (UserFactories.Unusable e) {
-                System.out.println(AgentWire.encode(Map.of("error", e.getMessage())));
-                System.out.flush();
+                wire.println(AgentWire.encode(Map.of("error", e.getMessage())));
+                wire.flush();
                 System.exit(describe ? 0 : 2);
             }
             if (describe) {
-                System.out.println(AgentWire.encode(UserFactories.describe(user)));
-                System.out.flush();
+                wire.println(AgentWire.encode(UserFactories.describe(user)));
+                wire.flush();
                 System.exit(0);
             }
         }
@@ -90,8 +93,8 @@ public final class AgentMain {
                 "org.apache.curator.framework.CuratorFramework"));
         hello.put("zookeeper", versionOf("org.apache.zookeeper", "zookeeper", "org.apache.zookeeper.ZooKeeper"));
         hello.put("pid", ProcessHandle.current().pid());
-        System.out.println(AgentWire.encode(hello));
-        System.out.flush();
+        wire.println(AgentWire.encode(hello));
+        wire.flush();
         while (true) {
             Socket s = server.accept();
             s.setTcpNoDelay(true);
@@ -142,7 +145,13 @@ public final class AgentMain {
             t.setDaemon(true);
             return t;
         });
-        watch.scheduleWithFixedDelay(() -> HELD.forEach(Connection::watchHolds), 5, 5, TimeUnit.MILLISECONDS);
+        watch.scheduleWithFixedDelay(() -> HELD.forEach(c -> {
+            try {
+                c.watchHolds();
+            } catch (Throwable e) {
+                // one lock's failure must not end the watch of the others (a thrown task is never run again)
+            }
+        }), 5, 5, TimeUnit.MILLISECONDS);
     }
 
     /** One runner-side client: one session, one lock. */
@@ -160,7 +169,10 @@ public final class AgentMain {
         private volatile AgentContext context;
         private volatile LockClient lock;
         /** What the runner was last told of stillHolds since the grant. */
-        private volatile boolean toldHolds = true;
+        private boolean toldHolds = true;
+        private long toldUntil = Long.MAX_VALUE;
+        private long holdsSeq;
+        private final Object holdsLock = new Object();
         /** Grants not yet released (a reentrant lock nests them); touched by the lock thread only. */
         private int depth;
 
@@ -201,22 +213,48 @@ public final class AgentMain {
             }
         }
 
-        /** Tells the runner when the held lock's stillHolds changed. */
+        /**
+         * Tells the runner when the held lock's stillHolds or validity changed. Each report is numbered, under the
+         * connection's lock with the acquire's own report, so the runner keeps the newest whichever arrives first.
+         */
         void watchHolds() {
             LockClient l = lock;
             if (l == null) {
                 return;
             }
+            synchronized (holdsLock) {
+                Map<String, Object> now = holdsReport(l, false);
+                if (now != null) {
+                    now.put("event", "holds");
+                    send(now);
+                }
+            }
+        }
+
+        /**
+         * The lock's stillHolds and validity, numbered, when they differ from what was last told (or always, with
+         * {@code always}); else null.
+         */
+        private Map<String, Object> holdsReport(LockClient l, boolean always) {
             boolean h;
+            long until;
             try {
                 h = l.stillHolds();
+                until = l.validUntilNanos();
             } catch (RuntimeException e) {
                 h = false; // a lock that cannot say whether it holds does not
+                until = System.nanoTime();
             }
-            if (h != toldHolds) {
-                toldHolds = h;
-                send(Map.of("event", "holds", "holds", h));
+            if (!always && h == toldHolds && until == toldUntil) {
+                return null;
             }
+            toldHolds = h;
+            toldUntil = until;
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("holds", h);
+            r.put("valid_ms", until == Long.MAX_VALUE ? -1 : Math.max(0, (until - System.nanoTime()) / 1_000_000L));
+            r.put("holds_seq", ++holdsSeq);
+            return r;
         }
 
         private void closeAll() {
@@ -267,11 +305,9 @@ public final class AgentMain {
                     Map<String, Object> r = new LinkedHashMap<>();
                     r.put("grant", g == null ? null : grant(g));
                     if (g != null && l == lock) {
-                        long until = l.validUntilNanos();
-                        r.put("valid_ms", until == Long.MAX_VALUE ? -1
-                                : Math.max(0, (until - System.nanoTime()) / 1_000_000L));
-                        toldHolds = l.stillHolds();
-                        r.put("holds", toldHolds);
+                        synchronized (holdsLock) {
+                            r.putAll(holdsReport(l, true)); // whatever it says now goes with the grant
+                        }
                         depth++;
                         HELD.add(this);
                     }

@@ -69,6 +69,8 @@ public final class RemoteClient implements LockClient, SessionControl {
     private volatile boolean holds = true;
     /** The current grant's validity by the lock's own reckoning, on this JVM's clock. */
     private volatile long validUntil = Long.MAX_VALUE;
+    /** The number of the last report taken. */
+    private long holdsSeq;
     /** Ids of acquires and releases in flight; answers to them count in {@link #answered}. */
     private final java.util.Set<Long> lockOps = ConcurrentHashMap.newKeySet();
     /** Acquire and release answers received, and taken by their callers: see {@link #awaitCaller}. */
@@ -151,7 +153,7 @@ public final class RemoteClient implements LockClient, SessionControl {
             while ((line = in.readLine()) != null) {
                 Map<String, Object> m = AgentWire.decode(line);
                 if ("holds".equals(m.get("event"))) {
-                    holds = Boolean.TRUE.equals(m.get("holds"));
+                    holdsReport(m);
                 } else if ("state".equals(m.get("event"))) {
                     awaitCaller();
                     remember(m);
@@ -257,12 +259,8 @@ public final class RemoteClient implements LockClient, SessionControl {
         if (!(r.get("grant") instanceof Map<?, ?> g)) {
             return null;
         }
-        if (side == null) {
-            // the validity is counted from the agent's answer: a little later than the lock counts it, so the
-            // holder stops a transit time late at most (loopback: well under a millisecond)
-            long validMs = num(r, "valid_ms");
-            validUntil = validMs < 0 ? Long.MAX_VALUE : System.nanoTime() + validMs * 1_000_000L;
-            holds = !Boolean.FALSE.equals(r.get("holds"));
+        if (side == null && r.containsKey("holds_seq")) {
+            holdsReport(r);
         }
         Map<String, Object> facts = new LinkedHashMap<>();
         if (g.get("facts") instanceof Map<?, ?> f) {
@@ -275,6 +273,22 @@ public final class RemoteClient implements LockClient, SessionControl {
 
     private static long num(Map<?, ?> m, String k) {
         return m.get(k) instanceof Number n ? n.longValue() : -1;
+    }
+
+    /**
+     * Takes a numbered report of the lock's stillHolds and validity (with a grant, or pushed when they change), unless
+     * a newer one came first. The validity is counted from its arrival: a transit time late at most (loopback: well
+     * under a millisecond).
+     */
+    private synchronized void holdsReport(Map<String, Object> r) {
+        long seq = num(r, "holds_seq");
+        if (seq <= holdsSeq) {
+            return;
+        }
+        holdsSeq = seq;
+        long validMs = num(r, "valid_ms");
+        validUntil = validMs < 0 ? Long.MAX_VALUE : System.nanoTime() + validMs * 1_000_000L;
+        holds = Boolean.TRUE.equals(r.get("holds"));
     }
 
     /** What the lock in the agent says: it pushes a change the moment it sees one (see AgentMain). */

@@ -17,6 +17,11 @@ final class UserFactories {
         }
     }
 
+    /** {@code e} on one line: a user's exception may say more. */
+    private static String oneLine(Object e) {
+        return String.valueOf(e).replaceAll("\\s*\\R\\s*", " ");
+    }
+
     static LockFactory load(String className) throws Unusable {
         Class<?> c;
         try {
@@ -24,7 +29,7 @@ final class UserFactories {
         } catch (ClassNotFoundException e) {
             throw new Unusable("lock_class: " + className + " is not on the lock's classpath (lock_jar)");
         } catch (LinkageError e) {
-            throw new Unusable("lock_class: " + className + " does not load: " + e);
+            throw new Unusable("lock_class: " + className + " does not load: " + oneLine(e));
         }
         if (!LockFactory.class.isAssignableFrom(c)) {
             throw new Unusable("lock_class: " + className + " does not implement " + LockFactory.class.getName());
@@ -34,9 +39,9 @@ final class UserFactories {
         } catch (NoSuchMethodException e) {
             throw new Unusable("lock_class: " + className + " has no public constructor without arguments");
         } catch (java.lang.reflect.InvocationTargetException e) {
-            throw new Unusable("lock_class: " + className + "'s constructor threw " + e.getCause());
+            throw new Unusable("lock_class: " + className + "'s constructor threw " + oneLine(e.getCause()));
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            throw new Unusable("lock_class: " + className + " cannot be made: " + e);
+            throw new Unusable("lock_class: " + className + " cannot be made: " + oneLine(e));
         }
     }
 
@@ -54,7 +59,8 @@ final class UserFactories {
             }
             m.put("backend", f.backend().name());
         } catch (RuntimeException | LinkageError e) {
-            return Map.of("error", "lock_class: " + f.getClass().getName() + " cannot say what it promises: " + e);
+            return Map.of("error", "lock_class: " + f.getClass().getName() + " cannot say what it promises: "
+                    + oneLine(e));
         }
         return m;
     }

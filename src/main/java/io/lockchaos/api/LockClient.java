@@ -30,7 +30,9 @@ public interface LockClient extends AutoCloseable {
 
     /**
      * Whether the client may still act as the holder by what it knows itself: a lock with a lease (Redis) stops once
-     * its validity has run out; a ZooKeeper lock holds until it is told otherwise (its connection states).
+     * its validity has run out; a ZooKeeper lock holds until it is told otherwise (its connection states). Unlike the
+     * rest of the client, this and {@link #validUntilNanos} are called from other threads while an acquire or a
+     * release runs, every few milliseconds: they must be thread-safe and answer at once.
      */
     default boolean stillHolds() {
         return true;

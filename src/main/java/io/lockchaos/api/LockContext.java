@@ -60,8 +60,8 @@ public interface LockContext {
 
     /**
      * Says where the client's current ZooKeeper handle is found (it may change after an expiry): the nemesis expires
-     * its session on the server, or makes the client alone believe it expired. Implies {@link #session} unless that
-     * was given.
+     * the handle's own session (0 while it has none) on the server, or makes the client alone believe it expired.
+     * The history names the session {@link #session} gives, else the handle's.
      */
     void zookeeper(Supplier<org.apache.zookeeper.ZooKeeper> handle);
 

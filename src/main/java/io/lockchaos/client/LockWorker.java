@@ -148,7 +148,8 @@ public final class LockWorker implements Runnable {
                 return true;
             }
             long wakeBy = wakeByNanos.getAsLong();
-            long toWake = wakeBy == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, wakeBy - now);
+            // a validity already past while the lock still says it holds (a renewal not yet reported): poll
+            long toWake = wakeBy == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1_000_000L, wakeBy - now);
             long nap = Math.min(Math.min(10_000_000L, left), toWake);
             if (nap > 0) {
                 Thread.sleep(nap / 1_000_000L, (int) (nap % 1_000_000L));
@@ -457,7 +458,9 @@ public final class LockWorker implements Runnable {
                 return current;
             } catch (RuntimeException e) {
                 if (i == openTries) {
-                    String why = "no client after " + openTries + " tries (" + e.getMessage() + ")";
+                    // one line, whatever the driver's message spans (PostgreSQL's has Detail: lines)
+                    String why = "no client after " + openTries + " tries (" + String.valueOf(e.getMessage())
+                            .replaceAll("\\s*\\R\\s*", " ") + ")";
                     if (process == worker) {
                         openFailure = why; // before any op: the run cannot start, and its runner says why
                     } else {

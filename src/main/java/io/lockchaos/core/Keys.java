@@ -104,8 +104,8 @@ public final class Keys {
             key("lock_promises", Type.TEXT, "", null, "what your lock promises, e.g. `exclusive reentrant"
                     + " owner-release fifo`; by default asked of its factory (test.json records the answer)",
                     s -> s.recipe().user() == null ? "" : s.recipe().user().promises().words()),
-            key("lock_backend", Type.TEXT, "", null, "what your lock runs on, `zookeeper` or `redis`; by default"
-                    + " asked of its factory", s -> s.recipe().user() == null ? ""
+            key("lock_backend", Type.TEXT, "", null, "what your lock runs on, `zookeeper`, `redis` or `postgres`; by"
+                    + " default asked of its factory", s -> s.recipe().user() == null ? ""
                     : s.recipe().user().backend().name().toLowerCase(java.util.Locale.ROOT)),
             key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe)",
                     s -> s.cluster().nodes()),

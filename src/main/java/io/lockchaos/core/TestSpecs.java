@@ -263,12 +263,16 @@ public final class TestSpecs {
     /** What client agents (a Curator version other than the linked one) can run. */
     private static void validateAgents(String source, TestSpec s) throws SpecException {
         ClientSpec clients = s.clients();
+        if (s.recipe().user() != null && s.cluster().containers()) {
+            throw new SpecException(source + ": cluster: a lock from your jar runs in client agents, beside local or"
+                    + " netns servers, not containers (use cluster local)");
+        }
         if (clients.agents()) {
             if (!io.lockchaos.agent.CuratorResolver.plausible(clients.curator())) {
                 throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
                         + " 5.4.0, got '" + clients.curator() + "'");
             }
-            if (s.recipe().naive() || s.recipe().redis()) {
+            if (s.recipe().naive() || s.recipe().redis() || s.recipe().postgres()) {
                 throw new SpecException(source + ": curator: client agents run Curator's recipes; "
                         + s.recipe().wireName() + " is not one (use curator " + ClientSpec.LINKED + ")");
             }

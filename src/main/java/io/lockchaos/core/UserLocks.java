@@ -52,7 +52,8 @@ final class UserLocks {
         try {
             b = Backend.valueOf(backend.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new SpecException(source + ": lock_backend: expected zookeeper or redis, got '" + backend + "'");
+            throw new SpecException(source + ": lock_backend: expected zookeeper, redis or postgres, got '" + backend
+                    + "'");
         }
         return LockRecipe.user(new UserLock(classpath, className, promises, b));
     }
