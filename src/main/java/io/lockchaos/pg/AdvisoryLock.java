@@ -33,6 +33,9 @@ final class AdvisoryLock implements LockClient {
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT pg_backend_pid()")) {
             r.next();
             this.backendPid = r.getLong(1);
+        } catch (SQLException e) {
+            close();
+            throw e;
         }
     }
 

@@ -47,6 +47,13 @@ final class LeaseLock implements LockClient {
         this.renewals = renewals;
         try (Statement s = connection.createStatement()) {
             s.execute(CREATE);
+        } catch (SQLException e) {
+            // every client creates the table as it opens, and IF NOT EXISTS is not safe against a concurrent CREATE:
+            // the one that loses finds the table there
+            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+                close();
+                throw e;
+            }
         }
     }
 
@@ -97,8 +104,12 @@ final class LeaseLock implements LockClient {
         try {
             int n;
             synchronized (this) {
+                if (!held) {
+                    return; // released while this renewal waited: a renewal now would take the row back
+                }
                 try (PreparedStatement s = connection.prepareStatement("UPDATE lockchaos_lease SET expires_at = now()"
-                        + " + ? * interval '1 millisecond' WHERE name = ? AND owner = ? AND version = ?")) {
+                        + " + ? * interval '1 millisecond' WHERE name = ? AND owner = ? AND version = ? AND expires_at"
+                        + " > now()")) {
                     s.setLong(1, leaseMillis);
                     s.setString(2, key);
                     s.setString(3, owner);
@@ -134,8 +145,8 @@ final class LeaseLock implements LockClient {
     @Override
     public boolean release() throws Exception {
         stopRenewing();
-        held = false;
         synchronized (this) {
+            held = false;
             // the row stays, expired, with its version: a deleted row would start again at version 1, and the
             // next holder's token would be lower than this one's
             try (PreparedStatement s = connection.prepareStatement("UPDATE lockchaos_lease SET expires_at ="

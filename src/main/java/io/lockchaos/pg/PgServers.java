@@ -25,10 +25,11 @@ import java.util.stream.Stream;
 
 /**
  * PostgreSQL servers as child processes of the runner, from the machine's binaries ({@code LOCKCHAOS_PG_BIN}, else the
- * newest {@code /usr/lib/postgresql/N/bin}): each initialized into {@code baseDir/pg-N} with {@code initdb} (trust
- * authentication for the user {@code lockchaos}, on loopback only), listening on 127.0.0.1 on a port of its own, its
- * Unix socket in its own folder. PostgreSQL refuses to run as root, so where the runner is root, {@code initdb} and
- * {@code postgres} run as the {@code postgres} user Debian's package creates ({@code setpriv --reuid}).
+ * newest {@code /usr/lib/postgresql/N/bin}): each initialized with {@code initdb} (trust authentication for the user
+ * {@code lockchaos}, on loopback only), listening on 127.0.0.1 on a port of its own, its Unix socket in its own folder,
+ * its log in {@code baseDir/pg-N}. PostgreSQL refuses to run as root, so where the runner is root, {@code initdb} and
+ * {@code postgres} run as the {@code postgres} user Debian's package creates ({@code setpriv --reuid}), on data in a
+ * folder of their own under /tmp (removed when the servers close); otherwise the data is {@code baseDir/pg-N/data}.
  *
  * <p>Every server dies with the runner: {@code postgres} is started through {@code setpriv --pdeathsig KILL} from one
  * long-lived thread, and its backends end once their postmaster is gone. A kill (and the end of the run) SIGKILLs the
@@ -51,6 +52,8 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
             + " install postgresql; or set LOCKCHAOS_PG_BIN to the folder that holds initdb and postgres)";
 
     private final List<ZkNode> nodes;
+    /** Each server's own folder: its data and its socket (under /tmp, owned by postgres, when the runner is root). */
+    private final Map<Integer, Path> homes;
     private final Path bin;
     private final boolean asPostgresUser;
     private final boolean clientsRenew;
@@ -58,8 +61,10 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
     private boolean closed;
 
-    private PgServers(List<ZkNode> nodes, Path bin, boolean asPostgresUser, boolean clientsRenew) {
+    private PgServers(List<ZkNode> nodes, Map<Integer, Path> homes, Path bin, boolean asPostgresUser,
+                      boolean clientsRenew) {
         this.nodes = nodes;
+        this.homes = homes;
         this.bin = bin;
         this.asPostgresUser = asPostgresUser;
         this.clientsRenew = clientsRenew;
@@ -107,25 +112,27 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         }
         boolean root = "root".equals(System.getProperty("user.name"));
         List<ZkNode> nodes = new ArrayList<>();
+        Map<Integer, Path> homes = new java.util.LinkedHashMap<>();
         for (int id = 1; id <= size; id++) {
             Path dir = baseDir.resolve("pg-" + id).toAbsolutePath();
             Files.createDirectories(dir);
+            // as root the server runs as postgres, which cannot reach the run's folder (nor should the run open the
+            // folders above it): its data and socket live in a folder of its own under /tmp, removed at the end
+            Path home = root ? Files.createTempDirectory("lockchaos-pg-") : dir;
             if (root) {
-                // the postgres user must own the folder it writes, and reach it through the run's folders
-                run(List.of("chown", "-R", "postgres:postgres", dir.toString()), dir.resolve("initdb.log"));
-                for (Path p = dir.getParent(); p != null; p = p.getParent()) {
-                    p.toFile().setExecutable(true, false);
-                }
+                run(List.of("chown", "postgres:postgres", home.toString()), dir.resolve("initdb.log"));
+                Files.writeString(dir.resolve("data-folder.txt"), home + "\n");
             }
             ZkNode n = new ZkNode(id, "127.0.0.1", io.lockchaos.cluster.LocalEnsemble.freePort(), 0, 0, dir,
                     dir.resolve("postgres.log"));
             List<String> initdb = new ArrayList<>(asUser(root));
-            initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U", USER,
+            initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", home.resolve("data").toString(), "-U", USER,
                     "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"));
             run(initdb, dir.resolve("initdb.log"));
             nodes.add(n);
+            homes.put(id, home);
         }
-        return new PgServers(nodes, bin, root, clientsRenew);
+        return new PgServers(nodes, homes, bin, root, clientsRenew);
     }
 
     private static List<String> asUser(boolean root) {
@@ -167,9 +174,44 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
             throw new IllegalStateException("closed");
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+        startReaper();
         for (ZkNode n : nodes) {
             running.put(n.id(), launch(n));
         }
+        writeGroups();
+    }
+
+    /** The file of the postmasters' pids, which {@link PgReaper} reads; null before the servers start. */
+    private Path groups;
+
+    /** Starts the reaper of these servers' processes (see {@link PgReaper}). */
+    private void startReaper() throws IOException {
+        groups = nodes.get(0).dataDir().getParent().resolve("pg-postmasters.txt");
+        Files.writeString(groups, "");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String own; // the reaper needs nothing but its own class and the JDK: where this class came from will do
+        try {
+            own = Path.of(PgReaper.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("cannot find lockchaos' own classes", e);
+        }
+        new ProcessBuilder(java, "-Xmx16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-cp",
+                own, PgReaper.class.getName(),
+                Long.toString(ProcessHandle.current().pid()), groups.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    }
+
+    /** Writes every running postmaster's pid, for the reaper. */
+    private void writeGroups() throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (Process p : running.values()) {
+            b.append(p.pid()).append('\n');
+        }
+        Path tmp = groups.resolveSibling(groups.getFileName() + ".tmp");
+        Files.writeString(tmp, b);
+        Files.move(tmp, groups, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private Process launch(ZkNode n) throws IOException {
@@ -179,9 +221,10 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         }
         cmd.add("--");
         // fsync off: a kill -9 of the server keeps what the kernel has (only a machine crash would lose it)
-        cmd.addAll(List.of(bin.resolve("postgres").toString(), "-D", n.dataDir().resolve("data").toString(),
+        Path home = homes.get(n.id());
+        cmd.addAll(List.of(bin.resolve("postgres").toString(), "-D", home.resolve("data").toString(),
                 "-p", Integer.toString(n.clientPort()), "-c", "listen_addresses=127.0.0.1",
-                "-c", "unix_socket_directories=" + n.dataDir(), "-c", "max_connections=400",
+                "-c", "unix_socket_directories=" + home, "-c", "max_connections=400",
                 "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "logging_collector=off"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
@@ -247,6 +290,15 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         return nodes;
     }
 
+    /** The postmaster's pid. */
+    public long pid(ZkNode n) {
+        Process p = running.get(n.id());
+        if (p == null) {
+            throw new IllegalStateException("postgres " + n.id() + " is not running");
+        }
+        return p.pid();
+    }
+
     /** SIGKILLs the postmaster and every process under it, and waits until they are gone. */
     @Override
     public synchronized void kill(ZkNode n) {
@@ -262,23 +314,27 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         tree.forEach(ProcessHandle::destroyForcibly);
         try {
             p.waitFor(10, TimeUnit.SECONDS);
-            for (ProcessHandle h : tree) {
-                h.onExit().get(10, TimeUnit.SECONDS);
+            // polled: onExit of a process that is not our child checks only now and then
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+                Thread.sleep(5);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            // a process that will not go within 10 s: the restart says so if it matters
         }
     }
 
     /** Starts a killed server again on its folder (crash recovery) and waits until it answers. */
     @Override
     public synchronized void restart(ZkNode n) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
         if (running.containsKey(n.id())) {
             throw new IllegalStateException("postgres " + n.id() + " is running; kill it first");
         }
         running.put(n.id(), launch(n));
+        writeGroups();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!answers(n.clientAddress())) {
             if (System.nanoTime() > deadline) {
@@ -297,6 +353,12 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     @Override
     public void pause(ZkNode n) {
         signalTree(n, "-STOP");
+        try {
+            // the reaper must have seen every stopped process before the runner may die: they cannot end by themselves
+            Thread.sleep(3 * PgReaper.POLL_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
@@ -326,10 +388,32 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     public synchronized void close() {
         closed = true;
         killAll();
+        if (groups != null) {
+            try {
+                Files.deleteIfExists(groups); // the reaper exits
+            } catch (IOException e) {
+                // the reaper then outlives the runner by one poll, finds no group alive, and exits
+            }
+        }
+        if (asPostgresUser) {
+            for (Path home : homes.values()) {
+                deleteTree(home);
+            }
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException e) {
             // shutting down already
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a folder under /tmp: the system cleans it at the latest
         }
     }
 

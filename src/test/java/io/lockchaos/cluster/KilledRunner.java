@@ -47,7 +47,7 @@ public final class KilledRunner {
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             for (long p : pids) {
-                while (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)) {
+                while (running(p)) {
                     assertTrue(System.nanoTime() < deadline, what + " " + p + " outlived its runner");
                     Thread.sleep(20);
                 }
@@ -56,6 +56,22 @@ public final class KilledRunner {
             for (long p : pids) {
                 ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
             }
+        }
+    }
+
+    /**
+     * Whether {@code pid} still runs: a zombie does not (it holds nothing but its entry, until the process that
+     * inherited it, init here, collects it; this machine's init does so only now and then).
+     */
+    private static boolean running(long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (java.io.IOException e) {
+            return false; // gone between the two looks
         }
     }
 }

@@ -104,4 +104,11 @@ class PgLocksTest {
             }
         }
     }
+
+    @Test
+    void aPausedServerAndItsBackendsDieWithARunnerKilledBySigkill() throws Exception {
+        java.nio.file.Files.createDirectories(dir.resolve("holder"));
+        io.lockchaos.cluster.KilledRunner.childrenDieWith(PgHolder.class, 2, "postgres process",
+                dir.resolve("holder").toString());
+    }
 }
