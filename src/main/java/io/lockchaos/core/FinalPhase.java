@@ -97,23 +97,20 @@ final class FinalPhase {
 
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
-        if (spec.recipe().postgres()) {
+        if (spec.recipe().postgres() || spec.recipe().redis()) {
+            // what the servers still hold without end, and what will expire by itself
             try {
-                io.lockchaos.pg.PgInspection.Found found = io.lockchaos.pg.PgInspection.inspect(connect.split(",")[0],
-                        keys);
-                rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
-                        sessions.currentIds()), null);
-            } catch (RuntimeException e) {
-                rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
-            }
-            return;
-        }
-        if (spec.recipe().redis()) {
-            try {
-                List<String> instances = List.of(connect.split(","));
-                io.lockchaos.redis.RedisInspection.Found found = io.lockchaos.redis.RedisInspection.inspect(instances,
-                        keys);
-                rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
+                List<List<Map<String, Object>>> found;
+                if (spec.recipe().postgres()) {
+                    io.lockchaos.pg.PgInspection.Found f = io.lockchaos.pg.PgInspection.inspect(connect.split(",")[0],
+                            keys);
+                    found = List.of(f.left(), f.expiring());
+                } else {
+                    io.lockchaos.redis.RedisInspection.Found f = io.lockchaos.redis.RedisInspection.inspect(
+                            List.of(connect.split(",")), keys);
+                    found = List.of(f.left(), f.expiring());
+                }
+                rec.complete(inv, OpType.OK, Map.of("nodes", found.get(0), "expiring", found.get(1), "sessions",
                         sessions.currentIds()), null);
             } catch (RuntimeException e) {
                 rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
