@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A lock from the user's own classpath, through the Scenario API: it runs in client agents on the Curator its classpath
  * brings (5.5.0 here, while lockchaos links 5.9.0), and each way its class can be wrong is one line before anything
- * starts.
+ * starts. Scenario 1 on a user's locks is the example project's test (examples/curator-wrapper), which DocCommandsIT
+ * runs.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class UserLockTest {
@@ -53,14 +54,6 @@ class UserLockTest {
                 "its promises choose the checkers: " + promises);
         // the stored run replays its own lock, without asking the factory again
         assertEquals(r.spec().recipe(), Scenario.replay(r.dir()).spec().recipe());
-    }
-
-    @Test
-    void aUserLockThatStopsAtSuspendedSurvivesScenarioOne() throws Exception {
-        ScenarioResult r = Scenario.fromWorkload(Path.of("workloads/scenario-1-partition-ignore.json"))
-                .lock("io.lockchaos.api.testlocks.PlainMutex", classpathOnCurator550()).store(store).run();
-        assertEquals(Verdict.VALID, r.verdict(), "see " + r.dir());
-        assertTrue(r.spec().schedule().events().size() == 1, "the partition ran: " + r.spec().schedule());
     }
 
     private String refusal(String className, List<Path> classpath) {
