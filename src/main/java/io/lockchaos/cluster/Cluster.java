@@ -12,8 +12,10 @@ public interface Cluster extends AutoCloseable {
     /** Waits until the ensemble serves: one leader and the rest followers, or one standalone server. */
     void awaitHealthy(Duration timeout) throws IOException, InterruptedException;
 
-    /** The client connect string, {@code host:port,host:port,...}. */
-    String connectString();
+    /** The client connect string, {@code host:port,host:port,...}: every node's client address, in order. */
+    default String connectString() {
+        return String.join(",", nodes().stream().map(ZkNode::clientAddress).toList());
+    }
 
     List<ZkNode> nodes();
 

@@ -208,15 +208,6 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         return nodes;
     }
 
-    @Override
-    public String connectString() {
-        StringBuilder s = new StringBuilder();
-        for (ZkNode n : nodes) {
-            s.append(s.length() == 0 ? "" : ",").append(n.clientAddress());
-        }
-        return s.toString();
-    }
-
     /** The Docker id of a server's container (for {@code docker logs} and the like). */
     public synchronized String containerId(ZkNode n) {
         GenericContainer<?> c = containers.get(n.id());

@@ -177,18 +177,6 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
     }
 
     @Override
-    public String connectString() {
-        StringBuilder s = new StringBuilder();
-        for (ZkNode n : nodes) {
-            if (s.length() > 0) {
-                s.append(',');
-            }
-            s.append(n.clientAddress());
-        }
-        return s.toString();
-    }
-
-    @Override
     public synchronized void start() throws IOException {
         if (closed) {
             throw new IllegalStateException("ensemble closed");

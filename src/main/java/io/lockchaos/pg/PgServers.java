@@ -277,15 +277,6 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     }
 
     @Override
-    public String connectString() {
-        StringBuilder s = new StringBuilder();
-        for (ZkNode n : nodes) {
-            s.append(s.length() == 0 ? "" : ",").append(n.clientAddress());
-        }
-        return s.toString();
-    }
-
-    @Override
     public List<ZkNode> nodes() {
         return nodes;
     }

@@ -265,15 +265,6 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     @Override
-    public String connectString() {
-        StringBuilder s = new StringBuilder();
-        for (ZkNode n : nodes) {
-            s.append(s.length() == 0 ? "" : ",").append(n.clientAddress());
-        }
-        return s.toString();
-    }
-
-    @Override
     public List<ZkNode> nodes() {
         return nodes;
     }
