@@ -148,8 +148,9 @@ public final class LockWorker implements Runnable {
                 return true;
             }
             long wakeBy = wakeByNanos.getAsLong();
-            // a validity already past while the lock still says it holds (a renewal not yet reported): poll
-            long toWake = wakeBy == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1_000_000L, wakeBy - now);
+            // wake exactly at the validity's end; one already past while the lock still says it holds (a renewal
+            // not yet reported from an agent) is polled each millisecond rather than spun on
+            long toWake = wakeBy == Long.MAX_VALUE ? Long.MAX_VALUE : wakeBy - now > 0 ? wakeBy - now : 1_000_000L;
             long nap = Math.min(Math.min(10_000_000L, left), toWake);
             if (nap > 0) {
                 Thread.sleep(nap / 1_000_000L, (int) (nap % 1_000_000L));
