@@ -107,15 +107,7 @@ final class LeaseLock implements LockClient {
                 if (!held) {
                     return; // released while this renewal waited: a renewal now would take the row back
                 }
-                try (PreparedStatement s = connection.prepareStatement("UPDATE lockchaos_lease SET expires_at = now()"
-                        + " + ? * interval '1 millisecond' WHERE name = ? AND owner = ? AND version = ? AND expires_at"
-                        + " > now()")) {
-                    s.setLong(1, leaseMillis);
-                    s.setString(2, key);
-                    s.setString(3, owner);
-                    s.setLong(4, version);
-                    n = s.executeUpdate();
-                }
+                n = expireAt("now() + " + leaseMillis + " * interval '1 millisecond'");
             }
             if (n == 1) {
                 validUntil = sent + leaseMillis * 1_000_000L;
@@ -149,13 +141,21 @@ final class LeaseLock implements LockClient {
             held = false;
             // the row stays, expired, with its version: a deleted row would start again at version 1, and the
             // next holder's token would be lower than this one's
-            try (PreparedStatement s = connection.prepareStatement("UPDATE lockchaos_lease SET expires_at ="
-                    + " '-infinity' WHERE name = ? AND owner = ? AND version = ? AND expires_at > now()")) {
-                s.setString(1, key);
-                s.setString(2, owner);
-                s.setLong(3, version);
-                return s.executeUpdate() == 1; // 0: the lease ran out (another may have the row), or it was never ours
-            }
+            return expireAt("'-infinity'") == 1; // 0: the lease ran out (another may have the row), or not ours
+        }
+    }
+
+    /**
+     * Sets this holder's row to expire at {@code when} (an SQL expression of this class's own), if the row is still
+     * this grant's and not yet expired; the rows changed (0 or 1).
+     */
+    private synchronized int expireAt(String when) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("UPDATE lockchaos_lease SET expires_at = " + when
+                + " WHERE name = ? AND owner = ? AND version = ? AND expires_at > now()")) {
+            s.setString(1, key);
+            s.setString(2, owner);
+            s.setLong(3, version);
+            return s.executeUpdate();
         }
     }
 
