@@ -133,9 +133,10 @@ class DocCommandsIT {
                     continue;
                 }
                 ran++;
+                long start = System.nanoTime();
                 String failure = run(work, c);
-                System.out.println("doc command " + c.where() + ": " + (failure == null ? "as promised" : failure)
-                        + ": " + c.text().lines().findFirst().orElse(""));
+                System.out.printf("doc command %s (%.1f s): %s: %s%n", c.where(), (System.nanoTime() - start) / 1e9,
+                        failure == null ? "as promised" : failure, c.text().lines().findFirst().orElse(""));
                 if (failure != null) {
                     failures.add(c.where() + ": " + failure + ": " + c.text());
                 }
@@ -176,8 +177,8 @@ class DocCommandsIT {
      */
     private static Path workingCopy() throws IOException {
         Path work = Files.createTempDirectory("lockchaos-docs");
-        // src/ too: Your own lock has the user install lockchaos (into the linked target/) and build the example
-        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci", "src",
+        // examples/ too: Your own lock has the user build the example project (lockchaos' own build runs in ROOT)
+        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci",
                 "examples")) {
             copyTree(ROOT.resolve(dir), work.resolve(dir));
         }
@@ -208,8 +209,11 @@ class DocCommandsIT {
     /** Runs one command as a user's shell would; returns null when it kept its promise, else what went wrong. */
     private static String run(Path work, Command c) throws Exception {
         Path log = Files.createTempFile("lockchaos-doc-command", ".log");
-        // The text is a shell command line, as a user types it: a shell runs it (its own argument array).
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", c.text()).directory(work.toFile())
+        // The text is a shell command line, as a user types it: a shell runs it (its own argument array). A build of
+        // lockchaos itself runs in the repository it builds: it writes only target/ and ~/.m2, and there it finds
+        // the classes this build compiled up to date (in a copy, other paths would make the compiler start over).
+        Path dir = c.text().startsWith("mvn ") ? ROOT : work;
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", c.text()).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
