@@ -25,6 +25,8 @@ final class AdvisoryLock implements LockClient {
     private final long lockId;
     private final String key;
     private final long backendPid;
+    /** Lock requests since the last grant: one per acquire, as the server queues a blocked one (no polling). */
+    private long tries;
 
     AdvisoryLock(String address, String key, Duration connectTimeout) throws SQLException {
         this.connection = DriverManager.getConnection(PgServers.url(address, connectTimeout, Duration.ZERO));
@@ -55,6 +57,7 @@ final class AdvisoryLock implements LockClient {
 
     @Override
     public Grant acquire(Duration timeout) throws Exception {
+        tries++;
         try (Statement s = connection.createStatement()) {
             // a zero lock_timeout means "wait for ever"; a single try is pg_try_advisory_lock
             if (timeout.isZero()) {
@@ -77,8 +80,10 @@ final class AdvisoryLock implements LockClient {
     }
 
     private Grant grant() {
+        long t = tries;
+        tries = 0;
         return new Grant("advisory:" + lockId, -1, backendPid, backendPid, -1, -1,
-                Map.of("lock", key, "backend_pid", backendPid));
+                Map.of("lock", key, "backend_pid", backendPid, "tries", t));
     }
 
     @Override

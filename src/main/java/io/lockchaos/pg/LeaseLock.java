@@ -35,6 +35,8 @@ final class LeaseLock implements LockClient {
     private volatile boolean held;
     private volatile long validUntil = System.nanoTime();
     private ScheduledFuture<?> renewing;
+    /** Takes tried since the last grant: a waiter polls the row every 20 ms. */
+    private long tries;
 
     LeaseLock(String address, String key, long id, Duration lease, Duration connectTimeout,
               ScheduledExecutorService renewals) throws SQLException {
@@ -62,6 +64,7 @@ final class LeaseLock implements LockClient {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long sent = System.nanoTime();
+            tries++;
             Long v = take();
             if (v != null) {
                 version = v;
@@ -71,7 +74,9 @@ final class LeaseLock implements LockClient {
                     renewing = renewals.scheduleWithFixedDelay(this::renew, leaseMillis / 3, leaseMillis / 3,
                             TimeUnit.MILLISECONDS);
                 }
-                return new Grant(key, v, id, id, -1, -1, Map.of("version", v, "lease_ms", leaseMillis));
+                long t = tries;
+                tries = 0;
+                return new Grant(key, v, id, id, -1, -1, Map.of("version", v, "lease_ms", leaseMillis, "tries", t));
             }
             if (System.nanoTime() >= deadline) {
                 return null;

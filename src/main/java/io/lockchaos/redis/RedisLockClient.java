@@ -22,6 +22,8 @@ abstract class RedisLockClient implements LockClient {
     /** This client's id: positive and unique within the runner's JVM. */
     protected final long id = IDS.incrementAndGet();
     private long acquires;
+    /** Tries (values written) since this client's last grant: what a polling lock costs its service per grant. */
+    private long tries;
     /** When the current grant's validity ends by this client's clock; never, for a client that learns none. */
     private long validUntilNanos = Long.MAX_VALUE;
 
@@ -42,6 +44,7 @@ abstract class RedisLockClient implements LockClient {
 
     /** A value no other acquire uses: this client's id, a counter and randomness, as Redlock asks. */
     protected String newValue() {
+        tries++;
         return id + ":" + (++acquires) + ":" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current()
                 .nextLong());
     }
@@ -74,6 +77,8 @@ abstract class RedisLockClient implements LockClient {
             facts.put("validity_ms", validityMillis);
         }
         facts.put("fencing", "none");
+        facts.put("tries", tries); // timed-out acquires' tries included: the total is what every grant cost
+        tries = 0;
         return new Grant(key, -1, id, id, -1, -1, facts);
     }
 

@@ -11,7 +11,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * How fast a run went, from its history: granted acquires per second over the workers' phase (up to the heal marker)
- * and the acquire latency (invocation to ok) at p50, p99 and max, from an HdrHistogram.
+ * and the acquire latency (invocation to ok) at p50, p99 and max, from an HdrHistogram; and what waiting cost the lock
+ * service per grant, where the grants say: watch notifications (the naive ZooKeeper locks) or tries (the polling
+ * locks count every request since the client's previous grant, so timed-out acquires are paid for too).
  */
 public final class Throughput {
     private Throughput() {
@@ -24,6 +26,8 @@ public final class Throughput {
         long grants = 0;
         long counted = 0;
         long notifications = 0;
+        long polled = 0;
+        long tries = 0;
         for (int i = 0; i < h.size(); i++) {
             Op op = h.get(i);
             if (op.isNemesis() && op.f() == Fn.HEAL) {
@@ -42,6 +46,11 @@ public final class Throughput {
                     counted++;
                     notifications += n;
                 }
+                long t = ok.longField("tries", -1);
+                if (t >= 0) {
+                    polled++;
+                    tries += t;
+                }
             }
         }
         Map<String, Object> m = new LinkedHashMap<>();
@@ -55,13 +64,19 @@ public final class Throughput {
         if (counted > 0) {
             m.put("watch_notifications_per_grant", Math.round(100.0 * notifications / counted) / 100.0);
         }
+        if (polled > 0) {
+            m.put("tries_per_grant", Math.round(100.0 * tries / polled) / 100.0);
+        }
         return m;
     }
 
     /** One line for the console. */
     public static String line(Map<String, Object> t) {
         Object herd = t.get("watch_notifications_per_grant");
-        return (herd == null ? "" : "  watch notifications per grant: " + herd + "\n") + String.format(Locale.ROOT, "  throughput: %s grants in %s s = %s acquires/s; acquire latency p50 %.1f ms,"
+        Object tries = t.get("tries_per_grant");
+        return (herd == null ? "" : "  watch notifications per grant: " + herd + "\n")
+                + (tries == null ? "" : "  tries of the lock service per grant: " + tries + "\n")
+                + String.format(Locale.ROOT, "  throughput: %s grants in %s s = %s acquires/s; acquire latency p50 %.1f ms,"
                 + " p99 %.1f ms, max %.1f ms", t.get("grants"), t.get("seconds"), t.get("acquires_per_s"),
                 (Double) t.get("latency_p50_ms"), (Double) t.get("latency_p99_ms"), (Double) t.get("latency_max_ms"));
     }

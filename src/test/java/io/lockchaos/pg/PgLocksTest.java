@@ -48,6 +48,7 @@ class PgLocksTest {
                 Grant g = a.acquire(Duration.ofSeconds(1));
                 assertNotNull(g);
                 assertEquals(a.backendPid(), g.session());
+                assertEquals(1L, g.facts().get("tries"), "one request: the server queues a waiter, nobody polls");
                 assertNull(b.acquire(Duration.ofMillis(200)), "the lock is held: a waiter times out");
                 assertNull(b.acquire(Duration.ZERO), "a single try is refused at once");
                 assertFalse(b.release(), "a non-holder's release does not free it");
@@ -89,6 +90,7 @@ class PgLocksTest {
                 assertTrue(a.release());
                 Grant second = b.acquire(Duration.ofSeconds(1));
                 assertEquals(2, second.czxid(), "each grant's token is higher");
+                assertTrue((Long) second.facts().get("tries") > 1, "a waiter polls the row: " + second.facts());
                 assertFalse(a.release(), "a lease given back is not released twice");
                 s.pause(s.nodes().get(0)); // no renewal gets through: the holder's own clock ends its lease
                 Thread.sleep(900);

@@ -74,8 +74,12 @@ class RedisLocksTest {
             assertNull(b.acquire(Duration.ofMillis(300)), "a second client waits out its timeout");
             assertTrue(a.stillHolds());
             assertTrue(a.release(), "released");
-            assertNotNull(b.acquire(Duration.ofSeconds(2)), "the next client gets it");
+            Grant next = b.acquire(Duration.ofSeconds(2));
+            assertNotNull(next, "the next client gets it");
             assertTrue(b.release());
+            // what polling cost the service: the first grant took one try, the second paid for the timed-out wait too
+            assertEquals(1L, g.facts().get("tries"), g.facts().toString());
+            assertTrue((Long) next.facts().get("tries") > 1, next.facts().toString());
         }
     }
 
