@@ -9,8 +9,8 @@ import picocli.CommandLine.Command;
         description = "Jepsen-style correctness tester for distributed locks.",
         footer = {"", "'lockchaos help COMMAND' or 'lockchaos COMMAND --help' describes a command."},
         subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class,
-            ReportCommand.class, MatrixCommand.class, GenCommand.class, BenchCommand.class, ServeCommand.class, ToxiproxyServerCommand.class,
-            CommandLine.HelpCommand.class})
+            ReportCommand.class, MatrixCommand.class, CompareCommand.class, GenCommand.class, BenchCommand.class,
+            ServeCommand.class, ToxiproxyServerCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,64 @@
+package io.lockchaos.compare;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One column of the tutorial's table: the recipe that stands for a backend, how it is deployed and used, and what the
+ * tutorial claims about it.
+ *
+ * @param title the column's heading
+ * @param deployment how the backend runs and the recipe is used, in words (the table's notes say it)
+ * @param recipe the recipe every run of the column uses
+ * @param nodes its servers
+ * @param keys workload keys the column's runs add (how the recipe is used: a client mode, a lease)
+ * @param herdRecipes recipes whose waiters' wake-ups the herd row measures, when not the column's own (the ZooKeeper
+ *     column's recipe does not count its watch notifications; the tutorial's two hand-written locks, one of them
+ *     Curator's algorithm, do)
+ * @param sources the source files whose code lines the complexity row counts (bundled in the jar)
+ * @param claims the tutorial's value of every row
+ */
+public record Column(String title, String deployment, String recipe, int nodes, Map<String, String> keys, List<String> herdRecipes,
+                     List<String> sources, Map<Claim, String> claims) {
+    public Column {
+        keys = Map.copyOf(keys);
+        herdRecipes = List.copyOf(herdRecipes);
+        sources = List.copyOf(sources);
+        claims = Map.copyOf(claims);
+    }
+
+    /**
+     * ZooKeeper: Curator's InterProcessMutex on three servers with 2 s sessions, its client stopping work on SUSPENDED as
+     * Curator asks.
+     */
+    public static Column zooKeeper() {
+        return new Column("ZooKeeper", "Curator's InterProcessMutex on 3 servers that fsync every write (ZooKeeper's"
+                + " default); 2 s sessions; a client stops work on SUSPENDED", "reentrant-mutex", 3, Map.of("client_mode", "stop-on-suspended",
+                        "session_timeout_ms", "2000"),
+                List.of("naive-herd", "naive-queue"),
+                List.of("io/lockchaos/client/NaiveLock.java", "io/lockchaos/client/NaiveHerdLock.java"),
+                Map.of(Claim.RELIABILITY, "high", Claim.PERFORMANCE, "medium", Claim.COMPLEXITY, "medium",
+                        Claim.HERD, "avoidable", Claim.LOCK_TYPES, "exclusive, read-write",
+                        Claim.RECOVERY, "automatic"));
+    }
+
+    /** Redis: one instance, SET NX PX with a 2 s lease (ZooKeeper's session timeout) and a compare-and-delete release. */
+    public static Column redis() {
+        return new Column("Redis", "SET NX PX with a 2 s lease and a compare-and-delete release, on 1 instance"
+                + " without persistence (Redis' default)", "redis-single", 1, Map.of("lease_ms", "2000"), List.of(),
+                List.of("io/lockchaos/redis/SingleRedisLock.java", "io/lockchaos/redis/RedisLockClient.java",
+                        "io/lockchaos/redis/Scripts.java"),
+                Map.of(Claim.RELIABILITY, "medium", Claim.PERFORMANCE, "high", Claim.COMPLEXITY, "low",
+                        Claim.HERD, "present", Claim.LOCK_TYPES, "exclusive", Claim.RECOVERY, "needs configuration"));
+    }
+
+    /** The database: PostgreSQL's session-level advisory lock on a connection of its own. */
+    public static Column database() {
+        return new Column("Database (PostgreSQL)", "a session-level pg_advisory_lock (lock_timeout for the"
+                + " acquire's timeout) on a connection per client, 1 server with fsync off", "pg-advisory", 1, Map.of(), List.of(),
+                List.of("io/lockchaos/pg/AdvisoryLock.java"),
+                Map.of(Claim.RELIABILITY, "low", Claim.PERFORMANCE, "low", Claim.COMPLEXITY, "low",
+                        Claim.HERD, "present", Claim.LOCK_TYPES, "exclusive", Claim.RECOVERY,
+                        "depends on the database"));
+    }
+}

@@ -1,0 +1,122 @@
+package io.lockchaos.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.history.Fn;
+import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What compare reads from histories and sources, and what its table says: no servers. */
+class CompareTableTest {
+    private static final long S = 1_000_000_000L;
+
+    private static History cutOff(long grantToOtherAt, long healAt) {
+        List<Op> ops = new ArrayList<>();
+        Map<String, Object> cut = Map.of("fault", "isolate-client", "target", "holder", "process", 0);
+        ops.add(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "k", null));
+        ops.add(Op.of(OpType.OK, S / 10, 0, Fn.ACQUIRE, "k", null));
+        ops.add(Op.of(OpType.INVOKE, S / 5, 1, Fn.ACQUIRE, "k", null));
+        ops.add(Op.of(OpType.INVOKE, S, Op.NEMESIS, Fn.PARTITION, null, cut));
+        ops.add(Op.of(OpType.OK, S + S / 20, Op.NEMESIS, Fn.PARTITION, null, cut));
+        if (grantToOtherAt < healAt) {
+            ops.add(Op.of(OpType.OK, grantToOtherAt, 1, Fn.ACQUIRE, "k", null));
+        }
+        ops.add(Op.of(OpType.INVOKE, healAt, Op.NEMESIS, Fn.STOP, null, cut));
+        ops.add(Op.of(OpType.OK, healAt + S / 20, Op.NEMESIS, Fn.STOP, null, cut));
+        if (grantToOtherAt >= healAt) {
+            ops.add(Op.of(OpType.OK, grantToOtherAt, 1, Fn.ACQUIRE, "k", null));
+        }
+        return History.ofValid(ops);
+    }
+
+    @Test
+    void recoveryRunsFromTheCutToTheNextGrantToAnotherProcess() {
+        Recovery during = Recovery.of(cutOff(3 * S + S / 20, 7 * S));
+        assertEquals(2.0, during.seconds(), 1e-9);
+        assertFalse(during.afterHeal());
+        // a grant after the heal began is the old holder's connections coming back, not a recovery of the lock
+        Recovery after = Recovery.of(cutOff(7 * S + S / 100, 7 * S));
+        assertTrue(after.afterHeal());
+        assertEquals(5.96, after.seconds(), 1e-9);
+        assertNull(Recovery.of(History.ofValid(List.of(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "k", null)))));
+    }
+
+    @Test
+    void codeLinesLeaveOutCommentsBlankLinesAndImports() throws Exception {
+        String src = "package a;\n\nimport b.C;\n/**\n * doc\n */\nclass X { // why\n    // note\n    int y;\n"
+                + "    /* one */\n}\n";
+        assertEquals(3, Comparison.codeLines(src));
+        // the bundled sources are the jar's: the counts a user sees come from the code that ran
+        assertTrue(Comparison.codeLines(Column.database().sources()) > 20);
+        assertTrue(Comparison.codeLines(Column.zooKeeper().sources()) > 20);
+    }
+
+    @Test
+    void lockTypesComeFromTheRecipesOfTheBackend() {
+        assertEquals(List.of("exclusive", "reentrant", "semaphore", "read-write", "multi-lock"),
+                Comparison.lockTypes("reentrant-mutex"));
+        assertTrue(Comparison.lockTypes("redis-single").contains("exclusive"));
+        assertTrue(Comparison.lockTypes("pg-advisory").contains("reentrant"));
+        assertFalse(Comparison.lockTypes("pg-advisory").contains("read-write"));
+    }
+
+    private static ColumnResult result(Column c, int doubles, Tally load, List<Recovery> rec) {
+        Map<FaultClass, Tally> rel = new LinkedHashMap<>();
+        for (FaultClass f : FaultClass.values()) {
+            rel.put(f, new Tally(2, f == FaultClass.HOLDER_PAUSE ? doubles : 0, f == FaultClass.HOLDER_PAUSE
+                    ? doubles : 0, 0, doubles > 0 && f == FaultClass.HOLDER_PAUSE ? Set.of("double-holder")
+                    : Set.of()));
+        }
+        Map<Integer, Double> perf = new LinkedHashMap<>();
+        perf.put(1, 31.4);
+        perf.put(10, 97.0);
+        return new ColumnResult(c, rel, load, perf, Map.of("naive-queue", 1.01),
+                "watch notifications", 83, List.of("exclusive", "read-write"), rec, List.of(Path.of("r1")));
+    }
+
+    @Test
+    void theTableSetsEveryClaimBesideItsMeasurementInBothFormats() {
+        Plan plan = Plan.quick().withRuns(2);
+        ColumnResult zk = result(Column.zooKeeper(), 2, new Tally(2, 0, 0, 0, Set.of()),
+                List.of(new Recovery(2.0, false), new Recovery(2.4, false)));
+        ColumnResult pg = result(Column.database(), 0, new Tally(2, 0, 1, 0, Set.of("leaked-lock")),
+                List.of(new Recovery(6.0, true), new Recovery(Double.NaN, false)));
+        Table t = new Table(plan, List.of(zk, pg), "on 20261204 with 2 cores");
+        String md = t.markdown();
+        List<String> rows = md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| |")).toList();
+        assertEquals(Claim.values().length, rows.size(), md);
+        assertTrue(md.contains("| Reliability (可靠性) | tutorial: high<br>measured: double holders in 2 of 6 runs"
+                + " (holder-pause 2/2, holder-cut-off 0/2, server-kill 0/2) |"), md);
+        assertTrue(md.contains("tutorial: low<br>measured: double holders in 0 of 6 runs (holder-pause 0/2,"
+                + " holder-cut-off 0/2, server-kill 0/2); without faults, under load: invalid in 1 of 2 runs"
+                + " (leaked-lock) |"), md);
+        assertTrue(md.contains("31 acquires/s on 1 key, 97 acquires/s on 10 keys"), md);
+        assertTrue(md.contains("next grant 2.4 s after the holder went silent (median of 2)"), md);
+        assertTrue(md.contains("no grant while the holder was silent in 1 of 2 runs (only after its connections came"
+                + " back); no grant at all in 1 of 2 runs"), md);
+        assertTrue(md.contains("naive-queue: 1.01 watch notifications per grant"), md);
+        assertTrue(md.contains("Deployments: ZooKeeper: Curator's InterProcessMutex on 3 servers"), md);
+        String html = t.html();
+        assertTrue(html.contains("<th>Herd effect<br>羊群效应</th>"), html);
+        assertTrue(html.contains("<div class=\"claim\">tutorial: depends on the database</div>"), html);
+        assertEquals(Claim.values().length + 1, html.split("<tr>", -1).length - 1, html);
+    }
+
+    @Test
+    void impossibleRunCountsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Plan.full().withRuns(0));
+        assertEquals("--runs: expected 1 to 100, got 0", e.getMessage());
+    }
+}
