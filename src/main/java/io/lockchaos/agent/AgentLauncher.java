@@ -61,10 +61,13 @@ public final class AgentLauncher implements AutoCloseable {
 
     /**
      * Starts {@code count} agents serving the user's lock: its factory class loaded from the user's classpath (which
-     * brings its own Curator, driver or whatever it needs) after this project's own classes.
+     * brings its own Curator, driver or whatever it needs) after this project's own classes and {@code curatorJars}
+     * (empty, or a Curator version put ahead of the one the user's classpath brings: {@code matrix} on a user's lock).
      */
-    public static AgentLauncher start(io.lockchaos.client.UserLock lock, int count, Path logDir) throws IOException {
-        return start(userClasspath(lock.classpath()), List.of("--lock-class", lock.className()), count, logDir);
+    public static AgentLauncher start(io.lockchaos.client.UserLock lock, List<Path> curatorJars, int count,
+                                      Path logDir) throws IOException {
+        return start(userClasspath(curatorJars, lock.classpath()), List.of("--lock-class", lock.className()), count,
+                logDir);
     }
 
     private static AgentLauncher start(String classpath, List<String> args, int count, Path logDir)
@@ -100,7 +103,7 @@ public final class AgentLauncher implements AutoCloseable {
     public static Map<String, Object> describe(List<String> userClasspath, String className, Path log)
             throws IOException {
         Files.createDirectories(log.getParent());
-        Process p = launch(userClasspath(userClasspath), List.of("--describe", className), log);
+        Process p = launch(userClasspath(List.of(), userClasspath), List.of("--describe", className), log);
         try {
             return AgentWire.decode(firstLine(p, log));
         } finally {
@@ -108,9 +111,12 @@ public final class AgentLauncher implements AutoCloseable {
         }
     }
 
-    /** This project's own classes, then the user's entries (a {@code dir/*} entry stays for the JVM to expand). */
-    static String userClasspath(List<String> entries) throws IOException {
-        StringBuilder b = new StringBuilder(classpath(List.of()));
+    /**
+     * This project's own classes, {@code curatorJars}, then the user's entries (a {@code dir/*} entry stays for the
+     * JVM to expand): the first of a class's copies wins, so the given Curator shadows the user's own.
+     */
+    static String userClasspath(List<Path> curatorJars, List<String> entries) throws IOException {
+        StringBuilder b = new StringBuilder(classpath(curatorJars));
         for (String e : entries) {
             b.append(java.io.File.pathSeparatorChar).append(Path.of(e).toAbsolutePath());
         }

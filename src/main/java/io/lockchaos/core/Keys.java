@@ -164,7 +164,8 @@ public final class Keys {
                     s -> s.redis().instanceTimeoutMillis()),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
-                    + " that Curator, resolved from Maven Central (see Curator versions)", s -> s.clients().curator()),
+                    + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"
+                    + " Curator ahead of the one `lock_jar` brings", s -> s.clients().curator()),
             key("expect_by_curator", Type.TEXT, "", null, "the verdict expected per Curator version range, e.g."
                     + " `{\"<5.5.0\": \"invalid\", \">=5.5.0\": \"valid\"}`; first match wins, `expect` covers the"
                     + " rest (see Curator versions)", s -> s.checking().byCuratorText()),

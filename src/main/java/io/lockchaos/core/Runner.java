@@ -483,24 +483,25 @@ public final class Runner {
     private io.lockchaos.agent.AgentLauncher startAgents(Phases phases) throws Exception {
         int n = spec.clients().agentCount(pausesClients());
         io.lockchaos.client.UserLock user = spec.recipe().user();
-        if (user != null) {
-            io.lockchaos.agent.AgentLauncher a;
-            try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) for "
-                    + user.className())) {
-                a = io.lockchaos.agent.AgentLauncher.start(user, n, runDir.resolve("agents"));
-            }
-            agentCurator = a.curatorVersion();
-            agentStartMillis = a.startMillis();
-            return a;
-        }
-        if (!spec.clients().agents()) {
+        if (user == null && !spec.clients().agents()) {
             return null;
         }
         List<Path> jars;
         try {
-            jars = io.lockchaos.agent.CuratorResolver.defaults().classpath(spec.clients().curator());
+            jars = spec.clients().agents() ? io.lockchaos.agent.CuratorResolver.defaults().classpath(
+                    spec.clients().curator()) : List.of();
         } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
+        }
+        if (user != null) {
+            io.lockchaos.agent.AgentLauncher a;
+            try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) for "
+                    + user.className() + (jars.isEmpty() ? "" : " on Curator " + spec.clients().curator()))) {
+                a = io.lockchaos.agent.AgentLauncher.start(user, jars, n, runDir.resolve("agents"));
+            }
+            agentCurator = a.curatorVersion();
+            agentStartMillis = a.startMillis();
+            return a;
         }
         io.lockchaos.agent.AgentLauncher a;
         try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "

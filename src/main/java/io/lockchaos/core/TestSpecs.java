@@ -272,9 +272,12 @@ public final class TestSpecs {
                 throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
                         + " 5.4.0, got '" + clients.curator() + "'");
             }
-            if (s.recipe().naive() || s.recipe().redis() || s.recipe().postgres()) {
-                throw new SpecException(source + ": curator: client agents run Curator's recipes; "
-                        + s.recipe().wireName() + " is not one (use curator " + ClientSpec.LINKED + ")");
+            boolean user = s.recipe().user() != null;
+            if (s.recipe().naive() && !user || s.recipe().redis() || s.recipe().postgres()) {
+                throw new SpecException(source + ": curator: client agents run Curator's recipes"
+                        + (user ? " and ZooKeeper locks of your own; yours runs on " + s.recipe().backend().name()
+                        .toLowerCase(java.util.Locale.ROOT) : "; " + s.recipe().wireName() + " is not one")
+                        + " (use curator " + ClientSpec.LINKED + ")");
             }
             if (s.cluster().containers()) {
                 throw new SpecException(source + ": curator: client agents run beside local or netns servers, not"

@@ -29,10 +29,6 @@ final class UserLocks {
             throw new SpecException(source + ": recipe: '" + recipe + "' and lock_class both name the lock under test:"
                     + " give one");
         }
-        if (!m.get("curator").equals(ClientSpec.LINKED)) {
-            throw new SpecException(source + ": curator: a lock from your jar runs on the Curator its lock_jar brings;"
-                    + " remove curator");
-        }
         String className = m.get("lock_class");
         List<String> classpath = classpath(source, m.get("lock_jar"));
         String words = m.get("lock_promises");

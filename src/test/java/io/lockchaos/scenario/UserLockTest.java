@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A lock from the user's own classpath, through the Scenario API: it runs in client agents on the Curator its classpath
  * brings (5.5.0 here, while lockchaos links 5.9.0), and each way its class can be wrong is one line before anything
- * starts. Scenario 1 on a user's locks is the example project's test (examples/curator-wrapper), which DocCommandsIT
+ * starts. Scenario 1 on a user's locks is the example project's test (examples/curator-wrapper), which DocCommandsTest
  * runs.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
@@ -54,6 +54,49 @@ class UserLockTest {
                 "its promises choose the checkers: " + promises);
         // the stored run replays its own lock, without asking the factory again
         assertEquals(r.spec().recipe(), Scenario.replay(r.dir()).spec().recipe());
+    }
+
+    /**
+     * shrink on a user's lock: a server-side expiry of the holder overlaps even a lock that stops on SUSPENDED (the
+     * server hands the lock on before the client hears); the kill beside it is noise that shrink removes, replaying
+     * the user's class from the stored run alone.
+     */
+    @Test
+    void shrinkReplaysAUserLockFromItsStoredRunAndDropsTheNoise() throws Exception {
+        ScenarioResult r = Scenario.builder().name("user-shrink").clients(3).time(Duration.ofSeconds(4))
+                .hold(Duration.ofSeconds(4)).acquireTimeout(Duration.ofSeconds(6))
+                .sessionTimeout(Duration.ofSeconds(2)).tickMillis(100)
+                .nemesis("at 500ms expire holder; at 2500ms kill follower for 1s").set("quiesce_ms", 500).seed(1)
+                .lock("io.lockchaos.api.testlocks.PlainMutex", classpathOnCurator550()).store(store).run();
+        assertTrue(r.violations().contains(io.lockchaos.checker.AnomalyKind.DOUBLE_HOLDER), "see " + r.dir());
+        assertEquals(0, io.lockchaos.cli.Main.run("shrink", r.dir().toString(), "--attempts", "2", "--max-runs", "3",
+                "--rate-runs", "1"));
+        io.lockchaos.core.TestSpec minimal = io.lockchaos.core.TestSpecs.load(r.dir().resolve("minimal.json"));
+        assertTrue(minimal.schedule().events().size() < r.spec().schedule().events().size()
+                || minimal.clients().count() < r.spec().clients().count()
+                || minimal.workload().timeSeconds() < r.spec().workload().timeSeconds(), "smaller: " + minimal);
+        assertEquals(r.spec().recipe(), minimal.recipe(), "the minimal test names the same lock of the user's");
+        assertEquals(java.util.Optional.of(Verdict.INVALID), minimal.checking().expected());
+    }
+
+    /**
+     * matrix on a user's lock: each version's Curator goes ahead of the one the user's classpath brings (5.5.0 here),
+     * and the agents report the version that ran.
+     */
+    @Test
+    void matrixRunsAUserLockOnEachCuratorVersion() throws Exception {
+        Path w = store.resolve("user-matrix.json");
+        String jar = String.join(java.io.File.pathSeparator, classpathOnCurator550().stream()
+                .map(p -> p.toAbsolutePath().toString()).toList());
+        java.nio.file.Files.writeString(w, "{\"name\": \"user-matrix\", \"lock_class\":"
+                + " \"io.lockchaos.api.testlocks.PlainMutex\", \"lock_jar\": \"" + jar
+                + "\", \"clients\": 3, \"nodes\": 1, \"time_s\": 2, \"hold_ms\": 20, \"expect\": \"valid\"}");
+        Path out = store.resolve("matrix");
+        assertEquals(0, io.lockchaos.cli.Main.run("matrix", "--workload", w.toString(), "--curator", "5.4.0",
+                "--runs", "1", "--store", store.toString(), "--out", out.toString()));
+        JsonNode m = new ObjectMapper().readTree(out.resolve("matrix.json").toFile());
+        JsonNode row = m.get("versions").get(0);
+        assertEquals("5.4.0", row.get("resolved").asText(), "the agents ran the version's Curator: " + row);
     }
 
     private String refusal(String className, List<Path> classpath) {
