@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,8 +24,12 @@ import org.junit.jupiter.api.Test;
  * is an HTML comment just before the block, one entry per command separated by {@code |}: {@code exit N} (default
  * 0), {@code prints "TEXT"}, {@code until "TEXT"} (a command that serves until stopped: it must print TEXT, then it is
  * stopped), or {@code not run: WHY}. A block without a comment promises exit 0 for each command.
+ *
+ * <p>It is one of the slow tier's classes, so that its minutes overlap the other slow tests; everything it runs writes
+ * only into its own copy (the build included), never into the build the other test JVM reads.
  */
-class DocCommandsIT {
+@Tag("slow") // starts servers, agents, containers or child processes
+class DocCommandsTest {
     private static final Path ROOT = Path.of("").toAbsolutePath();
     private static final Pattern DIRECTIVE = Pattern.compile("<!-- doc-test: (.*) -->");
     private static final Pattern QUOTED = Pattern.compile("(prints|until) \"([^\"]*)\"");
@@ -147,7 +152,7 @@ class DocCommandsIT {
         assertTrue(failures.isEmpty(), String.join("\n", failures));
     }
 
-    /** Deletes the working copy; its target/ is a link, removed without following it. */
+    /** Deletes the working copy. */
     private static void delete(Path work) throws IOException {
         try (Stream<Path> s = Files.walk(work)) {
             for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
@@ -172,20 +177,26 @@ class DocCommandsIT {
     }
 
     /**
-     * A fresh folder laid out as a user's clone after the first set-up command: the repository's files (copied, so
-     * the runs and check folders the commands write stay out of the repository) and the built target/ (linked).
+     * A fresh folder laid out as a user's clone after the first set-up command: the repository's files and the built
+     * target/, copied, so that the runs and check folders the commands write stay out of the repository and the
+     * build a command makes (Your own lock has the user run {@code mvn install}) replaces nothing the other test JVM
+     * is reading. The copy's sources have other paths, so that build compiles everything again.
      */
     private static Path workingCopy() throws IOException {
         Path work = Files.createTempDirectory("lockchaos-docs");
-        // examples/ too: Your own lock has the user build the example project (lockchaos' own build runs in ROOT)
-        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci",
+        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci", "src",
                 "examples")) {
             copyTree(ROOT.resolve(dir), work.resolve(dir));
         }
         for (String file : List.of("README.md", "pom.xml")) {
             Files.copy(ROOT.resolve(file), work.resolve(file));
         }
-        Files.createSymbolicLink(work.resolve("target"), ROOT.resolve("target"));
+        Files.createDirectories(work.resolve("target"));
+        for (String built : List.of("lockchaos.jar", "lockchaos.jsa", "classes", "test-classes")) {
+            if (Files.exists(ROOT.resolve("target").resolve(built))) {
+                copyTree(ROOT.resolve("target").resolve(built), work.resolve("target").resolve(built));
+            }
+        }
         return work;
     }
 
@@ -209,11 +220,8 @@ class DocCommandsIT {
     /** Runs one command as a user's shell would; returns null when it kept its promise, else what went wrong. */
     private static String run(Path work, Command c) throws Exception {
         Path log = Files.createTempFile("lockchaos-doc-command", ".log");
-        // The text is a shell command line, as a user types it: a shell runs it (its own argument array). A build of
-        // lockchaos itself runs in the repository it builds: it writes only target/ and ~/.m2, and there it finds
-        // the classes this build compiled up to date (in a copy, other paths would make the compiler start over).
-        Path dir = c.text().startsWith("mvn ") ? ROOT : work;
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", c.text()).directory(dir.toFile())
+        // The text is a shell command line, as a user types it: a shell runs it (its own argument array)
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", c.text()).directory(work.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
