@@ -18,10 +18,10 @@ import picocli.CommandLine.Option;
 /** {@code compare}: the tutorial's ZooKeeper / Redis / database table, each claim beside its measurement. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         header = "Measure the tutorial's comparison of ZooKeeper, Redis and database locks.",
-        description = {"Runs a fixed plan (see Comparing locks in the manual) on Curator's InterProcessMutex (3 ZooKeeper"
-            + " servers), a Redis SET NX PX lock and a PostgreSQL advisory lock: each under the same faults (holder"
-            + " paused, holder cut off, server killed) and the same load (100 clients on 1 and 10 keys), and writes"
-            + " the tutorial's table with the measured value beside each claim as table.md and table.html.",
+        description = {"Runs a fixed plan (see Comparing locks in the manual) on Curator's InterProcessMutex (3"
+            + " ZooKeeper servers), a Redis SET NX PX lock and a PostgreSQL advisory lock: each under the same faults"
+            + " (holder paused, holder cut off, server killed) and the same load (100 clients on 1 and 10 keys), and"
+            + " writes the tutorial's table with the measured value beside each claim as table.md and table.html.",
             "Exit code: 0 the table was written, 2 error (a backend this machine lacks is named in one line)."})
 final class CompareCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "one run per fault class and 3 s of load: a few minutes on 2 cores")

@@ -18,8 +18,8 @@ import java.util.Map;
  * @param sources the source files whose code lines the complexity row counts (bundled in the jar)
  * @param claims the tutorial's value of every row
  */
-public record Column(String title, String deployment, String recipe, int nodes, Map<String, String> keys, List<String> herdRecipes,
-                     List<String> sources, Map<Claim, String> claims) {
+public record Column(String title, String deployment, String recipe, int nodes, Map<String, String> keys,
+                     List<String> herdRecipes, List<String> sources, Map<Claim, String> claims) {
     public Column {
         keys = Map.copyOf(keys);
         herdRecipes = List.copyOf(herdRecipes);
@@ -28,13 +28,13 @@ public record Column(String title, String deployment, String recipe, int nodes, 
     }
 
     /**
-     * ZooKeeper: Curator's InterProcessMutex on three servers with 2 s sessions, its client stopping work on SUSPENDED as
-     * Curator asks.
+     * ZooKeeper: Curator's InterProcessMutex on three servers with 2 s sessions, its client stopping work on SUSPENDED
+     * as Curator asks.
      */
     public static Column zooKeeper() {
         return new Column("ZooKeeper", "Curator's InterProcessMutex on 3 servers that fsync every write (ZooKeeper's"
-                + " default); 2 s sessions; a client stops work on SUSPENDED", "reentrant-mutex", 3, Map.of("client_mode", "stop-on-suspended",
-                        "session_timeout_ms", "2000"),
+                + " default); 2 s sessions; a client stops work on SUSPENDED", "reentrant-mutex", 3,
+                Map.of("client_mode", "stop-on-suspended", "session_timeout_ms", "2000"),
                 List.of("naive-herd", "naive-queue"),
                 List.of("io/lockchaos/client/NaiveLock.java", "io/lockchaos/client/NaiveHerdLock.java"),
                 Map.of(Claim.RELIABILITY, "high", Claim.PERFORMANCE, "medium", Claim.COMPLEXITY, "medium",
@@ -42,7 +42,7 @@ public record Column(String title, String deployment, String recipe, int nodes, 
                         Claim.RECOVERY, "automatic"));
     }
 
-    /** Redis: one instance, SET NX PX with a 2 s lease (ZooKeeper's session timeout) and a compare-and-delete release. */
+    /** Redis: one instance, SET NX PX with a 2 s lease (ZooKeeper's session timeout), a compare-and-delete release. */
     public static Column redis() {
         return new Column("Redis", "SET NX PX with a 2 s lease and a compare-and-delete release, on 1 instance"
                 + " without persistence (Redis' default)", "redis-single", 1, Map.of("lease_ms", "2000"), List.of(),
@@ -55,7 +55,8 @@ public record Column(String title, String deployment, String recipe, int nodes, 
     /** The database: PostgreSQL's session-level advisory lock on a connection of its own. */
     public static Column database() {
         return new Column("Database (PostgreSQL)", "a session-level pg_advisory_lock (lock_timeout for the"
-                + " acquire's timeout) on a connection per client, 1 server with fsync off", "pg-advisory", 1, Map.of(), List.of(),
+                + " acquire's timeout) on a connection per client, 1 server with fsync off", "pg-advisory", 1, Map.of(),
+                List.of(),
                 List.of("io/lockchaos/pg/AdvisoryLock.java"),
                 Map.of(Claim.RELIABILITY, "low", Claim.PERFORMANCE, "low", Claim.COMPLEXITY, "low",
                         Claim.HERD, "present", Claim.LOCK_TYPES, "exclusive", Claim.RECOVERY,

@@ -96,8 +96,8 @@ public final class Comparison {
                 herd.put(recipe, ((Number) th.get("watch_notifications_per_grant")).doubleValue());
             }
         }
-        return new ColumnResult(c, reliability, load[0], perf, herd, unit, codeLines(c.sources()), lockTypes(c.recipe()),
-                recoveries, runs);
+        return new ColumnResult(c, reliability, load[0], perf, herd, unit, codeLines(c.sources()),
+                lockTypes(c.recipe()), recoveries, runs);
     }
 
     /** A fault-free run at the plan's load; its throughput, or null when it could not be carried out. */

@@ -143,7 +143,8 @@ public final class Table {
                 + " each; recovery from the holder-cut-off runs. Performance: %d clients holding 1 ms, %d s"
                 + " without faults. Herd: wake-ups per grant at %d clients on 1 key.", when, plan.runs(),
                 plan.faults().stream().map(f -> f.wireName() + ": " + f.description() + ", holds of "
-                        + f.holdMillis() + " ms").collect(Collectors.joining("; ")), plan.faultSeconds(), plan.clients(),
+                        + f.holdMillis() + " ms").collect(Collectors.joining("; ")), plan.faultSeconds(),
+                plan.clients(),
                 plan.loadSeconds(), plan.clients()) + " Deployments: " + results.stream().map(r -> r.column().title()
                 + ": " + r.column().deployment()).collect(Collectors.joining("; ")) + ".";
     }

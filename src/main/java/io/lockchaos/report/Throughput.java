@@ -76,8 +76,8 @@ public final class Throughput {
         Object tries = t.get("tries_per_grant");
         return (herd == null ? "" : "  watch notifications per grant: " + herd + "\n")
                 + (tries == null ? "" : "  tries of the lock service per grant: " + tries + "\n")
-                + String.format(Locale.ROOT, "  throughput: %s grants in %s s = %s acquires/s; acquire latency p50 %.1f ms,"
-                + " p99 %.1f ms, max %.1f ms", t.get("grants"), t.get("seconds"), t.get("acquires_per_s"),
+                + String.format(Locale.ROOT, "  throughput: %s grants in %s s = %s acquires/s; acquire latency p50"
+                + " %.1f ms, p99 %.1f ms, max %.1f ms", t.get("grants"), t.get("seconds"), t.get("acquires_per_s"),
                 (Double) t.get("latency_p50_ms"), (Double) t.get("latency_p99_ms"), (Double) t.get("latency_max_ms"));
     }
 }
