@@ -60,11 +60,10 @@ public final class Comparison {
                         .set("acquire_timeout_ms", 10_000).set("time_s", plan.faultSeconds())
                         .nemesis(f.schedule()).seed(seed + i);
                 ScenarioResult r = attempt(s, c, f.wireName() + " " + (i + 1) + "/" + plan.runs());
+                t = t.plus(r);
                 if (r == null) {
-                    t = t.plusFailed();
                     continue;
                 }
-                t = t.plus(r);
                 runs.add(r.dir());
                 if (f == FaultClass.HOLDER_CUT_OFF) {
                     Recovery rec = Recovery.of(history(r));
@@ -78,12 +77,15 @@ public final class Comparison {
         Map<Integer, Double> perf = new LinkedHashMap<>();
         Map<String, Double> herd = new LinkedHashMap<>();
         String unit = "watch notifications";
-        Tally[] load = {Tally.NONE};
+        Tally load = Tally.NONE;
         for (int keys : plan.keyCounts()) {
-            Map<String, Object> th = load(c, c.recipe(), keys, runs, load);
-            if (th == null) {
+            ScenarioResult r = load(c, c.recipe(), keys);
+            load = load.plus(r);
+            if (r == null) {
                 continue;
             }
+            runs.add(r.dir());
+            Map<String, Object> th = Throughput.of(history(r));
             perf.put(keys, ((Number) th.get("acquires_per_s")).doubleValue());
             if (keys == plan.keyCounts().get(0) && c.herdRecipes().isEmpty() && th.get("tries_per_grant") != null) {
                 herd.put(c.recipe(), ((Number) th.get("tries_per_grant")).doubleValue());
@@ -91,28 +93,26 @@ public final class Comparison {
             }
         }
         for (String recipe : c.herdRecipes()) {
-            Map<String, Object> th = load(c, recipe, 1, runs, load);
-            if (th != null && th.get("watch_notifications_per_grant") != null) {
-                herd.put(recipe, ((Number) th.get("watch_notifications_per_grant")).doubleValue());
+            ScenarioResult r = load(c, recipe, 1);
+            load = load.plus(r);
+            if (r == null) {
+                continue;
+            }
+            runs.add(r.dir());
+            Object n = Throughput.of(history(r)).get("watch_notifications_per_grant");
+            if (n != null) {
+                herd.put(recipe, ((Number) n).doubleValue());
             }
         }
-        return new ColumnResult(c, reliability, load[0], perf, herd, unit, codeLines(c.sources()),
+        return new ColumnResult(c, reliability, load, perf, herd, unit, codeLines(c.sources()),
                 lockTypes(c.recipe()), recoveries, runs);
     }
 
-    /** A fault-free run at the plan's load; its throughput, or null when it could not be carried out. */
-    private Map<String, Object> load(Column c, String recipe, int keys, List<Path> runs, Tally[] tally)
-            throws Exception {
+    /** A fault-free run at the plan's load, or null when it could not be carried out. */
+    private ScenarioResult load(Column c, String recipe, int keys) throws Exception {
         Scenario s = base(c, recipe, "load-" + keys + "-keys").set("clients", plan.clients()).set("keys", keys)
                 .set("hold_ms", 1).set("acquire_timeout_ms", 5000).set("time_s", plan.loadSeconds()).seed(seed);
-        ScenarioResult r = attempt(s, c, recipe + " at " + plan.clients() + " clients on " + keys + " key(s)");
-        if (r == null) {
-            tally[0] = tally[0].plusFailed();
-            return null;
-        }
-        tally[0] = tally[0].plus(r);
-        runs.add(r.dir());
-        return Throughput.of(history(r));
+        return attempt(s, c, recipe + " at " + plan.clients() + " clients on " + keys + " key(s)");
     }
 
     private Scenario base(Column c, String recipe, String what) {

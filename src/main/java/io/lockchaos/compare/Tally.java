@@ -22,7 +22,11 @@ public record Tally(int runs, int doubleHolders, int invalid, int unknown, Set<S
         kinds = java.util.Collections.unmodifiableSet(new TreeSet<>(kinds));
     }
 
+    /** This tally and one more run: {@code r}, or a run that failed before it could be judged (null). */
     public Tally plus(ScenarioResult r) {
+        if (r == null) {
+            return new Tally(runs + 1, doubleHolders, invalid, unknown + 1, kinds);
+        }
         Set<String> k = new TreeSet<>(kinds);
         r.violations().forEach(v -> k.add(v.wireName()));
         return new Tally(runs + 1, doubleHolders + (r.violations().contains(AnomalyKind.DOUBLE_HOLDER) ? 1 : 0),
@@ -30,8 +34,4 @@ public record Tally(int runs, int doubleHolders, int invalid, int unknown, Set<S
                 k);
     }
 
-    /** A run that failed before it could be judged. */
-    public Tally plusFailed() {
-        return new Tally(runs + 1, doubleHolders, invalid, unknown + 1, kinds);
-    }
 }

@@ -115,6 +115,11 @@ class CompareTableTest {
     }
 
     @Test
+    void aRunThatCouldNotBeCarriedOutCountsAsUnknown() {
+        assertEquals(new Tally(1, 0, 0, 1, Set.of()), Tally.NONE.plus(null));
+    }
+
+    @Test
     void impossibleRunCountsAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Plan.full().withRuns(0));
         assertEquals("--runs: expected 1 to 100, got 0", e.getMessage());
