@@ -158,14 +158,9 @@ final class FilePieces {
 
         @Override
         public int read() throws IOException {
-            if (left <= 0) {
-                return -1;
-            }
-            int c = super.read();
-            if (c >= 0) {
-                left--;
-            }
-            return c;
+            // readers read in bulk; one byte goes the same way so the bound is kept in one place
+            byte[] one = new byte[1];
+            return read(one, 0, 1) == 1 ? one[0] & 0xff : -1;
         }
 
         @Override

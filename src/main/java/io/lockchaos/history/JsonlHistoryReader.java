@@ -241,13 +241,9 @@ public final class JsonlHistoryReader {
 
         @Override
         public int read() throws IOException {
-            int c = super.read();
-            if (c < 0) {
-                eof = true;
-            } else if (c == '\n') {
-                newlines++;
-            }
-            return c;
+            // Jackson reads in bulk; one byte goes the same way so newlines are counted in one place
+            byte[] one = new byte[1];
+            return read(one, 0, 1) == 1 ? one[0] & 0xff : -1;
         }
 
         @Override
@@ -290,13 +286,9 @@ public final class JsonlHistoryReader {
 
         @Override
         public int read() throws IOException {
-            int c = super.read();
-            if (c < 0) {
-                eof = true;
-            } else if (c == '\n') {
-                newlines++;
-            }
-            return c;
+            // Jackson reads in bulk; one char goes the same way so newlines are counted in one place
+            char[] one = new char[1];
+            return read(one, 0, 1) == 1 ? one[0] : -1;
         }
 
         @Override
