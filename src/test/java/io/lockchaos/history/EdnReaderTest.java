@@ -64,6 +64,9 @@ class EdnReaderTest {
                 "a map with any key that is not a keyword keeps every key as it is");
         assertEquals(EdnHistory.toEdn(mixed), EdnHistory.toEdn(EdnHistory.read("x.edn", EdnHistory.toEdn(mixed)
                 + "\n").get(0)), "and is written back as it was");
+        // counterexamples and reports print such a map in EDN's own spelling, entries in the file's order
+        assertEquals("{:a 1, 3 \"three\"}", mixed.value().toString());
+        assertEquals("{}", new EdnValues.KeyedMap(Map.of()).toString());
     }
 
     @Test

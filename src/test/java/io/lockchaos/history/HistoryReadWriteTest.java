@@ -33,6 +33,31 @@ class HistoryReadWriteTest {
         assertEquals(h.ops(), back.ops());
     }
 
+    /** The runner's writer: each line is on disk when append returns (a SIGKILL loses nothing), numbered in order. */
+    @Test
+    void eachAppendedLineIsOnDiskBeforeClose() throws Exception {
+        Path f = dir.resolve("live.jsonl");
+        try (HistoryWriter w = HistoryWriter.create(f)) {
+            Op first = w.append(Op.of(OpType.INVOKE, 1, 0, Fn.ACQUIRE, "/l", null).withIndex(-1));
+            assertEquals(0, first.index());
+            assertEquals(1, Files.readString(f).lines().count(), "flushed at once");
+            Op own = w.append(Op.of(OpType.OK, 2, 0, Fn.ACQUIRE, "/l", null).withIndex(7));
+            assertEquals(7, own.index(), "an op's own index is kept");
+            assertEquals(8, w.append(Op.of(OpType.INVOKE, 3, 0, Fn.RELEASE, "/l", null).withIndex(-1)).index());
+            assertEquals(List.of(0L, 7L, 8L), JsonlHistoryReader.read(f).ops().stream().map(o -> (long) o.index())
+                    .toList());
+        }
+    }
+
+    @Test
+    void autoGoesByTheExtensionAndANamedFormatIsKept() {
+        assertEquals(HistoryFiles.Format.EDN, HistoryFiles.Format.AUTO.of(Path.of("h.edn")));
+        assertEquals(HistoryFiles.Format.JSONL, HistoryFiles.Format.AUTO.of(Path.of("h.jsonl")));
+        assertEquals(HistoryFiles.Format.JSONL, HistoryFiles.Format.AUTO.of(Path.of("edn")));
+        assertEquals(HistoryFiles.Format.JSONL, HistoryFiles.Format.JSONL.of(Path.of("h.edn")));
+        assertEquals(HistoryFiles.Format.EDN, HistoryFiles.Format.EDN.of(Path.of("h.jsonl")));
+    }
+
     @Test
     void ednRoundTripsEveryField() throws Exception {
         History h = sample();

@@ -27,4 +27,16 @@ class ModelsTest {
             assertEquals(name, Models.parse(name).name());
         }
     }
+
+    /** What a counterexample prints for a read/write lock's state: the writer with its reentries, then the readers. */
+    @Test
+    void aReadWriteStateDescribesItsWriterAndReaders() {
+        LockModels.ReadWrite rw = new LockModels.ReadWrite();
+        assertEquals("no writer, no readers", rw.describe(rw.init()));
+        assertEquals("writer 3, no readers", rw.describe(new LockModels.Rw(3, 1, 0, java.util.List.of())));
+        assertEquals("writer 3 x2, readers [3]", rw.describe(new LockModels.Rw(3, 2, 0,
+                java.util.List.of(new LockModels.Lease(3, 1, 1)))));
+        assertEquals("no writer, readers [1, 2]", rw.describe(new LockModels.Rw(-1, 0, -1,
+                java.util.List.of(new LockModels.Lease(1, 0, 1), new LockModels.Lease(2, 1, 2)))));
+    }
 }
