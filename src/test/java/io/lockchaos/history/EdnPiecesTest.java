@@ -76,6 +76,30 @@ class EdnPiecesTest {
         }
     }
 
+    /**
+     * Knossos' one-vector form cannot be cut at lines, so it is read in order; whitespace, commas and non-ASCII bytes
+     * (a byte-order mark) before the bracket do not hide it, and a head of nothing but blanks is not guessed at.
+     */
+    @Test
+    void aVectorFileIsReadInOrderAndAFileOfLinesInPieces() throws Exception {
+        String ops = String.join("\n", lines(20, true));
+        String bom = new String(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, StandardCharsets.UTF_8);
+        for (String head : List.of("", " ,\t\r\n", bom, " ".repeat(5000))) {
+            Path f = dir.resolve("vector.edn");
+            Files.writeString(f, head + "[" + ops + "]\n", StandardCharsets.UTF_8);
+            long before = FilePieces.CLEAN.get();
+            assertEquals(EdnHistory.read(f, 1).size(), EdnHistory.read(f, 4).size());
+            assertEquals(before, FilePieces.CLEAN.get(), "a vector after '" + head.strip() + "' read in order");
+        }
+        for (String head : List.of("", " ,\n", "; a comment\n")) {
+            Path f = dir.resolve("lines.edn");
+            Files.writeString(f, head + ops + "\n", StandardCharsets.UTF_8);
+            long before = FilePieces.CLEAN.get();
+            EdnHistory.read(f, 4);
+            assertEquals(before + 1, FilePieces.CLEAN.get(), "lines after '" + head.strip() + "' read in pieces");
+        }
+    }
+
     @Test
     void nemesisHalvesPairAcrossPieces() throws Exception {
         StringBuilder b = new StringBuilder();

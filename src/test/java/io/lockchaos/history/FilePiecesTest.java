@@ -68,4 +68,31 @@ class FilePiecesTest {
         }));
         assertSame(oom, thrown);
     }
+
+    /**
+     * Every split is correct (the piece tests read the same whatever the cut); this pins that it is also the split
+     * meant: contiguous ranges from 0 to the end, each starting a line, about equal, only the last one marked last.
+     */
+    @Test
+    void aFileIsCutAtTheFirstLineStartAfterEachShare(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        java.nio.file.Path f = dir.resolve("lines");
+        // ten lines of ten bytes: a share of 100/3 = 33 ends inside line 4, so the cut is at 40; 66 cuts at 70
+        java.nio.file.Files.writeString(f, "123456789\n".repeat(10));
+        assertEquals(List.of(new FilePieces.Range(0, 40, false), new FilePieces.Range(40, 70, false),
+                new FilePieces.Range(70, 100, true)), FilePieces.split(f, 3));
+        // a share that falls on a line start is cut after the newline at or after it, a line later
+        assertEquals(List.of(new FilePieces.Range(0, 60, false), new FilePieces.Range(60, 100, true)),
+                FilePieces.split(f, 2));
+        assertEquals(List.of(new FilePieces.Range(0, 100, true)), FilePieces.split(f, 1));
+        // more pieces than lines: never an empty range, and the ranges still cover the file
+        java.nio.file.Files.writeString(f, "a\nb\n");
+        assertEquals(List.of(new FilePieces.Range(0, 2, false), new FilePieces.Range(2, 4, true)),
+                FilePieces.split(f, 7));
+        // one long line with no newline after the first share: one piece
+        java.nio.file.Files.writeString(f, "x".repeat(300));
+        assertEquals(List.of(new FilePieces.Range(0, 300, true)), FilePieces.split(f, 4));
+        java.nio.file.Files.writeString(f, "");
+        assertEquals(List.of(), FilePieces.split(f, 4));
+    }
 }
