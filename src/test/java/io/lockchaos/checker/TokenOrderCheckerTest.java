@@ -57,4 +57,48 @@ class TokenOrderCheckerTest {
         CheckResult r = new TokenOrderChecker(Recipe.MUTEX).check(History.ofValid(ops));
         assertEquals(false, r.checked(), r.toString());
     }
+
+    @Test
+    void zeroIsATokenAndASequenceNumberNotTheirAbsence() {
+        hold(0, 0, 0);
+        hold(1, 0, 0);
+        CheckResult r = new TokenOrderChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        assertEquals(1L, r.stats().get("token_regressions"), r.toString());
+        assertEquals(1L, r.stats().get("sequence_restarts"), r.toString());
+    }
+
+    @Test
+    void ofEqualEarlierTokensTheFirstHoldIsNamed() {
+        hold(0, 5, 1);
+        hold(1, 5, 1); // itself a regression against process 0
+        hold(2, 3, 0);
+        CheckResult r = new TokenOrderChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        for (Anomaly a : r.anomalies()) {
+            assertEquals(0, a.details().get("earlier_process"), a.toString());
+        }
+        assertEquals(4, r.anomalies().size(), r.toString());
+    }
+
+    @Test
+    void aGrantAskedForBeforeAnotherHoldEndedIsNotOrderedAfterItWhateverItsGrantPosition() {
+        // process 0 asks first, process 2's hold ends, process 1 asks, is granted and releases, then process 0 is
+        // granted: only process 1's grant was asked for after process 2's hold had ended
+        ops.add(Op.of(OpType.INVOKE, 0, 2, Fn.ACQUIRE, "/l", null));
+        ops.add(Op.of(OpType.OK, 1, 2, Fn.ACQUIRE, "/l", grant("/l/x", 50, 1)));
+        ops.add(Op.of(OpType.INVOKE, 2, 0, Fn.ACQUIRE, "/l", null));
+        ops.add(Op.of(OpType.INVOKE, 3, 2, Fn.RELEASE, "/l", null));
+        ops.add(Op.of(OpType.OK, 4, 2, Fn.RELEASE, "/l", null));
+        ops.add(Op.of(OpType.INVOKE, 5, 1, Fn.ACQUIRE, "/l", null));
+        ops.add(Op.of(OpType.OK, 6, 1, Fn.ACQUIRE, "/l", grant("/l/b", 60, 3)));
+        ops.add(Op.of(OpType.INVOKE, 7, 1, Fn.RELEASE, "/l", null));
+        ops.add(Op.of(OpType.OK, 8, 1, Fn.RELEASE, "/l", null));
+        ops.add(Op.of(OpType.OK, 9, 0, Fn.ACQUIRE, "/l", grant("/l/a", 40, 2)));
+        CheckResult r = new TokenOrderChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        assertEquals(1L, r.stats().get("ordered_grants"), r.toString());
+        assertEquals(Verdict.VALID, r.verdict(), r.toString());
+    }
+
+    private static Map<String, Object> grant(String node, long token, long seq) {
+        return Map.of("node", node, "token", token, "session", 1L, "owner", 1L, "seq", seq);
+    }
 }
