@@ -69,7 +69,11 @@ public final class EdnHistory {
         }
     }
 
-    /** Whether the first thing in the file is a vector (Knossos' form), which cannot be cut into lines. */
+    /**
+     * Whether the first thing in the file is a vector (Knossos' form), which cannot be cut into lines. Only speed
+     * depends on it: a vector's pieces never all parse cleanly and pieces of lines read what one reading does, so a
+     * wrong answer costs a wasted attempt and reads the same history; mutation testing leaves it out.
+     */
     private static boolean startsWithVector(Path file) throws IOException {
         try (java.io.InputStream in = Files.newInputStream(file)) {
             byte[] head = in.readNBytes(4096);
