@@ -10,12 +10,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -160,7 +157,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 Files.createDirectories(dir);
                 nodes.add(new ZkNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
             }
-            Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
+            Path lib = clockShift ? io.lockchaos.cluster.ClockShiftLibrary.build(baseDir) : null;
             return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew);
         }
     }
@@ -329,14 +326,8 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         return offsets.getOrDefault(n.id(), 0L);
     }
 
-    /** Rewrites the 8 bytes the instance's library has mapped: it sees the new offset at its next clock read. */
     private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
-        try (FileChannel ch = FileChannel.open(clockFile(n), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.READ)) {
-            // one aligned 8-byte store into the shared page: the instance never reads half an offset
-            java.nio.MappedByteBuffer b = ch.map(FileChannel.MapMode.READ_WRITE, 0, 8);
-            b.order(ByteOrder.nativeOrder()).putLong(0, Math.multiplyExact(offsetMillis, 1_000_000L));
-        }
+        io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clockFile(n), offsetMillis);
         offsets.put(n.id(), offsetMillis);
     }
 

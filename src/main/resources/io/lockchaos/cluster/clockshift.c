@@ -1,7 +1,7 @@
 /*
- * lockchaos clock shift: an LD_PRELOAD library that adds an offset to the wall clock of one process (a Redis
- * instance), so the nemesis can jump that instance's clock while it runs. libfaketime does this in general, but it
- * hangs at start under Redis: jemalloc reads the clock while libfaketime initialises (libfaketime issues 130, 327).
+ * lockchaos clock shift: an LD_PRELOAD library that adds an offset to the wall clock of one server (a Redis
+ * instance; a PostgreSQL server and the backends it forks, which share the mapping), so the nemesis can jump that
+ * server's clock while it runs. libfaketime does this in general, but it hangs at start under Redis: jemalloc reads the clock while libfaketime initialises (libfaketime issues 130, 327).
  * This library calls no allocator and no dlsym: the clock is read with raw system calls, and the offset (signed
  * 64-bit nanoseconds, native byte order) from a file mapped once at load, which the runner rewrites at run time.
  * Only CLOCK_REALTIME and its coarse variant, gettimeofday and time move; monotonic clocks stay true.
