@@ -165,7 +165,7 @@ public final class MutualExclusionChecker implements Checker {
         AnomalyKind kind = recipe.isSemaphore() ? AnomalyKind.OVER_CAPACITY
                 : recipe.readWrite() ? AnomalyKind.RW_CONFLICT : AnomalyKind.DOUBLE_HOLDER;
         String told = toldBefore(holds, first, second.certain().from());
-        // a Redis lock has no session: its end on the servers is silent (lease, restart, another client's delete)
+        // a leased lock has no session: its end on the servers is silent (lease, restart, clock, another client)
         String session = recipe.leased() ? "lease" : sessionState(holds, first, second.certain().from());
         List<Long> ops = new ArrayList<>();
         ops.add(second.grantIndex());
@@ -198,8 +198,8 @@ public final class MutualExclusionChecker implements Checker {
                     .append("; ");
         }
         if (session.equals("lease")) {
-            s.append("a Redis lock has no session to watch: on the servers it ended (its lease ran out, an instance"
-                    + " forgot it, or another client deleted it) while ").append(first.process())
+            s.append("a leased lock has no session to watch: on the servers it ended (its lease ran out, a server"
+                    + " forgot it or its clock jumped, or another client took it) while ").append(first.process())
                     .append(" still believed it held it");
             return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
         }

@@ -103,15 +103,15 @@ public final class Runner {
     }
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
+        boolean clock = spec.schedule().events().stream()
+                .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
         if (spec.recipe().postgres()) {
             Preflight.serversWithoutConnect(spec, external);
             return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
-                    spec.recipe().promises().leased());
+                    spec.recipe().promises().leased(), clock);
         }
         if (spec.recipe().redis()) {
             Preflight.serversWithoutConnect(spec, external);
-            boolean clock = spec.schedule().events().stream()
-                    .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
             return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                     .appendOnly(spec.redis().appendOnly()).clockShift(clock)
                     .clientsRenew(spec.recipe().kind() == io.lockchaos.client.LockRecipe.Kind.REDISSON

@@ -311,7 +311,8 @@ public final class TestSpecs {
             String why = k == io.lockchaos.nemesis.FaultKind.EXPIRE
                     || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE
                     ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
-                    : k == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP ? "clock jumps move Redis instances' clocks only"
+                    : k == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP && Math.abs(f.option("by_ms", 0)) > 86_400_000L
+                    ? "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0)
                     : f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS
                     ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
             if (why != null) {
@@ -433,8 +434,9 @@ public final class TestSpecs {
             validatePostgres(source, s);
         } else if (s.schedule().events().stream().anyMatch(e -> e.fault().kind()
                 == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP)) {
-            throw new SpecException(source + ": nemesis: clock-jump moves the clocks of Redis instances; ZooKeeper's"
-                    + " sessions expire by ticks of the servers' monotonic clocks (use a Redis recipe)");
+            throw new SpecException(source + ": nemesis: clock-jump moves the clocks of Redis instances and PostgreSQL"
+                    + " servers; ZooKeeper's sessions expire by ticks of the servers' monotonic clocks (use a Redis or"
+                    + " PostgreSQL recipe)");
         }
         long min = 2L * cluster.tickMillis();
         long max = 20L * cluster.tickMillis();

@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * Clock jumps: servers' wall clocks move {@code by_ms} (default 60 s) ahead for the fault's duration and back to the
  * machine's time when it ends or at the final heal, as Jepsen's clock nemesis resets clocks. Needs a cluster that is
- * {@link ClockShiftable} (the Redis instances).
+ * {@link ClockShiftable} (Redis instances, PostgreSQL servers).
  */
 final class ClockNemesis implements Nemesis {
     /** The jump when a timeline names none: far beyond any lease a test uses. */
@@ -27,7 +27,7 @@ final class ClockNemesis implements Nemesis {
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) {
         if (!(ctx.cluster() instanceof ClockShiftable clocks)) {
-            throw new IllegalStateException("this cluster's clocks cannot be moved (clock-jump needs Redis instances)");
+            throw new IllegalStateException("this cluster's clocks cannot be moved (clock-jump needs Redis instances or PostgreSQL servers)");
         }
         long by = fault.option("by_ms", DEFAULT_JUMP_MILLIS);
         List<ZkNode> targets = ctx.servers(fault.target());

@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * postmaster and every process under it: the instance is gone at once, with its advisory locks; a restart runs crash
  * recovery on the same folder. A pause SIGSTOPs the whole tree, as a frozen machine would stop.
  */
-public final class PgServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless {
+public final class PgServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless,
+        io.lockchaos.cluster.ClockShiftable {
     /** One thread starts every server and lives as long as the JVM: the parent-death signal follows the thread. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-pg-spawner");
@@ -57,17 +58,22 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     private final Path bin;
     private final boolean asPostgresUser;
     private final boolean clientsRenew;
+    /** Each server's copy of the clock-shift library (in its own folder, which the postgres user can read); empty
+     *  when the servers run on the machine's clock. */
+    private final Map<Integer, Path> shiftLibraries;
+    private final Map<Integer, Long> offsets = new ConcurrentHashMap<>();
     private final Map<Integer, Process> running = new ConcurrentHashMap<>();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
     private boolean closed;
 
     private PgServers(List<ZkNode> nodes, Map<Integer, Path> homes, Path bin, boolean asPostgresUser,
-                      boolean clientsRenew) {
+                      boolean clientsRenew, Map<Integer, Path> shiftLibraries) {
         this.nodes = nodes;
         this.homes = homes;
         this.bin = bin;
         this.asPostgresUser = asPostgresUser;
         this.clientsRenew = clientsRenew;
+        this.shiftLibraries = shiftLibraries;
     }
 
     /** The folder of initdb and postgres, or null when this machine has none. */
@@ -106,6 +112,15 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
      * @throws IOException when the binaries are missing ({@link #MISSING}) or initdb fails (its output is said)
      */
     public static PgServers create(Path baseDir, int size, boolean clientsRenew) throws IOException {
+        return create(baseDir, size, clientsRenew, false);
+    }
+
+    /**
+     * As {@link #create(Path, int, boolean)}; with {@code clockShift} every server runs under the clock-shift library
+     * (built with gcc), so that {@link #shiftClock} moves its wall clock: {@code now()}, and every lease judged by it.
+     */
+    public static PgServers create(Path baseDir, int size, boolean clientsRenew, boolean clockShift)
+            throws IOException {
         Path bin = findBinaries();
         if (bin == null) {
             throw new IOException(MISSING);
@@ -132,7 +147,16 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
             nodes.add(n);
             homes.put(id, home);
         }
-        return new PgServers(nodes, homes, bin, root, clientsRenew);
+        Map<Integer, Path> libraries = new java.util.LinkedHashMap<>();
+        if (clockShift) {
+            Path built = io.lockchaos.cluster.ClockShiftLibrary.build(baseDir.toAbsolutePath());
+            for (Map.Entry<Integer, Path> h : homes.entrySet()) {
+                // as root the server cannot reach the run's folder: each gets a copy in its own
+                Path lib = root ? Files.copy(built, h.getValue().resolve("clockshift.so")) : built;
+                libraries.put(h.getKey(), lib);
+            }
+        }
+        return new PgServers(nodes, homes, bin, root, clientsRenew, libraries);
     }
 
     private static List<String> asUser(boolean root) {
@@ -176,9 +200,38 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         startReaper();
         for (ZkNode n : nodes) {
+            if (!shiftLibraries.isEmpty()) {
+                writeOffset(n, 0);
+            }
             running.put(n.id(), launch(n));
         }
         writeGroups();
+    }
+
+    private Path clockFile(ZkNode n) {
+        return homes.get(n.id()).resolve("clock.offset");
+    }
+
+    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
+        io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clockFile(n), offsetMillis);
+        offsets.put(n.id(), offsetMillis);
+    }
+
+    @Override
+    public synchronized void shiftClock(ZkNode n, long offsetMillis) {
+        if (shiftLibraries.isEmpty()) {
+            throw new IllegalStateException("these PostgreSQL servers run on the machine's clock (no clock shift)");
+        }
+        try {
+            writeOffset(n, offsetMillis);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public long clockOffset(ZkNode n) {
+        return offsets.getOrDefault(n.id(), 0L);
     }
 
     /** The file of the postmasters' pids, which {@link PgReaper} reads; null before the servers start. */
@@ -228,6 +281,11 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "logging_collector=off"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
+        Path lib = shiftLibraries.get(n.id());
+        if (lib != null) {
+            pb.environment().put("LD_PRELOAD", lib.toString());
+            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile(n).toString());
+        }
         Callable<Process> start = pb::start;
         try {
             return SPAWNER.submit(start).get();

@@ -181,7 +181,10 @@ class TestSpecsTest {
         refused.put(Map.of("recipe", "redlock", "nemesis", "at 1s kill leader for 1s"), "t: nemesis: 'at 1s kill"
                 + " leader for 1s': Redis instances have no leader");
         refused.put(Map.of("nemesis", "at 1s clock-jump node:1 for 1s"), "t: nemesis: clock-jump moves the clocks"
-                + " of Redis instances");
+                + " of Redis instances and PostgreSQL servers; ZooKeeper's");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis",
+                "at 1s clock-jump node:1 by_ms=90000000 for 1s"),
+                "t: nemesis: clock-jump node:1: by_ms: expected -86400000 to 86400000 (a day), got 90000000");
         for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
             SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
                     TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
@@ -191,6 +194,9 @@ class TestSpecsTest {
         SpecException x = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("redis_appendonly", "yes")));
         assertEquals("t: redis_appendonly: expected true or false, got 'yes'", x.getMessage());
+        // a database's clock moves like a Redis instance's
+        TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "pg-lease", "nodes", "1",
+                "nemesis", "at 1s clock-jump node:1 by_ms=30000 for 1s")));
         // a mix draws its targets: a drawn leader is not the user's mistake, and fails at run time as recorded
         TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redlock", "nemesis",
                 "mix kill,pause every 2s for 1s")));

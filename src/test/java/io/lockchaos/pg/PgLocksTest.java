@@ -72,6 +72,42 @@ class PgLocksTest {
         }
     }
 
+    /** The clock-jump nemesis' mechanism: now() of every backend (forked after the jump or before it) moves. */
+    @Test
+    void aShiftedServerClockMovesNowForEveryBackendAndComesBack() throws Exception {
+        try (PgServers s = PgServers.create(dir, 1, true, true)) {
+            s.start();
+            s.awaitHealthy(Duration.ofSeconds(60));
+            ZkNode n = s.nodes().get(0);
+            try (java.sql.Connection before = java.sql.DriverManager.getConnection(PgServers.url(n.clientAddress(),
+                    CONNECT, Duration.ofSeconds(5)))) {
+                assertEquals(0, skewMinutes(before), "on the machine's clock at first");
+                s.shiftClock(n, 3_600_000);
+                assertEquals(3_600_000L, s.clockOffset(n));
+                assertEquals(60, skewMinutes(before), "an open backend's clock moved");
+                try (java.sql.Connection after = java.sql.DriverManager.getConnection(PgServers.url(
+                        n.clientAddress(), CONNECT, Duration.ofSeconds(5)))) {
+                    assertEquals(60, skewMinutes(after), "and a backend forked after the jump");
+                }
+                s.shiftClock(n, 0);
+                assertEquals(0, skewMinutes(before), "back to the machine's time");
+            }
+        }
+        try (PgServers s = PgServers.create(dir.resolve("plain"), 1, false)) {
+            assertThrows(IllegalStateException.class, () -> s.shiftClock(s.nodes().get(0), 1000),
+                    "servers on the machine's clock say so");
+        }
+    }
+
+    /** How far the server's clock (clock_timestamp(), read now, not at transaction start) is ahead of ours. */
+    private static long skewMinutes(java.sql.Connection c) throws java.sql.SQLException {
+        try (java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet r = st.executeQuery("SELECT extract(epoch FROM clock_timestamp()) * 1000")) {
+            r.next();
+            return Math.round((r.getDouble(1) - System.currentTimeMillis()) / 60_000.0);
+        }
+    }
+
     @Test
     void aLeaseRowIsExclusiveFencedByItsVersionAndEndsWhenNotRenewed() throws Exception {
         ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor();
