@@ -22,7 +22,12 @@ public final class Explorer {
     private static final List<String> KINDS = List.of("isolate-client", "pause-client", "expire",
             "expire-client-side", "kill", "pause");
     private static final List<String> ENSEMBLE_KINDS = List.of("partition-halves", "isolate-server");
-    /** Holds as fractions of the session timeout: partitions only hurt holders that outlive a session. */
+    /**
+     * Fault kinds explored on Redis instances and PostgreSQL servers: no sessions to expire, no leader, and nothing
+     * between servers to cut (they do not talk to each other).
+     */
+    private static final List<String> SESSIONLESS_KINDS = List.of("isolate-client", "pause-client", "kill", "pause");
+    /** Holds as fractions of the session timeout (or lease): partitions only hurt holders that outlive one. */
     private static final double[] HOLDS = {0.05, 0.5, 2, 3};
 
     private final TestSpec base;
@@ -54,8 +59,9 @@ public final class Explorer {
     public TestSpec runSpec(int i) throws SpecException {
         long s = seedOf(i);
         SplittableRandom r = new SplittableRandom(s);
-        List<String> pool = new ArrayList<>(KINDS);
-        if (base.cluster().nodes() >= 3) {
+        boolean zooKeeper = !base.recipe().redis() && !base.recipe().postgres();
+        List<String> pool = new ArrayList<>(zooKeeper ? KINDS : SESSIONLESS_KINDS);
+        if (zooKeeper && base.cluster().nodes() >= 3) {
             pool.addAll(ENSEMBLE_KINDS);
         }
         List<String> kinds = new ArrayList<>();
@@ -66,7 +72,9 @@ public final class Explorer {
                 kinds.add(k);
             }
         }
-        long session = base.clients().sessionTimeoutMillis();
+        // the time scale faults are measured against: a ZooKeeper session, or the lease of a leased lock
+        long session = base.recipe().promises().leased() ? base.redis().leaseMillis()
+                : base.clients().sessionTimeoutMillis();
         long every = session + 500 + r.nextInt((int) session * 2);
         long duration = Math.max(500, Math.min(every, session / 2 + r.nextInt((int) session * 2)));
         long from = 500 + r.nextInt(1000);
@@ -76,7 +84,7 @@ public final class Explorer {
         List<String> timeline = new ArrayList<>();
         for (long t = from; t < time * 1000; t += every) {
             String kind = kinds.get(r.nextInt(kinds.size()));
-            timeline.add("at " + t + "ms " + kind + " " + target(kind, r)
+            timeline.add("at " + t + "ms " + kind + " " + target(kind, zooKeeper, r)
                     + (kind.startsWith("expire") ? "" : " for " + duration + "ms"));
         }
         keys.put("nemesis", String.join("; ", timeline));
@@ -90,13 +98,16 @@ public final class Explorer {
         return TestSpecs.validate("explore", TestSpecs.with("explore", base, keys));
     }
 
-    /** A target for a fault kind: mostly the holder for client faults, since that is where locks break. */
-    private static String target(String kind, SplittableRandom r) {
+    /**
+     * A target for a fault kind: mostly the holder for client faults, since that is where locks break; a server of
+     * any role on ZooKeeper, any server elsewhere (nothing leads there).
+     */
+    private static String target(String kind, boolean zooKeeper, SplittableRandom r) {
         if (kind.startsWith("partition")) {
             return "";
         }
         if (kind.equals("kill") || kind.equals("pause") || kind.equals("isolate-server")) {
-            return List.of("leader", "follower", "random").get(r.nextInt(3));
+            return zooKeeper ? List.of("leader", "follower", "random").get(r.nextInt(3)) : "random";
         }
         double x = r.nextDouble();
         if (kind.equals("pause-client")) {

@@ -29,4 +29,31 @@ class ExplorerTest {
         assertTrue(schedules.size() > 40, "runs differ: " + schedules.size() + " distinct schedules of 50");
         assertNotEquals(a.runSpec(0), new Explorer(TestSpec.DEFAULTS, 43, Path.of("unused"), null).runSpec(0));
     }
+
+    /**
+     * Redis and PostgreSQL locks (built in or a user's) are explored with the faults they have: no expiry, no leader,
+     * nothing between servers; every run still validates, and the time scale is the lease where there is one.
+     */
+    @Test
+    void aLockWithoutSessionsIsExploredWithTheFaultsItHas() throws Exception {
+        for (String recipe : new String[] {"pg-advisory", "pg-lease", "redis-single", "redlock"}) {
+            TestSpec base = io.lockchaos.core.TestSpecs.validate("t", io.lockchaos.core.TestSpecs.with("t",
+                    TestSpec.DEFAULTS, java.util.Map.of("recipe", recipe, "nodes", recipe.equals("redlock") ? "5" : "1",
+                            "lease_ms", "1500")));
+            Explorer e = new Explorer(base, 7, Path.of("unused"), null);
+            Set<String> kinds = new HashSet<>();
+            for (int i = 0; i < 50; i++) {
+                TestSpec s = e.runSpec(i);
+                assertEquals(base.recipe(), s.recipe());
+                s.schedule().events().forEach(x -> kinds.add(x.fault().kind().wireName()));
+                assertTrue(s.schedule().events().stream().noneMatch(x -> x.fault().target().contains("leader")
+                        || x.fault().target().contains("follower")), recipe + ": " + s.faults().nemesis());
+                if (base.recipe().promises().leased()) {
+                    assertTrue(s.workload().holdMillis() <= 3 * 1500, recipe + " holds against its lease: "
+                            + s.workload().holdMillis());
+                }
+            }
+            assertEquals(Set.of("isolate-client", "pause-client", "kill", "pause"), kinds, recipe);
+        }
+    }
 }

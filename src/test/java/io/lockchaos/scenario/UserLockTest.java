@@ -79,6 +79,28 @@ class UserLockTest {
         assertEquals(java.util.Optional.of(Verdict.INVALID), minimal.checking().expected());
     }
 
+    /** --explore on a user's lock: every drawn run puts the user's class under test, in agents. */
+    @Test
+    void exploreRunsAUserLockUnderDrawnFaults() throws Exception {
+        Path w = store.resolve("user-explore.json");
+        String jar = String.join(java.io.File.pathSeparator, classpathOnCurator550().stream()
+                .map(p -> p.toAbsolutePath().toString()).toList());
+        java.nio.file.Files.writeString(w, "{\"name\": \"user-explore\", \"lock_class\":"
+                + " \"io.lockchaos.api.testlocks.PlainMutex\", \"lock_jar\": \"" + jar
+                + "\", \"clients\": 3, \"nodes\": 1, \"time_s\": 2, \"session_timeout_ms\": 2000,"
+                + " \"tick_ms\": 100}");
+        int code = io.lockchaos.cli.Main.run("run", "--workload", w.toString(), "--explore", "1", "--seed", "3",
+                "--store", store.toString());
+        assertTrue(code == 0 || code == 1, "a verdict, not an error: exit " + code);
+        try (java.util.stream.Stream<Path> runs = java.nio.file.Files.list(store.resolve("user-explore"))) {
+            Path run = runs.filter(java.nio.file.Files::isDirectory).findFirst().orElseThrow();
+            JsonNode test = new ObjectMapper().readTree(run.resolve("test.json").toFile());
+            assertEquals("io.lockchaos.api.testlocks.PlainMutex", test.path("lock_class").asText(), test.toString());
+            JsonNode results = new ObjectMapper().readTree(run.resolve("results.json").toFile());
+            assertEquals("5.5.0", results.path("curator").asText(), "the agents ran the user's Curator");
+        }
+    }
+
     /**
      * matrix on a user's lock: each version's Curator goes ahead of the one the user's classpath brings (5.5.0 here),
      * and the agents report the version that ran.
