@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * JVM is gone (see {@link ChildServer}), and a shutdown hook kills them on a normal exit. Build with {@link
  * #builder(Path)}.
  */
-public final class LocalEnsemble implements Cluster, Killable, Pausable {
+public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockShiftable {
     private final List<ZkNode> nodes;
     private final ChildProcesses processes = new ChildProcesses("server");
     private final Map<Integer, Path> configs = new LinkedHashMap<>();
@@ -33,11 +33,15 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
     /** The servers' namespaces, or null when they share the runner's loopback. */
     private final Netns netns;
     private final Map<String, String> properties;
+    /** The clock-shift library the servers run under, or null for the machine's clock. */
+    private final Path shiftLibrary;
+    private final Map<Integer, Long> offsets = new java.util.concurrent.ConcurrentHashMap<>();
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
     private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
-            Netns netns, Map<String, String> properties) {
+            Netns netns, Map<String, String> properties, Path shiftLibrary) {
+        this.shiftLibrary = shiftLibrary;
         this.properties = Map.copyOf(properties);
         this.nodes = List.copyOf(nodes);
         this.tickTime = tickTime;
@@ -59,6 +63,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private PeerRouting routing = PeerRouting.DIRECT;
         private Netns netns;
+        private boolean clockShift;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -111,6 +116,16 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
             return this;
         }
 
+        /**
+         * Runs the servers under the clock-shift library (built with gcc), so that {@link #shiftClock} moves a server
+         * JVM's wall clock ({@code System.currentTimeMillis}); its monotonic clock, which ZooKeeper times sessions
+         * and ticks by, stays true.
+         */
+        public Builder clockShift(boolean on) {
+            clockShift = on;
+            return this;
+        }
+
         /** Picks free loopback ports (or the namespaces' addresses) and lays out the node directories; starts nothing. */
         public LocalEnsemble build() throws IOException {
             if (netns != null && netns.size() != size) {
@@ -127,7 +142,8 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
                         : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
                                 dir.resolve("server.log")));
             }
-            return new LocalEnsemble(nodes, tickTime, extra, routing, netns, properties);
+            Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
+            return new LocalEnsemble(nodes, tickTime, extra, routing, netns, properties, lib);
         }
     }
 
@@ -186,8 +202,37 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
             configs.put(n.id(), writeConfig(n));
         }
         for (ZkNode n : nodes) {
+            if (shiftLibrary != null) {
+                writeOffset(n, 0);
+            }
             processes.put(n.id(), launch(n));
         }
+    }
+
+    private static Path clockFile(ZkNode n) {
+        return n.dataDir().getParent().resolve("clock.offset");
+    }
+
+    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
+        ClockShiftLibrary.writeOffset(clockFile(n), offsetMillis);
+        offsets.put(n.id(), offsetMillis);
+    }
+
+    @Override
+    public synchronized void shiftClock(ZkNode n, long offsetMillis) {
+        if (shiftLibrary == null) {
+            throw new IllegalStateException("these ZooKeeper servers run on the machine's clock (no clock shift)");
+        }
+        try {
+            writeOffset(n, offsetMillis);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public long clockOffset(ZkNode n) {
+        return offsets.getOrDefault(n.id(), 0L);
     }
 
     private Path writeConfig(ZkNode n) throws IOException {
@@ -232,6 +277,10 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable {
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        if (shiftLibrary != null) {
+            pb.environment().put("LD_PRELOAD", shiftLibrary.toString());
+            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile(n).toString());
+        }
         return pb.start();
     }
 

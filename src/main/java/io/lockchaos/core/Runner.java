@@ -129,14 +129,14 @@ public final class Runner {
             io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
             try {
                 return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                        .tickTime(spec.cluster().tickMillis()).netns(ns)).build();
+                        .tickTime(spec.cluster().tickMillis()).netns(ns).clockShift(clock)).build();
             } catch (IOException | RuntimeException e) {
                 ns.close();
                 throw e;
             }
         }
         return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                .tickTime(spec.cluster().tickMillis()).routing(routing)).build();
+                .tickTime(spec.cluster().tickMillis()).routing(routing).clockShift(clock)).build();
     }
 
     /** The servers' container reaping interval, when the spec sets one. */

@@ -432,11 +432,22 @@ public final class TestSpecs {
             validateRedis(source, s);
         } else if (s.recipe().postgres()) {
             validatePostgres(source, s);
-        } else if (s.schedule().events().stream().anyMatch(e -> e.fault().kind()
-                == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP)) {
-            throw new SpecException(source + ": nemesis: clock-jump moves the clocks of Redis instances and PostgreSQL"
-                    + " servers; ZooKeeper's sessions expire by ticks of the servers' monotonic clocks (use a Redis or"
-                    + " PostgreSQL recipe)");
+        } else {
+            for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
+                io.lockchaos.nemesis.Fault f = e.fault();
+                if (f.kind() != io.lockchaos.nemesis.FaultKind.CLOCK_JUMP) {
+                    continue;
+                }
+                String why = cluster.kind() == ClusterKind.CONTAINER
+                        ? "the clock library moves the clocks of servers this machine starts (cluster local or netns),"
+                        + " not of containers"
+                        : Math.abs(f.option("by_ms", 0)) > 86_400_000L
+                        ? "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0) : null;
+                if (why != null) {
+                    throw new SpecException(source + ": nemesis: clock-jump" + (f.target().isEmpty() ? ""
+                            : " " + f.target()) + ": " + why);
+                }
+            }
         }
         long min = 2L * cluster.tickMillis();
         long max = 20L * cluster.tickMillis();

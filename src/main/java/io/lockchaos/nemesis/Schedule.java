@@ -29,7 +29,7 @@ public record Schedule(List<FaultEvent> events) {
     private static final Pattern MIX = Pattern.compile("mix\\s+(\\S+)\\s+every\\s+(\\S+)\\s+for\\s+(\\S+)"
             + "(?:\\s+from\\s+(\\S+))?");
     private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m)");
-    private static final Pattern OPTION = Pattern.compile("([a-z_]+)=([0-9]+)");
+    private static final Pattern OPTION = Pattern.compile("([a-z_]+)=(-?[0-9]+)");
 
     public static final Schedule NONE = new Schedule(List.of());
 
@@ -108,7 +108,11 @@ public record Schedule(List<FaultEvent> events) {
         for (String w : words) {
             Matcher o = OPTION.matcher(w);
             if (o.matches()) {
-                options.put(o.group(1), Long.parseLong(o.group(2)));
+                long v = Long.parseLong(o.group(2));
+                if (v < 0 && !o.group(1).equals("by_ms")) { // only a clock moves backwards
+                    throw new IllegalArgumentException("'" + entry + "': " + o.group(1) + " must not be negative");
+                }
+                options.put(o.group(1), v);
             } else if (target.isEmpty()) {
                 target = w;
             } else {

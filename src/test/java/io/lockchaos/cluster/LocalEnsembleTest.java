@@ -81,6 +81,44 @@ class LocalEnsembleTest {
         }
     }
 
+    /**
+     * The clock-jump nemesis' mechanism on ZooKeeper: a node's ctime is the server's wall clock
+     * (System.currentTimeMillis), so it follows the jump while the session, timed on the monotonic clock, lives on.
+     */
+    @Test
+    void aShiftedServerStampsNodesWithItsJumpedClockAndKeepsItsSessions() throws Exception {
+        try (LocalEnsemble e = LocalEnsemble.builder(dir).size(1).clockShift(true).build()) {
+            e.start();
+            e.awaitHealthy(Duration.ofSeconds(60));
+            ZkNode n = e.nodes().get(0);
+            ZooKeeper zk = connect(e.connectString());
+            try {
+                assertEquals(0, minutesAhead(zk, "/before"), "on the machine's clock at first");
+                e.shiftClock(n, 3_600_000);
+                assertEquals(3_600_000L, e.clockOffset(n));
+                assertEquals(60, minutesAhead(zk, "/during"), "a node made after the jump is stamped an hour ahead");
+                assertEquals(ZooKeeper.States.CONNECTED, zk.getState(), "the session did not expire");
+                e.shiftClock(n, -3_600_000);
+                assertEquals(-60, minutesAhead(zk, "/behind"), "and an hour behind");
+                e.shiftClock(n, 0);
+                assertEquals(0, minutesAhead(zk, "/after"), "back to the machine's time");
+            } finally {
+                zk.close();
+            }
+        }
+        try (LocalEnsemble plain = LocalEnsemble.builder(dir.resolve("plain")).size(1).build()) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> plain.shiftClock(plain.nodes().get(0), 1000), "servers on the machine's clock say so");
+        }
+    }
+
+    /** Creates {@code path} and returns how far ahead of ours the server stamped its ctime, in whole minutes. */
+    private static long minutesAhead(ZooKeeper zk, String path) throws Exception {
+        org.apache.zookeeper.data.Stat st = new org.apache.zookeeper.data.Stat();
+        zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, st);
+        return Math.round((st.getCtime() - System.currentTimeMillis()) / 60_000.0);
+    }
+
     @Test
     void closeEndsEveryServerEvenAPausedOne() throws Exception {
         LocalEnsemble e = LocalEnsemble.builder(dir).size(1).build();

@@ -180,8 +180,10 @@ class TestSpecsTest {
                 + " partition-halves: Redis instances do not talk to each other");
         refused.put(Map.of("recipe", "redlock", "nemesis", "at 1s kill leader for 1s"), "t: nemesis: 'at 1s kill"
                 + " leader for 1s': Redis instances have no leader");
-        refused.put(Map.of("nemesis", "at 1s clock-jump node:1 for 1s"), "t: nemesis: clock-jump moves the clocks"
-                + " of Redis instances and PostgreSQL servers; ZooKeeper's");
+        refused.put(Map.of("cluster", "container", "nemesis", "at 1s clock-jump node:1 for 1s"), "t: nemesis:"
+                + " clock-jump node:1: the clock library moves the clocks of servers this machine starts");
+        refused.put(Map.of("nemesis", "at 1s clock-jump leader by_ms=-90000000 for 1s"), "t: nemesis: clock-jump"
+                + " leader: by_ms: expected -86400000 to 86400000 (a day), got -90000000");
         refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis",
                 "at 1s clock-jump node:1 by_ms=90000000 for 1s"),
                 "t: nemesis: clock-jump node:1: by_ms: expected -86400000 to 86400000 (a day), got 90000000");
@@ -194,6 +196,9 @@ class TestSpecsTest {
         SpecException x = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("redis_appendonly", "yes")));
         assertEquals("t: redis_appendonly: expected true or false, got 'yes'", x.getMessage());
+        // a ZooKeeper server's clock moves (its sessions are timed on the monotonic clock: that is what to show)
+        TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("nemesis",
+                "at 1s clock-jump leader by_ms=60000 for 1s")));
         // a database's clock moves like a Redis instance's
         TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "pg-lease", "nodes", "1",
                 "nemesis", "at 1s clock-jump node:1 by_ms=30000 for 1s")));
