@@ -104,7 +104,7 @@ public final class Runner {
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
         boolean clock = spec.schedule().events().stream()
-                .anyMatch(e -> e.fault().kind() == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP);
+                .anyMatch(e -> e.fault().kind().movesClocks());
         if (spec.recipe().postgres()) {
             Preflight.serversWithoutConnect(spec, external);
             return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),

@@ -311,8 +311,7 @@ public final class TestSpecs {
             String why = k == io.lockchaos.nemesis.FaultKind.EXPIRE
                     || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE
                     ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
-                    : k == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP && Math.abs(f.option("by_ms", 0)) > 86_400_000L
-                    ? "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0)
+                    : k.movesClocks() ? clockProblem(f)
                     : f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS
                     ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
             if (why != null) {
@@ -320,6 +319,18 @@ public final class TestSpecs {
                         : " " + f.target()) + ": " + why);
             }
         }
+    }
+
+    /** What is wrong with a clock fault's options, or null: a jump of at most a day, a strobe of 10 ms to a minute. */
+    private static String clockProblem(io.lockchaos.nemesis.Fault f) {
+        if (Math.abs(f.option("by_ms", 0)) > 86_400_000L) {
+            return "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0);
+        }
+        long period = f.option("period_ms", 100);
+        if (f.kind() == io.lockchaos.nemesis.FaultKind.CLOCK_STROBE && (period < 10 || period > 60_000)) {
+            return "period_ms: expected 10 to 60000, got " + period;
+        }
+        return null;
     }
 
     private static void validateRedis(String source, TestSpec s) throws SpecException {
@@ -350,8 +361,8 @@ public final class TestSpecs {
             String why = null;
             if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
                 why = "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or clock-jump)";
-            } else if (k == io.lockchaos.nemesis.FaultKind.CLOCK_JUMP && Math.abs(f.option("by_ms", 0)) > 86_400_000L) {
-                why = "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0);
+            } else if (k.movesClocks()) {
+                why = clockProblem(f);
             } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
                 why = "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
                         + " isolate or traffic faults on the target clients)";
@@ -435,16 +446,15 @@ public final class TestSpecs {
         } else {
             for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
                 io.lockchaos.nemesis.Fault f = e.fault();
-                if (f.kind() != io.lockchaos.nemesis.FaultKind.CLOCK_JUMP) {
+                if (!f.kind().movesClocks()) {
                     continue;
                 }
                 String why = cluster.kind() == ClusterKind.CONTAINER
                         ? "the clock library moves the clocks of servers this machine starts (cluster local or netns),"
                         + " not of containers"
-                        : Math.abs(f.option("by_ms", 0)) > 86_400_000L
-                        ? "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0) : null;
+                        : clockProblem(f);
                 if (why != null) {
-                    throw new SpecException(source + ": nemesis: clock-jump" + (f.target().isEmpty() ? ""
+                    throw new SpecException(source + ": nemesis: " + f.kind().wireName() + (f.target().isEmpty() ? ""
                             : " " + f.target()) + ": " + why);
                 }
             }

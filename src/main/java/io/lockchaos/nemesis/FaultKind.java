@@ -42,10 +42,14 @@ public enum FaultKind {
     PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME),
     /**
      * Moves servers' wall clocks {@code by_ms} ahead (negative: behind) for the fault's duration, then back: on Redis
-     * a key then expires early on those instances only (Redis instances only: they run under the clock-shift
-     * library).
+     * a key then expires early on those instances only (servers this machine starts, under the clock-shift library).
      */
-    CLOCK_JUMP(Targets.SERVERS, Fn.START, Fn.STOP);
+    CLOCK_JUMP(Targets.SERVERS, Fn.START, Fn.STOP),
+    /**
+     * Jepsen's strobe: servers' wall clocks flip between {@code by_ms} ahead and the machine's time every {@code
+     * period_ms} (default 100) for the fault's duration, then stay at the machine's time.
+     */
+    CLOCK_STROBE(Targets.SERVERS, Fn.START, Fn.STOP);
 
     /** Which targets a kind takes. */
     enum Targets {
@@ -113,6 +117,11 @@ public enum FaultKind {
     /** Whether the fault partitions the ensemble (and so needs at least 3 servers). */
     public boolean partitionsServers() {
         return name().startsWith("PARTITION_");
+    }
+
+    /** Whether the fault moves servers' wall clocks (so they must run under the clock-shift library). */
+    public boolean movesClocks() {
+        return this == CLOCK_JUMP || this == CLOCK_STROBE;
     }
 
     /** Whether the fault happens at an instant (it has no duration and no stop). */

@@ -184,6 +184,10 @@ class TestSpecsTest {
                 + " clock-jump node:1: the clock library moves the clocks of servers this machine starts");
         refused.put(Map.of("nemesis", "at 1s clock-jump leader by_ms=-90000000 for 1s"), "t: nemesis: clock-jump"
                 + " leader: by_ms: expected -86400000 to 86400000 (a day), got -90000000");
+        refused.put(Map.of("nemesis", "at 1s clock-strobe all period_ms=5 for 1s"), "t: nemesis: clock-strobe all:"
+                + " period_ms: expected 10 to 60000, got 5");
+        refused.put(Map.of("nemesis", "at 1s latency clients latency_ms=-5 for 1s"), "t: nemesis: 'at 1s latency"
+                + " clients latency_ms=-5 for 1s': latency_ms must not be negative");
         refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis",
                 "at 1s clock-jump node:1 by_ms=90000000 for 1s"),
                 "t: nemesis: clock-jump node:1: by_ms: expected -86400000 to 86400000 (a day), got 90000000");
@@ -198,7 +202,7 @@ class TestSpecsTest {
         assertEquals("t: redis_appendonly: expected true or false, got 'yes'", x.getMessage());
         // a ZooKeeper server's clock moves (its sessions are timed on the monotonic clock: that is what to show)
         TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("nemesis",
-                "at 1s clock-jump leader by_ms=60000 for 1s")));
+                "at 1s clock-jump leader by_ms=60000 for 1s; at 3s clock-strobe all by_ms=-1000 period_ms=10 for 1s")));
         // a database's clock moves like a Redis instance's
         TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "pg-lease", "nodes", "1",
                 "nemesis", "at 1s clock-jump node:1 by_ms=30000 for 1s")));
