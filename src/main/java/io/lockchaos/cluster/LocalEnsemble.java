@@ -1,7 +1,6 @@
 package io.lockchaos.cluster;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -33,15 +32,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     /** The servers' namespaces, or null when they share the runner's loopback. */
     private final Netns netns;
     private final Map<String, String> properties;
-    /** The clock-shift library the servers run under, or null for the machine's clock. */
-    private final Path shiftLibrary;
-    private final Map<Integer, Long> offsets = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ServerClocks clocks;
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
     private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
             Netns netns, Map<String, String> properties, Path shiftLibrary) {
-        this.shiftLibrary = shiftLibrary;
+        Map<Integer, Path> libraries = new LinkedHashMap<>();
+        if (shiftLibrary != null) {
+            nodes.forEach(n -> libraries.put(n.id(), shiftLibrary));
+        }
+        this.clocks = new ServerClocks("these ZooKeeper servers", libraries,
+                n -> n.dataDir().getParent().resolve("clock.offset"));
         this.properties = Map.copyOf(properties);
         this.nodes = List.copyOf(nodes);
         this.tickTime = tickTime;
@@ -202,37 +204,19 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             configs.put(n.id(), writeConfig(n));
         }
         for (ZkNode n : nodes) {
-            if (shiftLibrary != null) {
-                writeOffset(n, 0);
-            }
+            clocks.reset(n);
             processes.put(n.id(), launch(n));
         }
     }
 
-    private static Path clockFile(ZkNode n) {
-        return n.dataDir().getParent().resolve("clock.offset");
-    }
-
-    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
-        ClockShiftLibrary.writeOffset(clockFile(n), offsetMillis);
-        offsets.put(n.id(), offsetMillis);
-    }
-
     @Override
-    public synchronized void shiftClock(ZkNode n, long offsetMillis) {
-        if (shiftLibrary == null) {
-            throw new IllegalStateException("these ZooKeeper servers run on the machine's clock (no clock shift)");
-        }
-        try {
-            writeOffset(n, offsetMillis);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+    public void shiftClock(ZkNode n, long offsetMillis) {
+        clocks.shift(n, offsetMillis);
     }
 
     @Override
     public long clockOffset(ZkNode n) {
-        return offsets.getOrDefault(n.id(), 0L);
+        return clocks.offset(n);
     }
 
     private Path writeConfig(ZkNode n) throws IOException {
@@ -277,10 +261,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        if (shiftLibrary != null) {
-            pb.environment().put("LD_PRELOAD", shiftLibrary.toString());
-            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile(n).toString());
-        }
+        clocks.environment(n, pb);
         return pb.start();
     }
 

@@ -58,10 +58,8 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     private final Path bin;
     private final boolean asPostgresUser;
     private final boolean clientsRenew;
-    /** Each server's copy of the clock-shift library (in its own folder, which the postgres user can read); empty
-     *  when the servers run on the machine's clock. */
-    private final Map<Integer, Path> shiftLibraries;
-    private final Map<Integer, Long> offsets = new ConcurrentHashMap<>();
+    /** The servers' clocks: each runs its own copy of the library, its offset file in its own folder. */
+    private final io.lockchaos.cluster.ServerClocks clocks;
     private final Map<Integer, Process> running = new ConcurrentHashMap<>();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
     private boolean closed;
@@ -73,7 +71,8 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         this.bin = bin;
         this.asPostgresUser = asPostgresUser;
         this.clientsRenew = clientsRenew;
-        this.shiftLibraries = shiftLibraries;
+        this.clocks = new io.lockchaos.cluster.ServerClocks("these PostgreSQL servers", shiftLibraries,
+                n -> homes.get(n.id()).resolve("clock.offset"));
     }
 
     /** The folder of initdb and postgres, or null when this machine has none. */
@@ -200,38 +199,20 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         startReaper();
         for (ZkNode n : nodes) {
-            if (!shiftLibraries.isEmpty()) {
-                writeOffset(n, 0);
-            }
+            clocks.reset(n);
             running.put(n.id(), launch(n));
         }
         writeGroups();
     }
 
-    private Path clockFile(ZkNode n) {
-        return homes.get(n.id()).resolve("clock.offset");
-    }
-
-    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
-        io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clockFile(n), offsetMillis);
-        offsets.put(n.id(), offsetMillis);
-    }
-
     @Override
-    public synchronized void shiftClock(ZkNode n, long offsetMillis) {
-        if (shiftLibraries.isEmpty()) {
-            throw new IllegalStateException("these PostgreSQL servers run on the machine's clock (no clock shift)");
-        }
-        try {
-            writeOffset(n, offsetMillis);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+    public void shiftClock(ZkNode n, long offsetMillis) {
+        clocks.shift(n, offsetMillis);
     }
 
     @Override
     public long clockOffset(ZkNode n) {
-        return offsets.getOrDefault(n.id(), 0L);
+        return clocks.offset(n);
     }
 
     /** The file of the postmasters' pids, which {@link PgReaper} reads; null before the servers start. */
@@ -281,11 +262,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "logging_collector=off"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
-        Path lib = shiftLibraries.get(n.id());
-        if (lib != null) {
-            pb.environment().put("LD_PRELOAD", lib.toString());
-            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile(n).toString());
-        }
+        clocks.environment(n, pb);
         Callable<Process> start = pb::start;
         try {
             return SPAWNER.submit(start).get();

@@ -7,7 +7,6 @@ import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.ZkNode;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -51,11 +50,10 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
 
     private final List<ZkNode> nodes;
     private final boolean appendOnly;
-    private final Path shiftLibrary;
+    private final io.lockchaos.cluster.ServerClocks clocks;
     private final String executable;
     private final io.lockchaos.cluster.ChildProcesses processes = new io.lockchaos.cluster.ChildProcesses(
             "redis-server");
-    private final Map<Integer, Long> offsets = new LinkedHashMap<>();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
     private final boolean clientsRenew;
     private boolean closed;
@@ -64,7 +62,12 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                          boolean clientsRenew) {
         this.nodes = List.copyOf(nodes);
         this.appendOnly = appendOnly;
-        this.shiftLibrary = shiftLibrary;
+        Map<Integer, Path> libraries = new LinkedHashMap<>();
+        if (shiftLibrary != null) {
+            nodes.forEach(n -> libraries.put(n.id(), shiftLibrary));
+        }
+        this.clocks = new io.lockchaos.cluster.ServerClocks("these Redis instances", libraries,
+                n -> n.dataDir().resolve("clock.offset"));
         this.executable = executable;
         this.clientsRenew = clientsRenew;
     }
@@ -174,9 +177,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         for (ZkNode n : nodes) {
-            if (shiftLibrary != null) {
-                writeOffset(n, 0);
-            }
+            clocks.reset(n);
             processes.put(n.id(), launch(n));
         }
     }
@@ -193,10 +194,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.dataDir().resolve("stdout.log").toFile()));
-        if (shiftLibrary != null) {
-            pb.environment().put("LD_PRELOAD", shiftLibrary.toString());
-            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile(n).toString());
-        }
+        clocks.environment(n, pb);
         Callable<Process> start = pb::start;
         try {
             return SPAWNER.submit(start).get();
@@ -208,10 +206,6 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting redis-server " + n.id(), e);
         }
-    }
-
-    private static Path clockFile(ZkNode n) {
-        return n.dataDir().resolve("clock.offset");
     }
 
     @Override
@@ -310,30 +304,18 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     @Override
-    public synchronized void shiftClock(ZkNode n, long offsetMillis) {
-        if (shiftLibrary == null) {
-            throw new IllegalStateException("these Redis instances run on the machine's clock (no clock shift)");
-        }
-        try {
-            writeOffset(n, offsetMillis);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    public void shiftClock(ZkNode n, long offsetMillis) {
+        clocks.shift(n, offsetMillis);
     }
 
     @Override
-    public synchronized long clockOffset(ZkNode n) {
-        return offsets.getOrDefault(n.id(), 0L);
-    }
-
-    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
-        io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clockFile(n), offsetMillis);
-        offsets.put(n.id(), offsetMillis);
+    public long clockOffset(ZkNode n) {
+        return clocks.offset(n);
     }
 
     /** Whether this set runs under the clock-shift library. */
     public boolean clockShift() {
-        return shiftLibrary != null;
+        return clocks.movable();
     }
 
     @Override

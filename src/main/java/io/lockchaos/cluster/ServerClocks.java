@@ -1,0 +1,81 @@
+package io.lockchaos.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The wall clocks of a set of servers that run under the clock-shift library ({@link ClockShiftLibrary}): where each
+ * server's library and offset file are, and the offset last set on each. One per cluster that is {@link
+ * ClockShiftable}, so ZooKeeper, Redis and PostgreSQL servers move their clocks the same way.
+ */
+public final class ServerClocks {
+    private final String servers;
+    /** Each server's copy of the library, by node id; empty when the servers run on the machine's clock. */
+    private final Map<Integer, Path> libraries;
+    private final Function<ZkNode, Path> offsetFile;
+    private final Map<Integer, Long> offsets = new ConcurrentHashMap<>();
+
+    /**
+     * @param servers what the servers are, for the one line that says their clocks cannot move ("these Redis
+     *     instances")
+     * @param libraries the library each server loads, by node id; empty for the machine's clock
+     * @param offsetFile each server's offset file, readable by the user the server runs as
+     */
+    public ServerClocks(String servers, Map<Integer, Path> libraries, Function<ZkNode, Path> offsetFile) {
+        this.servers = servers;
+        this.libraries = Map.copyOf(libraries);
+        this.offsetFile = offsetFile;
+    }
+
+    /** Servers on the machine's clock. */
+    public static ServerClocks fixed(String servers) {
+        return new ServerClocks(servers, Map.of(), n -> null);
+    }
+
+    /** Whether the servers run under the library. */
+    public boolean movable() {
+        return !libraries.isEmpty();
+    }
+
+    /** Sets a server's offset to 0 before it first starts (the library maps the file as it loads). */
+    public void reset(ZkNode n) throws IOException {
+        if (movable()) {
+            write(n, 0);
+        }
+    }
+
+    /** Puts the library and the server's offset file into the environment of the process that starts it. */
+    public void environment(ZkNode n, ProcessBuilder pb) {
+        Path lib = libraries.get(n.id());
+        if (lib != null) {
+            pb.environment().put("LD_PRELOAD", lib.toString());
+            pb.environment().put("LOCKCHAOS_CLOCK_FILE", offsetFile.apply(n).toString());
+        }
+    }
+
+    /** See {@link ClockShiftable#shiftClock}. */
+    public void shift(ZkNode n, long offsetMillis) {
+        if (!movable()) {
+            throw new IllegalStateException(servers + " run on the machine's clock (no clock shift)");
+        }
+        try {
+            write(n, offsetMillis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** See {@link ClockShiftable#clockOffset}. */
+    public long offset(ZkNode n) {
+        return offsets.getOrDefault(n.id(), 0L);
+    }
+
+    private void write(ZkNode n, long offsetMillis) throws IOException {
+        ClockShiftLibrary.writeOffset(offsetFile.apply(n), offsetMillis);
+        offsets.put(n.id(), offsetMillis);
+    }
+}
