@@ -12,4 +12,16 @@ class VerdictTest {
         assertEquals(1, Verdict.INVALID.exitCode());
         assertEquals(2, Verdict.UNKNOWN.exitCode());
     }
+
+    @Test
+    void mergingKeepsTheWorstAndTheWireNamesAreLowerCase() {
+        assertEquals(Verdict.INVALID, Verdict.UNKNOWN.and(Verdict.INVALID));
+        assertEquals(Verdict.INVALID, Verdict.INVALID.and(Verdict.VALID));
+        assertEquals(Verdict.UNKNOWN, Verdict.VALID.and(Verdict.UNKNOWN));
+        assertEquals(Verdict.UNKNOWN, Verdict.UNKNOWN.and(Verdict.VALID));
+        assertEquals(Verdict.VALID, Verdict.VALID.and(Verdict.VALID));
+        assertEquals("valid", Verdict.VALID.wireName());
+        assertEquals("unknown", Verdict.UNKNOWN.wireName());
+        assertEquals("invalid", Verdict.INVALID.wireName());
+    }
 }
