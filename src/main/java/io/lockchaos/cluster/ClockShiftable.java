@@ -2,9 +2,16 @@ package io.lockchaos.cluster;
 
 /** A cluster whose servers' wall clocks can be moved while they run (the monotonic clock stays true). */
 public interface ClockShiftable {
+    /** The servers' clocks: their library, offset files and offsets. */
+    ServerClocks serverClocks();
+
     /** Sets server {@code node}'s wall clock to run {@code offsetMillis} ahead of the machine's (negative: behind). */
-    void shiftClock(ZkNode node, long offsetMillis);
+    default void shiftClock(ZkNode node, long offsetMillis) {
+        serverClocks().shift(node, offsetMillis);
+    }
 
     /** The offset {@link #shiftClock} last set on {@code node} (0 at start). */
-    long clockOffset(ZkNode node);
+    default long clockOffset(ZkNode node) {
+        return serverClocks().offset(node);
+    }
 }

@@ -38,11 +38,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
 
     private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
             Netns netns, Map<String, String> properties, Path shiftLibrary) {
-        Map<Integer, Path> libraries = new LinkedHashMap<>();
-        if (shiftLibrary != null) {
-            nodes.forEach(n -> libraries.put(n.id(), shiftLibrary));
-        }
-        this.clocks = new ServerClocks("these ZooKeeper servers", libraries,
+        this.clocks = ServerClocks.shared("these ZooKeeper servers", nodes, shiftLibrary,
                 n -> n.dataDir().getParent().resolve("clock.offset"));
         this.properties = Map.copyOf(properties);
         this.nodes = List.copyOf(nodes);
@@ -210,13 +206,8 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     @Override
-    public void shiftClock(ZkNode n, long offsetMillis) {
-        clocks.shift(n, offsetMillis);
-    }
-
-    @Override
-    public long clockOffset(ZkNode n) {
-        return clocks.offset(n);
+    public ServerClocks serverClocks() {
+        return clocks;
     }
 
     private Path writeConfig(ZkNode n) throws IOException {

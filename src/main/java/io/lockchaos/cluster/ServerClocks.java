@@ -31,6 +31,19 @@ public final class ServerClocks {
         this.offsetFile = offsetFile;
     }
 
+    /**
+     * Servers that all load one copy of the library ({@code library}; null: the machine's clock), each with its own
+     * offset file.
+     */
+    public static ServerClocks shared(String servers, java.util.List<ZkNode> nodes, Path library,
+                                      Function<ZkNode, Path> offsetFile) {
+        Map<Integer, Path> libraries = new java.util.LinkedHashMap<>();
+        if (library != null) {
+            nodes.forEach(n -> libraries.put(n.id(), library));
+        }
+        return new ServerClocks(servers, libraries, offsetFile);
+    }
+
     /** Servers on the machine's clock. */
     public static ServerClocks fixed(String servers) {
         return new ServerClocks(servers, Map.of(), n -> null);
@@ -57,7 +70,7 @@ public final class ServerClocks {
         }
     }
 
-    /** See {@link ClockShiftable#shiftClock}. */
+    /** Moves a server's wall clock; see {@link ClockShiftable#shiftClock}. */
     public void shift(ZkNode n, long offsetMillis) {
         if (!movable()) {
             throw new IllegalStateException(servers + " run on the machine's clock (no clock shift)");
@@ -69,7 +82,7 @@ public final class ServerClocks {
         }
     }
 
-    /** See {@link ClockShiftable#clockOffset}. */
+    /** The offset last set on a server; see {@link ClockShiftable#clockOffset}. */
     public long offset(ZkNode n) {
         return offsets.getOrDefault(n.id(), 0L);
     }

@@ -206,13 +206,8 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     }
 
     @Override
-    public void shiftClock(ZkNode n, long offsetMillis) {
-        clocks.shift(n, offsetMillis);
-    }
-
-    @Override
-    public long clockOffset(ZkNode n) {
-        return clocks.offset(n);
+    public io.lockchaos.cluster.ServerClocks serverClocks() {
+        return clocks;
     }
 
     /** The file of the postmasters' pids, which {@link PgReaper} reads; null before the servers start. */

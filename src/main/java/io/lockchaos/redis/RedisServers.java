@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -62,11 +61,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                          boolean clientsRenew) {
         this.nodes = List.copyOf(nodes);
         this.appendOnly = appendOnly;
-        Map<Integer, Path> libraries = new LinkedHashMap<>();
-        if (shiftLibrary != null) {
-            nodes.forEach(n -> libraries.put(n.id(), shiftLibrary));
-        }
-        this.clocks = new io.lockchaos.cluster.ServerClocks("these Redis instances", libraries,
+        this.clocks = io.lockchaos.cluster.ServerClocks.shared("these Redis instances", nodes, shiftLibrary,
                 n -> n.dataDir().resolve("clock.offset"));
         this.executable = executable;
         this.clientsRenew = clientsRenew;
@@ -304,13 +299,8 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     @Override
-    public void shiftClock(ZkNode n, long offsetMillis) {
-        clocks.shift(n, offsetMillis);
-    }
-
-    @Override
-    public long clockOffset(ZkNode n) {
-        return clocks.offset(n);
+    public io.lockchaos.cluster.ServerClocks serverClocks() {
+        return clocks;
     }
 
     /** Whether this set runs under the clock-shift library. */

@@ -1,5 +1,6 @@
 package io.lockchaos.cluster;
 
+import static io.lockchaos.cluster.ServerClockProbe.minutesAhead;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -112,12 +113,6 @@ class LocalEnsembleTest {
         }
     }
 
-    /** Creates {@code path} and returns how far ahead of ours the server stamped its ctime, in whole minutes. */
-    private static long minutesAhead(ZooKeeper zk, String path) throws Exception {
-        org.apache.zookeeper.data.Stat st = new org.apache.zookeeper.data.Stat();
-        zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, st);
-        return Math.round((st.getCtime() - System.currentTimeMillis()) / 60_000.0);
-    }
 
     @Test
     void closeEndsEveryServerEvenAPausedOne() throws Exception {

@@ -1,6 +1,7 @@
 package io.lockchaos.nemesis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static io.lockchaos.cluster.ServerClockProbe.minutesAhead;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.client.ClientRegistry;
@@ -13,8 +14,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -64,12 +63,5 @@ class ClockNemesisTest {
                 zk.close();
             }
         }
-    }
-
-    /** Creates {@code path} and returns how far ahead of ours the server stamped its ctime, in whole minutes. */
-    private static long minutesAhead(ZooKeeper zk, String path) throws Exception {
-        org.apache.zookeeper.data.Stat st = new org.apache.zookeeper.data.Stat();
-        zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, st);
-        return Math.round((st.getCtime() - System.currentTimeMillis()) / 60_000.0);
     }
 }

@@ -79,16 +79,24 @@ class UserLockTest {
         assertEquals(java.util.Optional.of(Verdict.INVALID), minimal.checking().expected());
     }
 
+    /**
+     * A workload file {@code name}.json in the store putting the test-tree PlainMutex (on Curator 5.5.0) under test
+     * with 3 clients on 1 server for 2 s, plus {@code more} (JSON members).
+     */
+    private Path plainMutexWorkload(String name, String more) throws Exception {
+        Path w = store.resolve(name + ".json");
+        String jar = String.join(java.io.File.pathSeparator, classpathOnCurator550().stream()
+                .map(p -> p.toAbsolutePath().toString()).toList());
+        java.nio.file.Files.writeString(w, "{\"name\": \"" + name + "\", \"lock_class\":"
+                + " \"io.lockchaos.api.testlocks.PlainMutex\", \"lock_jar\": \"" + jar
+                + "\", \"clients\": 3, \"nodes\": 1, \"time_s\": 2, " + more + "}");
+        return w;
+    }
+
     /** --explore on a user's lock: every drawn run puts the user's class under test, in agents. */
     @Test
     void exploreRunsAUserLockUnderDrawnFaults() throws Exception {
-        Path w = store.resolve("user-explore.json");
-        String jar = String.join(java.io.File.pathSeparator, classpathOnCurator550().stream()
-                .map(p -> p.toAbsolutePath().toString()).toList());
-        java.nio.file.Files.writeString(w, "{\"name\": \"user-explore\", \"lock_class\":"
-                + " \"io.lockchaos.api.testlocks.PlainMutex\", \"lock_jar\": \"" + jar
-                + "\", \"clients\": 3, \"nodes\": 1, \"time_s\": 2, \"session_timeout_ms\": 2000,"
-                + " \"tick_ms\": 100}");
+        Path w = plainMutexWorkload("user-explore", "\"session_timeout_ms\": 2000, \"tick_ms\": 100");
         int code = io.lockchaos.cli.Main.run("run", "--workload", w.toString(), "--explore", "1", "--seed", "3",
                 "--store", store.toString());
         assertTrue(code == 0 || code == 1, "a verdict, not an error: exit " + code);
@@ -107,12 +115,7 @@ class UserLockTest {
      */
     @Test
     void matrixRunsAUserLockOnEachCuratorVersion() throws Exception {
-        Path w = store.resolve("user-matrix.json");
-        String jar = String.join(java.io.File.pathSeparator, classpathOnCurator550().stream()
-                .map(p -> p.toAbsolutePath().toString()).toList());
-        java.nio.file.Files.writeString(w, "{\"name\": \"user-matrix\", \"lock_class\":"
-                + " \"io.lockchaos.api.testlocks.PlainMutex\", \"lock_jar\": \"" + jar
-                + "\", \"clients\": 3, \"nodes\": 1, \"time_s\": 2, \"hold_ms\": 20, \"expect\": \"valid\"}");
+        Path w = plainMutexWorkload("user-matrix", "\"hold_ms\": 20, \"expect\": \"valid\"");
         Path out = store.resolve("matrix");
         assertEquals(0, io.lockchaos.cli.Main.run("matrix", "--workload", w.toString(), "--curator", "5.4.0",
                 "--runs", "1", "--store", store.toString(), "--out", out.toString()));
