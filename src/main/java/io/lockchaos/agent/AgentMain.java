@@ -192,7 +192,7 @@ public final class AgentMain {
                     Object id = m.get("id");
                     String op = String.valueOf(m.get("op"));
                     switch (op) {
-                        case "open", "acquire", "release" -> lockThread.execute(() -> answer(id, () -> run(op, m)));
+                        case "open", "acquire", "release", "read_set", "write_set" -> lockThread.execute(() -> answer(id, () -> run(op, m)));
                         case "close" -> {
                             lockThread.shutdown();
                             lockThread.awaitTermination(20, TimeUnit.SECONDS); // the runner waits 30 s
@@ -321,6 +321,17 @@ public final class AgentMain {
                     }
                     return Map.of("present", l.release());
                 }
+                case "read_set" -> {
+                    return Map.of("elements", store().readSet((String) m.get("name")));
+                }
+                case "write_set" -> {
+                    List<Long> elements = new java.util.ArrayList<>();
+                    for (Object o : (List<?>) m.get("elements")) {
+                        elements.add(((Number) o).longValue());
+                    }
+                    store().writeSet((String) m.get("name"), elements);
+                    return Map.of("ok", true);
+                }
                 case "session" -> {
                     return session();
                 }
@@ -335,6 +346,15 @@ public final class AgentMain {
                 }
                 default -> throw new IllegalArgumentException("unknown op '" + op + "'");
             }
+        }
+
+        /** The set the lock keeps (a lock whose critical section writes in its own transaction). */
+        private io.lockchaos.api.TransactionalSet store() {
+            io.lockchaos.api.TransactionalSet t = lock == null ? null : lock.transactionalSet();
+            if (t == null) {
+                throw new IllegalStateException("this lock keeps no set");
+            }
+            return t;
         }
 
         /** The lock a command is about: the client's own, or its read side ({@code "side":"read"}, a downgrade). */
@@ -389,6 +409,7 @@ public final class AgentMain {
             lock = factory.open(c);
             Map<String, Object> r = new LinkedHashMap<>(session());
             r.put("read_side", !c.read() && lock.readSide() != null);
+            r.put("transactional_set", lock.transactionalSet() != null);
             return r;
         }
     }

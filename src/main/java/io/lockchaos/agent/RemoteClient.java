@@ -64,6 +64,8 @@ public final class RemoteClient implements LockClient, SessionControl {
     private volatile byte[] password;
     private volatile boolean closed;
     private boolean downgrades;
+    /** Whether the agent's lock keeps the protected set (see {@link io.lockchaos.api.TransactionalSet}). */
+    private boolean keepsSet;
     private volatile long dedicatedPid = -1;
     /** What the lock in the agent last said of {@link #stillHolds} (pushed to us when it changes). */
     private volatile boolean holds = true;
@@ -133,6 +135,7 @@ public final class RemoteClient implements LockClient, SessionControl {
         // the agent waits up to 30 s for a connection, as the in-process client does
         Map<String, Object> r = call("open", m, Duration.ofSeconds(45));
         this.downgrades = Boolean.TRUE.equals(r.get("read_side"));
+        this.keepsSet = Boolean.TRUE.equals(r.get("transactional_set"));
         remember(r);
     }
 
@@ -334,6 +337,32 @@ public final class RemoteClient implements LockClient, SessionControl {
                 notifyAll();
             }
         }
+    }
+
+    /**
+     * The set the agent's lock keeps, when it keeps one: its reads and writes run on the lock's thread in the agent,
+     * in order with its acquires and releases, bounded as a release is.
+     */
+    @Override
+    public io.lockchaos.api.TransactionalSet transactionalSet() {
+        if (!keepsSet) {
+            return null;
+        }
+        return new io.lockchaos.api.TransactionalSet() {
+            @Override
+            public List<Long> readSet(String name) throws Exception {
+                List<Long> out = new java.util.ArrayList<>();
+                for (Object o : (List<?>) call("read_set", Map.of("name", name), giveUpAfter).get("elements")) {
+                    out.add(((Number) o).longValue());
+                }
+                return out;
+            }
+
+            @Override
+            public void writeSet(String name, List<Long> elements) throws Exception {
+                call("write_set", Map.of("name", name, "elements", elements), giveUpAfter);
+            }
+        };
     }
 
     /**

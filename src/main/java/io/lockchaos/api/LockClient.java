@@ -52,6 +52,15 @@ public interface LockClient extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Where the protected set is kept when this lock keeps it (see {@link TransactionalSet}): by default this client
+     * when it implements that interface, else null (the run keeps the set in its own memory). A client that wraps
+     * another passes the other's on.
+     */
+    default TransactionalSet transactionalSet() {
+        return this instanceof TransactionalSet t ? t : null;
+    }
+
     @Override
     void close();
 }

@@ -168,7 +168,9 @@ public final class LostUpdateChecker implements Checker {
         TreeSet<Integer> out = new TreeSet<>();
         for (List<Hold> list : LockHolds.of(h, recipe).byKey().values()) {
             for (Hold x : list) {
-                if (x.isCertain() && x.process() != a.process() && x.certain().overlaps(a.invokeAt(), a.doneAt())) {
+                // a transaction's add (a lock that keeps its data) is its holder's own
+                if (x.isCertain() && x.process() != Op.holderOf(a.process())
+                        && x.certain().overlaps(a.invokeAt(), a.doneAt())) {
                     out.add(x.process());
                 }
             }

@@ -42,4 +42,9 @@ public abstract class ForwardingLockClient implements LockClient {
     public LockClient readSide() {
         return lock.readSide();
     }
+
+    @Override
+    public io.lockchaos.api.TransactionalSet transactionalSet() {
+        return lock.transactionalSet();
+    }
 }

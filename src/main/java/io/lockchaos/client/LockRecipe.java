@@ -54,6 +54,12 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         /** A session-level pg_advisory_lock on a dedicated PostgreSQL connection (it nests, as advisory locks do). */
         PG_ADVISORY("pg-advisory", Backend.POSTGRES, new Recipe("pg-advisory", 1, true, true, false, false, false,
                 false)),
+        /**
+         * A transaction-level pg_advisory_xact_lock whose holder writes the protected set in the same transaction,
+         * committed by the release: exclusive, owner-only release, not reentrant (one hold per transaction).
+         */
+        PG_ADVISORY_XACT("pg-advisory-xact", Backend.POSTGRES, new Recipe("pg-advisory-xact", 1, false, true, false,
+                false, false, false)),
         /** A lease row in a PostgreSQL table, renewed while held, its version the fencing token. */
         PG_LEASE("pg-lease", Backend.POSTGRES, Recipe.redisLease("pg-lease")),
         /**

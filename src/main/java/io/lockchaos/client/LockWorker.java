@@ -43,6 +43,8 @@ public final class LockWorker implements Runnable {
     private volatile String stateSinceGrant;
     private volatile int process;
     private volatile String openFailure;
+    /** The transaction's add that the next release commits (a lock that keeps its data), or null. */
+    private Op awaitingCommit;
     private int downgradePct;
     private java.util.SplittableRandom downgrades;
 
@@ -319,12 +321,13 @@ public final class LockWorker implements Runnable {
             }
             phase(ClientHandle.Phase.IDLE);
             for (; held > 0; held--) {
-                if (!released(client, mode)) {
+                if (!released(client, mode, held == 1)) {
                     client = retire(client);
                     break;
                 }
             }
         }
+        committed(OpType.INFO, "never released: the run ended first");
     }
 
     /** Sleeps the cycle's pause; false when interrupted. */
@@ -369,8 +372,9 @@ public final class LockWorker implements Runnable {
         try {
             if (resources != null) {
                 // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
-                resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
-                        this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty());
+                awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
+                        this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty(),
+                        current == null ? null : current.transactionalSet());
             } else {
                 holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
             }
@@ -434,14 +438,33 @@ public final class LockWorker implements Runnable {
      * caller retires the process.
      */
     private boolean released(LockClient c, String mode) {
+        return released(c, mode, true);
+    }
+
+    /** As {@link #released(LockClient, String)}; only the outermost release ({@code last}) commits a pending add. */
+    private boolean released(LockClient c, String mode, boolean last) {
         Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false, mode));
         try {
             boolean present = c.release(this::releasePoint);
             recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
+            if (last) {
+                committed(present ? OpType.OK : OpType.FAIL, "not committed: the release found no hold");
+            }
             return true;
         } catch (Exception e) {
             recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
+            committed(OpType.INFO, "the commit's outcome is unknown: " + e);
             return false;
+        }
+    }
+
+    /** Completes the add the release just committed (or did not), when the lock keeps its data. */
+    private void committed(OpType outcome, String why) {
+        Op add = awaitingCommit;
+        if (add != null) {
+            awaitingCommit = null;
+            recorder.complete(add, outcome, outcome == OpType.OK ? add.value() : null,
+                    outcome == OpType.OK ? null : why);
         }
     }
 

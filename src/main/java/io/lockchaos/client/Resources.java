@@ -1,6 +1,7 @@
 package io.lockchaos.client;
 
 import io.lockchaos.api.DangerPoint;
+import io.lockchaos.api.TransactionalSet;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
@@ -17,15 +18,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread-safe.
  */
 public final class Resources {
+    private final String lockKey;
     private final String setKey;
     private final String registerKey;
     private final AtomicLong nextElement = new AtomicLong();
     private TreeSet<Long> set = new TreeSet<>();
+    /** Whether a holder kept the set in its lock's own store: the final read must then read it there. */
+    private volatile boolean kept;
     private long highestToken = -1;
 
     public Resources(String lockKey) {
+        this.lockKey = lockKey;
         this.setKey = lockKey + "/set";
         this.registerKey = lockKey + "/register";
+    }
+
+    /** The lock key whose resources these are. */
+    public String lockKey() {
+        return lockKey;
     }
 
     /** A fenced write: accepted unless a higher token was accepted before. Returns whether it was. */
@@ -64,21 +74,27 @@ public final class Resources {
     public void criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe, DangerPoint danger)
             throws InterruptedException {
-        criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false);
+        criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false, null);
     }
 
     /**
      * The critical section of a holder whose lock has a lease: the hold wakes no later than {@code validUntilNanos}
      * (so a holder stops the moment its validity ends, not at its next poll), and with {@code tokenless} (a Redis
      * lock without a fencing token) the danger point is just before the set is written back rather than before a
-     * fenced write.
+     * fenced write. With a {@code store} (a lock that keeps the data it protects), the set is read and written through
+     * it, in the lock's transaction: the add is then the transaction's op ({@link Op#transactionOf}), and once written
+     * it is returned still open, for the caller to complete when the release that commits it has (a read or write
+     * that throws fails it at once, as nothing can be committed).
+     *
+     * @return the add awaiting its commit, or null when there is none
      */
-    public void criticalSection(Recorder rec, int process, long token, long holdMillis,
+    public Op criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe, DangerPoint danger,
-                                java.util.function.LongSupplier validUntilNanos, boolean tokenless)
+                                java.util.function.LongSupplier validUntilNanos, boolean tokenless,
+                                TransactionalSet store)
             throws InterruptedException {
         if (!stillSafe.getAsBoolean()) {
-            return;
+            return null;
         }
         if (!tokenless) {
             danger.reach();
@@ -89,8 +105,17 @@ public final class Resources {
             rec.complete(w, OpType.OK, Map.of("token", token, "accepted", accepted), null);
         }
         long element = nextElement.getAndIncrement() * 100_000L + process;
-        Op add = rec.invoke(process, Fn.ADD, setKey, element);
-        TreeSet<Long> copy = readSet();
+        if (store != null) {
+            kept = true;
+        }
+        Op add = rec.invoke(store == null ? process : Op.transactionOf(process), Fn.ADD, setKey, element);
+        TreeSet<Long> copy;
+        try {
+            copy = store == null ? readSet() : new TreeSet<>(store.readSet(setKey));
+        } catch (Exception e) {
+            rec.complete(add, OpType.FAIL, null, "not written: " + e);
+            return null;
+        }
         boolean finished;
         try {
             finished = LockWorker.holdWhile(holdMillis, stillSafe, validUntilNanos);
@@ -100,7 +125,7 @@ public final class Resources {
         }
         if (!finished) {
             rec.complete(add, OpType.FAIL, null, "stopped: connection state or lease");
-            return;
+            return null;
         }
         if (tokenless) {
             try {
@@ -111,14 +136,42 @@ public final class Resources {
             }
         }
         copy.add(element);
-        writeSet(copy);
-        rec.complete(add, OpType.OK, element, null);
+        if (store == null) {
+            writeSet(copy);
+            rec.complete(add, OpType.OK, element, null);
+            return null;
+        }
+        try {
+            store.writeSet(setKey, List.copyOf(copy));
+        } catch (Exception e) {
+            rec.complete(add, OpType.FAIL, null, "not written: " + e); // its transaction cannot commit it now
+            return null;
+        }
+        return add;
     }
 
     /** Records the final read of the set. */
     public void finalRead(Recorder rec, int process) {
+        finalRead(rec, process, null);
+    }
+
+    /**
+     * Records the final read of the set, through {@code store} when the lock keeps it (a read that throws is
+     * recorded as info: the checker then cannot judge the set, and says so).
+     */
+    public void finalRead(Recorder rec, int process, TransactionalSet store) {
         Op r = rec.invoke(process, Fn.READ, setKey, null);
-        List<Long> contents = new ArrayList<>(readSet());
+        if (store == null && kept) {
+            rec.complete(r, OpType.INFO, null, "no client to read the set its lock keeps");
+            return;
+        }
+        List<Long> contents;
+        try {
+            contents = new ArrayList<>(store == null ? readSet() : new TreeSet<>(store.readSet(setKey)));
+        } catch (Exception e) {
+            rec.complete(r, OpType.INFO, null, String.valueOf(e));
+            return;
+        }
         rec.complete(r, OpType.OK, contents, null);
     }
 }

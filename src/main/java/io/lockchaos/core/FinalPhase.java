@@ -38,23 +38,30 @@ final class FinalPhase {
     void run(String connect, Recorder rec, Collection<Resources> resources) throws Exception {
         int process = Op.FIRST_FINAL_PROCESS;
         List<String> probeKeys = spec.recipe().spansKeys() ? List.of("multi") : keys;
+        Map<String, LockClient> probes = new java.util.HashMap<>();
         for (String key : probeKeys) {
-            probe(connect, rec, key, process++);
+            LockClient c = probe(connect, rec, key, process++);
+            if (c != null) {
+                probes.put(key, c);
+            }
         }
         int reader = process;
         for (Resources r : resources) {
-            r.finalRead(rec, reader);
+            // a lock that keeps its data is read through a client of its own (the key's probe, its hold given back)
+            LockClient c = probes.get(r.lockKey());
+            r.finalRead(rec, reader, c == null ? null : c.transactionalSet());
         }
         inspect(connect, rec);
     }
 
-    private void probe(String connect, Recorder rec, String key, int p) {
+    /** Acquires and releases {@code key} on a fresh client, which it returns (null when none could be opened). */
+    private LockClient probe(String connect, Recorder rec, String key, int p) {
         LockClient probe;
         try {
             probe = sessions.client(connect, key, false, keys, () -> p, st -> { }, null);
         } catch (RuntimeException e) {
             System.err.println("lockchaos: warning: no probe client for " + key + " (" + e.getMessage() + ")");
-            return;
+            return null;
         }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("timeout_ms", probeTimeoutMillis());
@@ -70,7 +77,7 @@ final class FinalPhase {
             g = probe.acquire(Duration.ofMillis(probeTimeoutMillis()));
         } catch (Exception e) {
             rec.complete(acq, OpType.INFO, null, String.valueOf(e));
-            return;
+            return probe;
         }
         rec.complete(acq, g == null ? OpType.FAIL : OpType.OK, g == null ? null : g.toValue(),
                 g == null ? "timeout" : null);
@@ -83,6 +90,7 @@ final class FinalPhase {
                 rec.complete(rel, OpType.INFO, null, String.valueOf(e));
             }
         }
+        return probe;
     }
 
     /**

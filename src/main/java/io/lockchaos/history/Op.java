@@ -25,6 +25,25 @@ public record Op(long index, long time, OpType type, int process, Fn f, String k
      * reports can tell them from the workers.
      */
     public static final int FIRST_FINAL_PROCESS = 1_000_000;
+    /**
+     * Added to a holder's process number for its transaction's ops: the add a lock commits with its release (a
+     * {@link io.lockchaos.api.TransactionalSet}) spans that release, and one process cannot have two ops at once.
+     */
+    public static final int FIRST_TRANSACTION_PROCESS = 500_000;
+
+    /** The process that records the transaction of the holder {@code process}. */
+    public static int transactionOf(int process) {
+        if (process < 0 || process >= FIRST_TRANSACTION_PROCESS) {
+            throw new IllegalArgumentException("process " + process + " has no transaction process");
+        }
+        return FIRST_TRANSACTION_PROCESS + process;
+    }
+
+    /** The holder whose transaction {@code process} records, or {@code process} itself for any other process. */
+    public static int holderOf(int process) {
+        return process >= FIRST_TRANSACTION_PROCESS && process < FIRST_FINAL_PROCESS
+                ? process - FIRST_TRANSACTION_PROCESS : process;
+    }
 
     public Op {
         Objects.requireNonNull(type, "type");

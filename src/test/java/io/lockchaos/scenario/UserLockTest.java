@@ -1,6 +1,7 @@
 package io.lockchaos.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,44 @@ class UserLockTest {
                 "its promises choose the checkers: " + promises);
         // the stored run replays its own lock, without asking the factory again
         assertEquals(r.spec().recipe(), Scenario.replay(r.dir()).spec().recipe());
+    }
+
+    /**
+     * A user's lock that keeps the set it protects ({@link io.lockchaos.api.TransactionalSet}: its release writes the
+     * set and deletes its node in one multi): the holders' reads and writes go to the agents' lock, each add is its
+     * transaction's op, acknowledged by the release that committed it, and the final read comes from ZooKeeper.
+     */
+    @Test
+    void aUserLockThatKeepsItsDataIsReadAndWrittenInItsAgents() throws Exception {
+        ScenarioResult r = Scenario.builder().name("committing").clients(3).time(Duration.ofSeconds(3))
+                .hold(Duration.ofMillis(20)).lock("io.lockchaos.api.testlocks.CommittingLock", classpathOnCurator550())
+                .store(store).run();
+        assertEquals(Verdict.VALID, r.verdict(), "see " + r.dir());
+        io.lockchaos.history.History h = io.lockchaos.history.JsonlHistoryReader.read(
+                io.lockchaos.store.RunDir.of(r.dir()).history());
+        long committed = 0;
+        java.util.Set<Object> acknowledged = new java.util.HashSet<>();
+        List<Object> finalRead = null;
+        for (io.lockchaos.history.Op op : h.ops()) {
+            if (op.f() == io.lockchaos.history.Fn.ADD && op.type() == io.lockchaos.history.OpType.OK) {
+                assertTrue(op.process() >= io.lockchaos.history.Op.FIRST_TRANSACTION_PROCESS, "a transaction's op");
+                committed++;
+                acknowledged.add(op.value());
+            }
+            if (op.f() == io.lockchaos.history.Fn.READ && op.type() == io.lockchaos.history.OpType.OK) {
+                finalRead = new ArrayList<>((List<?>) op.value());
+            }
+        }
+        assertTrue(committed > 10, "adds were committed: " + committed);
+        assertNotNull(finalRead, "the final read came from the lock's store");
+        assertTrue(finalRead.containsAll(acknowledged), finalRead + " vs " + acknowledged);
+        JsonNode lost = null;
+        for (JsonNode c : new ObjectMapper().readTree(r.dir().resolve("results.json").toFile()).path("checkers")) {
+            lost = c.path("checker").asText().equals("lost-updates") ? c : lost;
+        }
+        assertNotNull(lost);
+        assertEquals("valid", lost.path("verdict").asText(), lost.toString());
+        assertEquals(committed, lost.path("stats").path("acknowledged_adds").asLong(), lost.toString());
     }
 
     /**

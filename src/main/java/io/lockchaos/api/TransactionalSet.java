@@ -1,0 +1,27 @@
+package io.lockchaos.api;
+
+import java.util.List;
+
+/**
+ * Implemented by a {@link LockClient} whose lock keeps the data it protects: a database lock whose critical section
+ * writes in the lock's own transaction, so that the unlock and the write commit together. The run then keeps the
+ * protected set there rather than in its own memory: a holder reads and writes it through this client, and its add
+ * lands exactly when the release that follows it succeeds (the release is the commit). A holder that lost its lock
+ * (its transaction aborted with its connection) cannot write: that is the point of such a lock, and the checkers see
+ * it. The history records the add as the transaction's own op, on a process of its own (the holder's process plus
+ * {@code io.lockchaos.history.Op.FIRST_TRANSACTION_PROCESS}): invoked before the read, completed after the commit,
+ * so that it spans the release that commits it.
+ */
+public interface TransactionalSet {
+
+    /**
+     * The set's elements: inside a hold, as the holder's transaction sees them; outside one (the run's final read, on
+     * a fresh client), as committed.
+     *
+     * @param name the set's name, one per lock key ({@code <key>/set})
+     */
+    List<Long> readSet(String name) throws Exception;
+
+    /** Replaces the set's contents within the hold's transaction: durable only once the release commits. */
+    void writeSet(String name, List<Long> elements) throws Exception;
+}
