@@ -10,7 +10,8 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The database locks of the tutorial's comparison, each on a connection of its own to the server (through the
- * client's proxy): {@code pg-advisory} (a session-level advisory lock) and {@code pg-lease} (a lease row renewed while
+ * client's proxy): {@code pg-advisory} (a session-level advisory lock), {@code pg-advisory-xact} (a
+ * transaction-level one, the protected set written in its transaction) and {@code pg-lease} (a lease row renewed while
  * held, whose version fences). The client's session, for the history and the inspection, is its server process id.
  */
 public final class PgLockFactory extends RecipeFactory {
@@ -38,6 +39,12 @@ public final class PgLockFactory extends RecipeFactory {
             long id = new java.util.SplittableRandom().nextLong() & Long.MAX_VALUE;
             LeaseLock l = new LeaseLock(address, ctx.key(), id, ctx.lease(), ctx.connectionTimeout(), RENEWALS);
             ctx.session(() -> id, () -> null);
+            return l;
+        }
+        if (recipe.kind() == LockRecipe.Kind.PG_ADVISORY_XACT) {
+            XactAdvisoryLock l = new XactAdvisoryLock(address, ctx.key(), ctx.connectionTimeout());
+            long pid = l.backendPid();
+            ctx.session(() -> pid, () -> null);
             return l;
         }
         AdvisoryLock l = new AdvisoryLock(address, ctx.key(), ctx.connectionTimeout());

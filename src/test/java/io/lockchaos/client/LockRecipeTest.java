@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(16, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(17, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -45,6 +45,8 @@ class LockRecipeTest {
         // released by its owner only, and is a lease
         expected.put("pg-advisory", "1 r o - - - -");
         expected.put("pg-lease", "1 - o - - - l");
+        // one transaction holds the transaction-level lock once, and only it can end it (by committing)
+        expected.put("pg-advisory-xact", "1 - o - - - -");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -97,6 +99,7 @@ class LockRecipeTest {
             expected.put(redis, "owner-mutex");
         }
         expected.put("pg-advisory", "reentrant-mutex");
+        expected.put("pg-advisory-xact", "owner-mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }

@@ -72,6 +72,53 @@ class PgLocksTest {
         }
     }
 
+    /**
+     * pg-advisory-xact: the lock and the protected write share one transaction, so a holder whose backend is ended
+     * (its connection lost) loses both at once: the next holder is granted the lock, and the old holder's write,
+     * never committed, is not there; a release that commits makes the write land and frees the lock together.
+     */
+    @Test
+    void aTransactionLockCommitsItsWriteWithItsReleaseAndLosesBothTogether() throws Exception {
+        try (PgServers s = PgServers.create(dir, 1, false)) {
+            s.start();
+            s.awaitHealthy(Duration.ofSeconds(60));
+            String address = s.nodes().get(0).clientAddress();
+            String key = "/lockchaos/lock-0";
+            String set = key + "/set";
+            XactAdvisoryLock a = new XactAdvisoryLock(address, key, CONNECT);
+            XactAdvisoryLock b = new XactAdvisoryLock(address, key, CONNECT);
+            XactAdvisoryLock reader = new XactAdvisoryLock(address, key, CONNECT);
+            try {
+                assertNotNull(a.acquire(Duration.ofSeconds(1)));
+                assertNull(a.acquire(Duration.ofSeconds(1)), "one hold per transaction: not reentrant");
+                a.writeSet(set, List.of(1L));
+                assertEquals(List.of(1L), a.readSet(set), "the holder sees its own write");
+                assertEquals(List.of(), reader.readSet(set), "nobody else sees it before the commit");
+                assertNull(b.acquire(Duration.ofMillis(200)), "the lock is held: a waiter times out");
+                assertEquals(1, PgInspection.inspect(address, List.of(key)).left().size());
+                assertTrue(a.release(), "the commit");
+                assertFalse(a.release(), "nothing left to commit");
+                assertEquals(List.of(1L), reader.readSet(set), "committed with the release");
+
+                assertNotNull(a.acquire(Duration.ofSeconds(1)));
+                a.writeSet(set, List.of(1L, 2L));
+                try (java.sql.Connection admin = java.sql.DriverManager.getConnection(PgServers.url(address, CONNECT,
+                        Duration.ZERO)); java.sql.Statement st = admin.createStatement()) {
+                    st.execute("SELECT pg_terminate_backend(" + a.backendPid() + ")"); // its connection is lost
+                }
+                assertNotNull(b.acquire(Duration.ofSeconds(5)), "the lock went with the aborted transaction");
+                assertThrows(Exception.class, a::release, "the old holder learns only when it commits");
+                assertEquals(List.of(1L), b.readSet(set), "and its write went with it");
+                assertTrue(b.release());
+                assertEquals(0, PgInspection.inspect(address, List.of(key)).left().size(), "nothing held");
+            } finally {
+                a.close();
+                b.close();
+                reader.close();
+            }
+        }
+    }
+
     /** The clock-jump nemesis' mechanism: now() of every backend (forked after the jump or before it) moves. */
     @Test
     void aShiftedServerClockMovesNowForEveryBackendAndComesBack() throws Exception {
