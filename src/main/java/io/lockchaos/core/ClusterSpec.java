@@ -4,7 +4,8 @@ package io.lockchaos.core;
  * The ensemble a test runs against.
  *
  * @param kind where the servers run
- * @param nodes ZooKeeper servers: 1, 3 or 5
+ * @param nodes servers: ZooKeeper's and Redis' 1, 3 or 5 (said by {@link TestSpecs#validate}); PostgreSQL's 1, or a
+ *     primary and 1 to 4 replicas
  * @param tickMillis the servers' tickTime, which bounds the session timeouts they grant (2 to 20 ticks)
  * @param containerCheckMillis how often the servers reap empty container nodes (a lock's parent, once its last lock
  *     node is gone), {@code container_check_ms}; -1 keeps ZooKeeper's minute
@@ -12,8 +13,8 @@ package io.lockchaos.core;
 public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis) {
     /** The ranges of these keys, each refusal naming its key. */
     public ClusterSpec {
-        if (nodes != 1 && nodes != 3 && nodes != 5) {
-            throw new IllegalArgumentException("nodes: expected 1, 3 or 5, got " + nodes);
+        if (nodes < 1 || nodes > 5) {
+            throw new IllegalArgumentException("nodes: expected 1, 3 or 5 (PostgreSQL: 1 to 5), got " + nodes);
         }
         if (tickMillis < 10) {
             throw new IllegalArgumentException("tick_ms: must be at least 10, got " + tickMillis);

@@ -110,7 +110,7 @@ final class FinalPhase {
             try {
                 List<List<Map<String, Object>>> found;
                 if (spec.recipe().postgres()) {
-                    io.lockchaos.pg.PgInspection.Found f = io.lockchaos.pg.PgInspection.inspect(connect.split(",")[0],
+                    io.lockchaos.pg.PgInspection.Found f = io.lockchaos.pg.PgInspection.inspect(connect,
                             keys);
                     found = List.of(f.left(), f.expiring());
                 } else {

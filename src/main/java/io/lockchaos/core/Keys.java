@@ -162,6 +162,10 @@ public final class Keys {
                     + " `appendonly yes` and `appendfsync always` (see Redis locks)", s -> s.redis().appendOnly()),
             key("redis_timeout_ms", Type.INT, "100", null, "Redis recipes: Redlock's per-instance timeout",
                     s -> s.redis().instanceTimeoutMillis()),
+            key("pg_replication", Type.TEXT, "none", null, "PostgreSQL recipes: `async` or `remote_apply` makes node"
+                    + " 1 a primary and the other nodes its streaming replicas, commits waiting for none or for a"
+                    + " replica's apply; the target of a `failover` takes over (see Database locks)",
+                    s -> s.redis().pgReplication().wireName()),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"

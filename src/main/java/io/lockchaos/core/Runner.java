@@ -108,7 +108,7 @@ public final class Runner {
         if (spec.recipe().postgres()) {
             Preflight.serversWithoutConnect(spec, external);
             return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
-                    spec.recipe().promises().leased(), clock);
+                    spec.recipe().promises().leased(), clock, spec.redis().pgReplication(), routing);
         }
         if (spec.recipe().redis()) {
             Preflight.serversWithoutConnect(spec, external);

@@ -183,8 +183,14 @@ public final class TestSpecs {
                 throw new SpecException(source + ": redis_appendonly: expected true or false, got '" + appendOnly
                         + "'");
             }
+            io.lockchaos.pg.PgReplication replication;
+            try {
+                replication = io.lockchaos.pg.PgReplication.parse(m.get("pg_replication"));
+            } catch (IllegalArgumentException e) {
+                throw new SpecException(source + ": pg_replication: " + e.getMessage());
+            }
             RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
-                    (int) number(source, m, "redis_timeout_ms"));
+                    (int) number(source, m, "redis_timeout_ms"), replication);
             for (Keys.Key k : Keys.ALL) {
                 if (k.ranged()) {
                     long v = number(source, m, k.name());
@@ -248,6 +254,9 @@ public final class TestSpecs {
                             + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
                             + " streams, not packets)");
                 }
+                if (k == io.lockchaos.nemesis.FaultKind.FAILOVER) {
+                    failoverProblem(source, s, f);
+                }
                 if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
                         || k == io.lockchaos.nemesis.FaultKind.RESET)) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
@@ -257,6 +266,21 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+    }
+
+    /** A failover promotes a PostgreSQL replica: it needs one, named by its node. */
+    private static void failoverProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
+            throws SpecException {
+        String at = source + ": nemesis: failover " + f.target() + ": ";
+        if (!s.recipe().postgres() || s.redis().pgReplication() == io.lockchaos.pg.PgReplication.NONE) {
+            throw new SpecException(at + "it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with"
+                    + " pg_replication async or remote_apply");
+        }
+        int node = f.target().startsWith("node:") ? Integer.parseInt(f.target().substring(5)) : -1;
+        if (node < 2 || node > s.cluster().nodes()) {
+            throw new SpecException(at + "name the replica that takes over: node:2 to node:" + s.cluster().nodes()
+                    + " (node 1 is the primary)");
         }
     }
 
@@ -286,7 +310,6 @@ public final class TestSpecs {
         }
     }
 
-    /** What the Redis recipes cannot do: each refusal names its key. */
     /** What the PostgreSQL recipes cannot do (yet): each refusal names its key. */
     private static void validatePostgres(String source, TestSpec s) throws SpecException {
         String recipe = s.recipe().wireName();
@@ -297,9 +320,14 @@ public final class TestSpecs {
             throw new SpecException(source + ": cluster: " + recipe + " runs on a local PostgreSQL server (cluster"
                     + " local), not " + s.cluster().kind().wireName());
         }
-        if (s.cluster().nodes() != 1) {
-            throw new SpecException(source + ": nodes: " + recipe + " locks on one PostgreSQL server (replicas and"
-                    + " failover are not built yet): nodes 1, got " + s.cluster().nodes());
+        boolean replicas = s.redis().pgReplication() != io.lockchaos.pg.PgReplication.NONE;
+        if (!replicas && s.cluster().nodes() != 1) {
+            throw new SpecException(source + ": nodes: " + recipe + " locks on one PostgreSQL server unless"
+                    + " pg_replication gives it replicas: nodes 1, got " + s.cluster().nodes());
+        }
+        if (replicas && (s.cluster().nodes() < 2 || s.cluster().nodes() > 5)) {
+            throw new SpecException(source + ": nodes: pg_replication " + s.redis().pgReplication().wireName()
+                    + " needs a primary and 1 to 4 replicas: nodes 2 to 5, got " + s.cluster().nodes());
         }
         if (!s.recipe().promises().reentrant() && s.clients().reentryDepth() != 1) {
             throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
@@ -312,7 +340,7 @@ public final class TestSpecs {
                     || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE
                     ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
                     : k.movesClocks() ? clockProblem(f)
-                    : f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS
+                    : k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS || f.needsPeerProxies() && !replicas
                     ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
             if (why != null) {
                 throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
@@ -333,6 +361,7 @@ public final class TestSpecs {
         return null;
     }
 
+    /** What the Redis recipes cannot do: each refusal names its key. */
     private static void validateRedis(String source, TestSpec s) throws SpecException {
         RedisSpec r = s.redis();
         String recipe = s.recipe().wireName();
@@ -437,8 +466,16 @@ public final class TestSpecs {
                     + " (read_pct below 100, got " + w.readPct() + ") and reentry_depth 1 (got "
                     + clients.reentryDepth() + ")");
         }
+        if (!s.recipe().postgres() && s.cluster().nodes() % 2 == 0) {
+            // a quorum of an even ensemble tolerates no more failures than the odd one below it
+            throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.cluster().nodes());
+        }
         validateSchedule(source, s);
         validateAgents(source, s);
+        if (!s.recipe().postgres() && s.redis().pgReplication() != io.lockchaos.pg.PgReplication.NONE) {
+            throw new SpecException(source + ": pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName()
+                    + " takes none");
+        }
         if (s.recipe().redis()) {
             validateRedis(source, s);
         } else if (s.recipe().postgres()) {

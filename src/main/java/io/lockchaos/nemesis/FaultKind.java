@@ -49,7 +49,12 @@ public enum FaultKind {
      * Jepsen's strobe: servers' wall clocks flip between {@code by_ms} ahead and the machine's time every {@code
      * period_ms} (default 100) for the fault's duration, then stay at the machine's time.
      */
-    CLOCK_STROBE(Targets.SERVERS, Fn.START, Fn.STOP);
+    CLOCK_STROBE(Targets.SERVERS, Fn.START, Fn.STOP),
+    /**
+     * A failover to the target replica (PostgreSQL with {@code pg_replication}): every other server is fenced (kill
+     * -9, and it stays down), then the replica is promoted; what it had not replayed of the old primary's log is lost.
+     */
+    FAILOVER(Targets.SERVER, Fn.START, null);
 
     /** Which targets a kind takes. */
     enum Targets {

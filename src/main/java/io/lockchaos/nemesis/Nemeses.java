@@ -71,6 +71,7 @@ public final class Nemeses {
         members.add(new ServerNemesis());
         members.add(new ClientPauseNemesis());
         members.add(new ClockNemesis());
+        members.add(new FailoverNemesis());
         return compose(members);
     }
 }

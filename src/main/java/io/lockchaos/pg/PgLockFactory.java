@@ -33,7 +33,8 @@ public final class PgLockFactory extends RecipeFactory {
 
     @Override
     public LockClient open(LockContext ctx) throws Exception {
-        String address = ctx.endpoints().get(0);
+        // with replicas, the driver finds the primary among all of them (each through the client's proxy)
+        String address = String.join(",", ctx.endpoints());
         if (recipe.kind() == LockRecipe.Kind.PG_LEASE) {
             // no server session lasts as long as the lease: the client's id stands for one, as on Redis
             long id = new java.util.SplittableRandom().nextLong() & Long.MAX_VALUE;

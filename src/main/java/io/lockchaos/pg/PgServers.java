@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  * recovery on the same folder. A pause SIGSTOPs the whole tree, as a frozen machine would stop.
  */
 public final class PgServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless,
-        io.lockchaos.cluster.ClockShiftable {
+        io.lockchaos.cluster.ClockShiftable, io.lockchaos.cluster.Promotable {
     /** One thread starts every server and lives as long as the JVM: the parent-death signal follows the thread. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-pg-spawner");
@@ -61,11 +61,20 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     /** The servers' clocks: each runs its own copy of the library, its offset file in its own folder. */
     private final io.lockchaos.cluster.ServerClocks clocks;
     private final Map<Integer, Process> running = new ConcurrentHashMap<>();
+    /** Node 1 a primary and the others its streaming replicas, or {@link PgReplication#NONE}. */
+    private final PgReplication replication;
+    /** How a replica reaches the primary (through a peer proxy when the run cuts servers apart). */
+    private final io.lockchaos.cluster.PeerRouting routing;
+    /** Servers a failover fenced: they stay down for the rest of the run. */
+    private final java.util.Set<Integer> fenced = ConcurrentHashMap.newKeySet();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
     private boolean closed;
 
     private PgServers(List<ZkNode> nodes, Map<Integer, Path> homes, Path bin, boolean asPostgresUser,
-                      boolean clientsRenew, Map<Integer, Path> shiftLibraries) {
+                      boolean clientsRenew, Map<Integer, Path> shiftLibraries, PgReplication replication,
+                      io.lockchaos.cluster.PeerRouting routing) {
+        this.replication = replication;
+        this.routing = routing;
         this.nodes = nodes;
         this.homes = homes;
         this.bin = bin;
@@ -120,6 +129,22 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
      */
     public static PgServers create(Path baseDir, int size, boolean clientsRenew, boolean clockShift)
             throws IOException {
+        return create(baseDir, size, clientsRenew, clockShift, PgReplication.NONE,
+                io.lockchaos.cluster.PeerRouting.DIRECT);
+    }
+
+    /**
+     * As {@link #create(Path, int, boolean, boolean)}; with {@code replication} other than NONE, node 1 is the primary
+     * and every other node a streaming replica made from it by {@code pg_basebackup} when the servers start, reaching
+     * it through {@code routing} (a peer proxy, so that cutting servers apart stops the replication).
+     */
+    public static PgServers create(Path baseDir, int size, boolean clientsRenew, boolean clockShift,
+                                   PgReplication replication, io.lockchaos.cluster.PeerRouting routing)
+            throws IOException {
+        if (replication != PgReplication.NONE && size < 2) {
+            throw new IllegalArgumentException("replication needs a primary and at least one replica, got " + size
+                    + " server(s)");
+        }
         Path bin = findBinaries();
         if (bin == null) {
             throw new IOException(MISSING);
@@ -137,12 +162,16 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 run(List.of("chown", "postgres:postgres", home.toString()), dir.resolve("initdb.log"));
                 Files.writeString(dir.resolve("data-folder.txt"), home + "\n");
             }
-            ZkNode n = new ZkNode(id, "127.0.0.1", io.lockchaos.cluster.LocalEnsemble.freePort(), 0, 0, dir,
+            int port = io.lockchaos.cluster.LocalEnsemble.freePort();
+            // a replica's connection to the primary is their "quorum" link: the peer proxies carry it
+            ZkNode n = new ZkNode(id, "127.0.0.1", port, replication == PgReplication.NONE ? 0 : port, 0, dir,
                     dir.resolve("postgres.log"));
-            List<String> initdb = new ArrayList<>(asUser(root));
-            initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", home.resolve("data").toString(), "-U", USER,
-                    "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"));
-            run(initdb, dir.resolve("initdb.log"));
+            if (id == 1 || replication == PgReplication.NONE) { // a replica's data is the primary's base backup
+                List<String> initdb = new ArrayList<>(asUser(root));
+                initdb.addAll(List.of(bin.resolve("initdb").toString(), "-D", home.resolve("data").toString(), "-U",
+                        USER, "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"));
+                run(initdb, dir.resolve("initdb.log"));
+            }
             nodes.add(n);
             homes.put(id, home);
         }
@@ -155,7 +184,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 libraries.put(h.getKey(), lib);
             }
         }
-        return new PgServers(nodes, homes, bin, root, clientsRenew, libraries);
+        return new PgServers(nodes, homes, bin, root, clientsRenew, libraries, replication, routing);
     }
 
     private static List<String> asUser(boolean root) {
@@ -200,9 +229,45 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         startReaper();
         for (ZkNode n : nodes) {
             clocks.reset(n);
+            if (isReplica(n)) {
+                awaitAnswer(nodes.get(0), Duration.ofSeconds(60)); // the base backup is taken from the running primary
+                baseBackup(n);
+            }
             running.put(n.id(), launch(n));
+            writeGroups();
         }
-        writeGroups();
+    }
+
+    /** Whether {@code n} started as a streaming replica of node 1. */
+    private boolean isReplica(ZkNode n) {
+        return replication != PgReplication.NONE && n.id() != 1;
+    }
+
+    /** Copies the primary's data into {@code n}'s folder as a standby ({@code pg_basebackup -R}). */
+    private void baseBackup(ZkNode n) throws IOException {
+        ZkNode primary = nodes.get(0);
+        List<String> cmd = new ArrayList<>(asUser(asPostgresUser));
+        cmd.addAll(List.of(bin.resolve("pg_basebackup").toString(), "-h", primary.host(), "-p",
+                Integer.toString(primary.clientPort()), "-U", USER, "-D", homes.get(n.id()).resolve("data").toString(),
+                "-X", "stream", "-c", "fast", "--no-sync", "-R"));
+        run(cmd, n.dataDir().resolve("basebackup.log"));
+    }
+
+    private void awaitAnswer(ZkNode n, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!answers(n.clientAddress())) {
+            Process p = running.get(n.id());
+            if (p != null && !p.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("postgres " + n.id() + " did not answer on " + n.clientAddress() + " (see "
+                        + n.logFile() + ")");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for postgres " + n.id(), e);
+            }
+        }
     }
 
     @Override
@@ -255,6 +320,15 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 "-p", Integer.toString(n.clientPort()), "-c", "listen_addresses=127.0.0.1",
                 "-c", "unix_socket_directories=" + home, "-c", "max_connections=400",
                 "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "logging_collector=off"));
+        if (replication == PgReplication.REMOTE_APPLY && n.id() == 1) {
+            // a commit waits until a replica has applied it (whichever replica answers first)
+            cmd.addAll(List.of("-c", "synchronous_standby_names=*", "-c", "synchronous_commit=remote_apply"));
+        }
+        if (isReplica(n)) {
+            java.net.InetSocketAddress to = routing.quorum(n, nodes.get(0));
+            cmd.addAll(List.of("-c", "primary_conninfo=host=" + to.getHostString() + " port=" + to.getPort()
+                    + " user=" + USER + " application_name=pg" + n.id()));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
         clocks.environment(n, pb);
@@ -271,11 +345,16 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         }
     }
 
-    /** The JDBC URL of a server (or of a proxy in front of it: {@code address} is host:port). */
+    /**
+     * The JDBC URL of a server, or of a proxy in front of it ({@code address} is host:port); of several
+     * ({@code host:port,host:port}), the driver's multi-host form that connects to whichever is the primary now,
+     * trying them in order: what an application does to follow a failover without a proxy of its own.
+     */
     public static String url(String address, Duration connectTimeout, Duration socketTimeout) {
         return "jdbc:postgresql://" + address + "/postgres?user=" + USER + "&connectTimeout="
                 + Math.max(1, connectTimeout.toSeconds()) + "&socketTimeout=" + Math.max(0, socketTimeout.toSeconds())
-                + "&tcpKeepAlive=true&ApplicationName=lockchaos";
+                + "&tcpKeepAlive=true&ApplicationName=lockchaos"
+                + (address.contains(",") ? "&targetServerType=primary&hostRecheckSeconds=1" : "");
     }
 
     /** Whether the server answers a query within about a second. */
@@ -354,6 +433,9 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         if (running.containsKey(n.id())) {
             throw new IllegalStateException("postgres " + n.id() + " is running; kill it first");
         }
+        if (fenced.contains(n.id())) {
+            throw new IllegalStateException("postgres " + n.id() + " was fenced by a failover: it stays down");
+        }
         running.put(n.id(), launch(n));
         writeGroups();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -368,6 +450,59 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while restarting postgres " + n.id(), e);
             }
+        }
+    }
+
+    @Override
+    public Map<String, Object> failOver(ZkNode to) throws Exception {
+        if (replication == PgReplication.NONE) {
+            throw new IllegalStateException("these PostgreSQL servers have no replica to fail over to");
+        }
+        if (!running.containsKey(to.id()) || fenced.contains(to.id())) {
+            throw new IllegalStateException("postgres " + to.id() + " is down: it cannot take over");
+        }
+        Map<String, Object> value = new java.util.LinkedHashMap<>();
+        String primaryLsn = null;
+        for (ZkNode n : nodes) {
+            if (n.id() != to.id() && running.containsKey(n.id()) && primaryLsn == null) {
+                // what the old primary had written, if it answers at once (a paused one does not)
+                primaryLsn = (String) query(n, "SELECT CASE WHEN pg_is_in_recovery() THEN NULL"
+                        + " ELSE pg_current_wal_lsn()::text END", Duration.ofSeconds(2));
+            }
+        }
+        List<Integer> fencedNow = new ArrayList<>();
+        for (ZkNode n : nodes) {
+            if (n.id() != to.id() && running.containsKey(n.id())) {
+                fenced.add(n.id());
+                kill(n);
+                fencedNow.add(n.id());
+            }
+        }
+        value.put("fenced", fencedNow);
+        Duration wait = Duration.ofSeconds(90);
+        String replayed = (String) query(to, "SELECT pg_last_wal_replay_lsn()::text", wait);
+        value.put("replayed_lsn", replayed);
+        if (primaryLsn != null && replayed != null) {
+            value.put("primary_lsn", primaryLsn);
+            value.put("behind_bytes", query(to, "SELECT pg_wal_lsn_diff('" + primaryLsn + "', '" + replayed
+                    + "')::bigint", wait));
+        }
+        if (!Boolean.TRUE.equals(query(to, "SELECT pg_promote(true, 60)", wait))) {
+            throw new IOException("postgres " + to.id() + " did not confirm its promotion (see " + to.logFile()
+                    + ")");
+        }
+        value.put("promoted", to.id());
+        return value;
+    }
+
+    /** One value from a short query on {@code n}'s own port (not a proxy's); null when it does not answer. */
+    private static Object query(ZkNode n, String sql, Duration socketTimeout) {
+        try (Connection c = DriverManager.getConnection(url(n.clientAddress(), Duration.ofSeconds(2),
+                socketTimeout)); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet r = st.executeQuery(sql)) {
+            return r.next() ? r.getObject(1) : null;
+        } catch (SQLException e) {
+            return null;
         }
     }
 

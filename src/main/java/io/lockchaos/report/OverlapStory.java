@@ -96,6 +96,18 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
                         + " of process " + first.process() + when));
             } else if (op.isNemesis() && op.type() == OpType.OK && op.value() instanceof java.util.Map<?, ?> v
+                    && "failover".equals(v.get("fault")) && v.get("promoted") != null) {
+                // what the promoted replica had not replayed is what the failover lost
+                events.add(new Event(op.time(), "nemesis: failover to server " + v.get("promoted")
+                        + (v.get("fenced") instanceof List<?> f && !f.isEmpty() ? " (server" + (f.size() == 1 ? " "
+                        : "s ") + f.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                        + " fenced)" : "") + (v.get("behind_bytes") instanceof Number b ? ", which was " + b
+                        + " bytes of the old primary's log behind" : "")));
+            } else if (op.isNemesis() && op.type() == OpType.OK && op.f() == Fn.PARTITION
+                    && op.value() instanceof java.util.Map<?, ?> v && v.get("cut") instanceof List<?> cut
+                    && !cut.isEmpty()) {
+                events.add(new Event(op.time(), "nemesis: " + v.get("fault") + " cuts servers apart: " + cut));
+            } else if (op.isNemesis() && op.type() == OpType.OK && op.value() instanceof java.util.Map<?, ?> v
                     && v.get("fault") != null && v.get("nodes") instanceof List<?> nodes) {
                 // what happened to servers meanwhile: kills, restarts, pauses, clock jumps
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")

@@ -33,7 +33,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "curator", "expect_by_curator", "acquire_slack_ms",
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "expect_by_curator", "acquire_slack_ms",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }
@@ -209,6 +209,39 @@ class TestSpecsTest {
         // a mix draws its targets: a drawn leader is not the user's mistake, and fails at run time as recorded
         TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redlock", "nemesis",
                 "mix kill,pause every 2s for 1s")));
+    }
+
+    @Test
+    void aPostgresReplicaTakesAFailoverAndEverythingElseAboutReplicasIsRefusedNamingTheKey() throws Exception {
+        TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "pg-lease",
+                "nodes", "2", "pg_replication", "remote_apply", "nemesis",
+                "at 1s partition-halves for 3s; at 2s failover node:2")));
+        assertEquals(io.lockchaos.pg.PgReplication.REMOTE_APPLY, s.redis().pgReplication());
+        assertEquals("remote_apply", s.toMap().get("pg_replication"));
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("recipe", "pg-lease", "pg_replication", "sync"), "t: pg_replication: expected none, async"
+                + " or remote_apply, got 'sync'");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "2"), "t: nodes: pg-lease locks on one PostgreSQL server"
+                + " unless pg_replication gives it replicas: nodes 1, got 2");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "pg_replication", "async"), "t: nodes: pg_replication"
+                + " async needs a primary and 1 to 4 replicas: nodes 2 to 5, got 1");
+        refused.put(Map.of("recipe", "mutex", "pg_replication", "async"), "t: pg_replication: replicas are"
+                + " PostgreSQL's: mutex takes none");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis", "at 1s failover node:2"), "t: nemesis:"
+                + " failover node:2: it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with pg_replication");
+        refused.put(Map.of("nemesis", "at 1s failover node:2"), "t: nemesis: failover node:2: it promotes a"
+                + " PostgreSQL replica");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "2", "pg_replication", "async", "nemesis",
+                "at 1s failover node:1"), "t: nemesis: failover node:1: name the replica that takes over: node:2 to"
+                + " node:2 (node 1 is the primary)");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "2", "pg_replication", "async", "nemesis",
+                "at 1s failover node:2 for 2s"), "t: nemesis: 'at 1s failover node:2 for 2s'");
+        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
+            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
+            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
+            assertFalse(x.getMessage().contains("\n"));
+        }
     }
 
     @Test

@@ -119,6 +119,63 @@ class PgLocksTest {
         }
     }
 
+    /**
+     * Failover on a streaming replica: what the replica had replayed survives the promotion, and a commit the primary
+     * acknowledged while the replication link was cut is lost with an asynchronous replica; with remote_apply that
+     * commit does not return at all while the replica cannot apply it. The old primary is fenced and stays down.
+     */
+    @Test
+    void aFailoverLosesWhatAnAsyncReplicaDidNotReceiveAndRemoteApplyNeverAcknowledgesIt() throws Exception {
+        for (PgReplication mode : List.of(PgReplication.ASYNC, PgReplication.REMOTE_APPLY)) {
+            try (io.lockchaos.nemesis.ToxiproxyBackend proxies = io.lockchaos.nemesis.ToxiproxyBackends.embedded()) {
+                io.lockchaos.nemesis.ProxyNetwork net = new io.lockchaos.nemesis.ProxyNetwork(proxies.client(),
+                        "127.0.0.1");
+                try (PgServers s = PgServers.create(dir.resolve(mode.wireName()), 2, false, false, mode, net)) {
+                    s.start();
+                    s.awaitHealthy(Duration.ofSeconds(60));
+                    ZkNode primary = s.nodes().get(0);
+                    ZkNode replica = s.nodes().get(1);
+                    String both = primary.clientAddress() + "," + replica.clientAddress();
+                    try (java.sql.Connection c = java.sql.DriverManager.getConnection(PgServers.url(both, CONNECT,
+                            Duration.ofSeconds(5))); java.sql.Statement st = c.createStatement()) {
+                        assertEquals(primary.clientPort(), port(st), "the multi-host URL finds the primary");
+                        st.execute("CREATE TABLE t (v int)");
+                        st.execute("INSERT INTO t VALUES (1)"); // replicated: the link is up
+                        net.cutOneWay(primary, replica, "cut");
+                        net.cutOneWay(replica, primary, "cut");
+                        if (mode == PgReplication.ASYNC) {
+                            st.execute("INSERT INTO t VALUES (2)"); // acknowledged, never received by the replica
+                        } else {
+                            assertThrows(java.sql.SQLException.class, () -> st.execute("INSERT INTO t VALUES (2)"),
+                                    "a remote_apply commit waits for the replica: the socket timeout ends it");
+                        }
+                    }
+                    Thread.sleep(300);
+                    java.util.Map<String, Object> v = s.failOver(replica);
+                    assertEquals(List.of(1), v.get("fenced"), v.toString());
+                    assertEquals(2, v.get("promoted"), v.toString());
+                    assertTrue(((Number) v.get("behind_bytes")).longValue() > 0, "the replica was behind: " + v);
+                    try (java.sql.Connection c = java.sql.DriverManager.getConnection(PgServers.url(both, CONNECT,
+                            Duration.ofSeconds(5))); java.sql.Statement st = c.createStatement()) {
+                        assertEquals(replica.clientPort(), port(st), "the promoted replica is the primary now");
+                        try (java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM t")) {
+                            r.next();
+                            assertEquals(1, r.getInt(1), mode + ": only the replicated row survived");
+                        }
+                    }
+                    assertThrows(IllegalStateException.class, () -> s.restart(primary), "fenced: it stays down");
+                }
+            }
+        }
+    }
+
+    private static int port(java.sql.Statement st) throws java.sql.SQLException {
+        try (java.sql.ResultSet r = st.executeQuery("SELECT current_setting('port')::int")) {
+            r.next();
+            return r.getInt(1);
+        }
+    }
+
     /** The clock-jump nemesis' mechanism: now() of every backend (forked after the jump or before it) moves. */
     @Test
     void aShiftedServerClockMovesNowForEveryBackendAndComesBack() throws Exception {
