@@ -36,8 +36,14 @@ public final class AgentLauncher implements AutoCloseable {
         return t;
     });
 
-    /** One started agent. */
-    public record Agent(Process process, InetSocketAddress address, String curator, String zookeeper) {
+    /**
+     * One started agent.
+     *
+     * @param clockFile the offset file of the clock-shift library the agent runs under (writing it moves the agent's
+     *     wall clock: see {@link io.lockchaos.cluster.ClockShiftLibrary}), or null when its clock cannot move
+     */
+    public record Agent(Process process, InetSocketAddress address, String curator, String zookeeper,
+                        Path clockFile) {
     }
 
     private final List<Agent> agents;
@@ -56,7 +62,16 @@ public final class AgentLauncher implements AutoCloseable {
      * @throws IOException when an agent does not start or does not say where it listens within 60 s
      */
     public static AgentLauncher start(List<Path> curatorJars, int count, Path logDir) throws IOException {
-        return start(classpath(curatorJars), List.of(), count, logDir);
+        return start(classpath(curatorJars), List.of(), count, logDir, null);
+    }
+
+    /**
+     * As {@link #start(List, int, Path)}, each agent under the clock-shift library {@code clockLibrary} (null for
+     * none) with an offset file of its own, {@code logDir/agent-N.clock}: client clock faults move it.
+     */
+    public static AgentLauncher start(List<Path> curatorJars, int count, Path logDir, Path clockLibrary)
+            throws IOException {
+        return start(classpath(curatorJars), List.of(), count, logDir, clockLibrary);
     }
 
     /**
@@ -66,24 +81,36 @@ public final class AgentLauncher implements AutoCloseable {
      */
     public static AgentLauncher start(io.lockchaos.client.UserLock lock, List<Path> curatorJars, int count,
                                       Path logDir) throws IOException {
-        return start(userClasspath(curatorJars, lock.classpath()), List.of("--lock-class", lock.className()), count,
-                logDir);
+        return start(lock, curatorJars, count, logDir, null);
     }
 
-    private static AgentLauncher start(String classpath, List<String> args, int count, Path logDir)
-            throws IOException {
+    /** As {@link #start(io.lockchaos.client.UserLock, List, int, Path)}, under {@code clockLibrary} (or null). */
+    public static AgentLauncher start(io.lockchaos.client.UserLock lock, List<Path> curatorJars, int count,
+                                      Path logDir, Path clockLibrary) throws IOException {
+        return start(userClasspath(curatorJars, lock.classpath()), List.of("--lock-class", lock.className()), count,
+                logDir, clockLibrary);
+    }
+
+    private static AgentLauncher start(String classpath, List<String> args, int count, Path logDir,
+                                       Path clockLibrary) throws IOException {
         long t0 = System.nanoTime();
         Files.createDirectories(logDir);
         List<Process> started = new ArrayList<>();
         Thread hook = new Thread(() -> started.forEach(Process::destroyForcibly), "lockchaos-agent-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
+            List<Path> clocks = new ArrayList<>();
             for (int i = 1; i <= count; i++) {
-                started.add(launch(classpath, args, logDir.resolve("agent-" + i + ".log")));
+                Path clock = clockLibrary == null ? null : logDir.resolve("agent-" + i + ".clock");
+                if (clock != null) {
+                    io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clock, 0); // mapped as the library loads
+                }
+                clocks.add(clock);
+                started.add(launch(classpath, args, logDir.resolve("agent-" + i + ".log"), clockLibrary, clock));
             }
             List<Agent> agents = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                agents.add(hello(started.get(i), logDir.resolve("agent-" + (i + 1) + ".log")));
+                agents.add(hello(started.get(i), logDir.resolve("agent-" + (i + 1) + ".log"), clocks.get(i)));
             }
             return new AgentLauncher(agents, hook, (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException | RuntimeException e) {
@@ -103,7 +130,8 @@ public final class AgentLauncher implements AutoCloseable {
     public static Map<String, Object> describe(List<String> userClasspath, String className, Path log)
             throws IOException {
         Files.createDirectories(log.getParent());
-        Process p = launch(userClasspath(List.of(), userClasspath), List.of("--describe", className), log);
+        Process p = launch(userClasspath(List.of(), userClasspath), List.of("--describe", className), log, null,
+                null);
         try {
             return AgentWire.decode(firstLine(p, log));
         } finally {
@@ -123,7 +151,8 @@ public final class AgentLauncher implements AutoCloseable {
         return b.toString();
     }
 
-    private static Process launch(String classpath, List<String> args, Path log) throws IOException {
+    private static Process launch(String classpath, List<String> args, Path log, Path clockLibrary, Path clockFile)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
@@ -139,6 +168,10 @@ public final class AgentLauncher implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        if (clockLibrary != null) {
+            pb.environment().put("LD_PRELOAD", clockLibrary.toString());
+            pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile.toString());
+        }
         Callable<Process> start = pb::start;
         try {
             return SPAWNER.submit(start).get();
@@ -152,7 +185,7 @@ public final class AgentLauncher implements AutoCloseable {
     }
 
     /** Reads the agent's first line (where it listens); the rest of its output goes to its log. */
-    private static Agent hello(Process p, Path log) throws IOException {
+    private static Agent hello(Process p, Path log, Path clockFile) throws IOException {
         Map<String, Object> m = AgentWire.decode(firstLine(p, log));
         if (m.get("error") != null) {
             p.destroyForcibly();
@@ -162,7 +195,7 @@ public final class AgentLauncher implements AutoCloseable {
         int colon = listening.lastIndexOf(':');
         return new Agent(p, new InetSocketAddress(listening.substring(0, colon),
                 Integer.parseInt(listening.substring(colon + 1))), (String) m.get("curator"),
-                (String) m.get("zookeeper"));
+                (String) m.get("zookeeper"), clockFile);
     }
 
     /** The process's first line of output, within 60 s; the rest goes to its log. */

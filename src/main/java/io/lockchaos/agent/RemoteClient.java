@@ -67,6 +67,7 @@ public final class RemoteClient implements LockClient, SessionControl {
     /** Whether the agent's lock keeps the protected set (see {@link io.lockchaos.api.TransactionalSet}). */
     private boolean keepsSet;
     private volatile long dedicatedPid = -1;
+    private volatile java.nio.file.Path clockFile;
     /** What the lock in the agent last said of {@link #stillHolds} (pushed to us when it changes). */
     private volatile boolean holds = true;
     /** The current grant's validity by the lock's own reckoning, on this JVM's clock. */
@@ -424,6 +425,16 @@ public final class RemoteClient implements LockClient, SessionControl {
         } catch (Exception e) {
             // the last reported session stands
         }
+    }
+
+    /** Says where the clock-shift offset file of the client's agent is (null: its clock cannot move). */
+    public void clock(java.nio.file.Path offsetFile) {
+        clockFile = offsetFile;
+    }
+
+    @Override
+    public java.nio.file.Path clockFile() {
+        return clockFile;
     }
 
     /** Says that the agent at {@code pid} serves this client alone, so a client pause may stop it whole. */

@@ -48,6 +48,14 @@ public interface SessionControl {
         return -1;
     }
 
+    /**
+     * The offset file of the clock-shift library the client's process runs under (a client agent started for clock
+     * faults): writing it moves the wall clock of every client in that process. Null when its clock cannot move.
+     */
+    default java.nio.file.Path clockFile() {
+        return null;
+    }
+
     /** No session at all. */
     SessionControl NONE = new SessionControl() {
         @Override

@@ -103,8 +103,7 @@ public final class Runner {
     }
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
-        boolean clock = spec.schedule().events().stream()
-                .anyMatch(e -> e.fault().kind().movesClocks());
+        boolean clock = spec.schedule().events().stream().anyMatch(e -> e.fault().movesServerClocks());
         if (spec.recipe().postgres()) {
             Preflight.serversWithoutConnect(spec, external);
             return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
@@ -493,11 +492,14 @@ public final class Runner {
         } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
         }
+        // agents whose clocks a fault moves run under the clock-shift library, each with an offset file of its own
+        Path clockLibrary = spec.schedule().events().stream().anyMatch(e -> e.fault().movesClientClocks())
+                ? io.lockchaos.cluster.ClockShiftLibrary.build(runDir.resolve("agents").toAbsolutePath()) : null;
         if (user != null) {
             io.lockchaos.agent.AgentLauncher a;
             try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) for "
                     + user.className() + (jars.isEmpty() ? "" : " on Curator " + spec.clients().curator()))) {
-                a = io.lockchaos.agent.AgentLauncher.start(user, jars, n, runDir.resolve("agents"));
+                a = io.lockchaos.agent.AgentLauncher.start(user, jars, n, runDir.resolve("agents"), clockLibrary);
             }
             agentCurator = a.curatorVersion();
             agentStartMillis = a.startMillis();
@@ -506,16 +508,18 @@ public final class Runner {
         io.lockchaos.agent.AgentLauncher a;
         try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "
                 + spec.clients().curator())) {
-            a = io.lockchaos.agent.AgentLauncher.start(jars, n, runDir.resolve("agents"));
+            a = io.lockchaos.agent.AgentLauncher.start(jars, n, runDir.resolve("agents"), clockLibrary);
         }
         agentCurator = a.curatorVersion();
         agentStartMillis = a.startMillis();
         return a;
     }
 
+    /** Whether a fault acts on one client's whole process: a client pause, or a jump of the holder's clock. */
     private boolean pausesClients() {
         return spec.schedule().events().stream().anyMatch(e -> e.fault().kind()
-                == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT)
+                == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT || e.fault().movesClientClocks()
+                && e.fault().target().equals("holder"))
                 || spec.faults().nemesis().contains("pause-client"); // a mix names it without events
     }
 

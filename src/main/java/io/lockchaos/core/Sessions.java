@@ -215,6 +215,7 @@ final class Sessions {
         if (own) {
             c.dedicated(agent.process().pid());
         }
+        c.clock(agent.clockFile());
         try {
             Map<String, Object> more = Map.of("process", process.getAsInt(), "lease_ms", spec.redis().leaseMillis(),
                     "request_timeout_ms", spec.redis().instanceTimeoutMillis());

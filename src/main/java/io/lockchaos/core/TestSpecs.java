@@ -257,6 +257,9 @@ public final class TestSpecs {
                 if (k == io.lockchaos.nemesis.FaultKind.FAILOVER) {
                     failoverProblem(source, s, f);
                 }
+                if (f.movesClientClocks()) {
+                    clientClockProblem(source, s, f);
+                }
                 if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
                         || k == io.lockchaos.nemesis.FaultKind.RESET)) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
@@ -266,6 +269,25 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Client clocks move in client agents (the library is loaded as a JVM starts): clients of a lock of the user's
+     * own or of another Curator; the holder's alone only where each client has an agent of its own.
+     */
+    private static void clientClockProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
+            throws SpecException {
+        String at = source + ": nemesis: " + f.kind().wireName() + " " + f.target() + ": ";
+        if (s.recipe().user() == null && !s.clients().agents()) {
+            throw new SpecException(at + "client clocks move in client agents: a lock of your own (lock_class) or"
+                    + " curator VERSION; " + s.recipe().wireName() + "'s clients run in the runner's JVM");
+        }
+        if (f.target().equals("holder") && (s.clients().count() > ClientSpec.MAX_DEDICATED_AGENTS
+                || s.clients().count() < 2)) {
+            throw new SpecException(at + "the holder's clock moves alone only where each client has an agent of its"
+                    + " own: clients 2 to " + ClientSpec.MAX_DEDICATED_AGENTS + ", got " + s.clients().count()
+                    + " (target clients moves every client's)");
         }
     }
 

@@ -25,6 +25,16 @@ public record Fault(FaultKind kind, String target, Map<String, Long> options) {
         return kind.targets == FaultKind.Targets.TRAFFIC;
     }
 
+    /** Whether the fault moves the wall clocks of client agents rather than of servers. */
+    public boolean movesClientClocks() {
+        return kind.movesClocks() && (target.equals("clients") || target.equals("holder"));
+    }
+
+    /** Whether the fault moves the wall clocks of servers. */
+    public boolean movesServerClocks() {
+        return kind.movesClocks() && !movesClientClocks();
+    }
+
     /** Whether the fault needs a proxy in front of every server for each client. */
     public boolean needsClientProxies() {
         return kind == FaultKind.ISOLATE_CLIENT || kind == FaultKind.ISOLATE_SERVER || kind == FaultKind.PAUSE_CLIENT

@@ -44,12 +44,12 @@ public enum FaultKind {
      * Moves servers' wall clocks {@code by_ms} ahead (negative: behind) for the fault's duration, then back: on Redis
      * a key then expires early on those instances only (servers this machine starts, under the clock-shift library).
      */
-    CLOCK_JUMP(Targets.SERVERS, Fn.START, Fn.STOP),
+    CLOCK_JUMP(Targets.CLOCKS, Fn.START, Fn.STOP),
     /**
      * Jepsen's strobe: servers' wall clocks flip between {@code by_ms} ahead and the machine's time every {@code
      * period_ms} (default 100) for the fault's duration, then stay at the machine's time.
      */
-    CLOCK_STROBE(Targets.SERVERS, Fn.START, Fn.STOP),
+    CLOCK_STROBE(Targets.CLOCKS, Fn.START, Fn.STOP),
     /**
      * A failover to the target replica (PostgreSQL with {@code pg_replication}): every other server is fenced (kill
      * -9, and it stays down), then the replica is promoted; what it had not replayed of the old primary's log is lost.
@@ -68,7 +68,9 @@ public enum FaultKind {
         HOLDER(Set.of("holder", "random", "releaser")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
-        TRAFFIC(Set.of("clients", "servers", "all"));
+        TRAFFIC(Set.of("clients", "servers", "all")),
+        /** Servers as SERVERS names them, or client agents: {@code clients} (every one) or the {@code holder}'s. */
+        CLOCKS(Set.of("leader", "follower", "random", "minority", "majority", "all", "clients", "holder"));
 
         final Set<String> names;
 
@@ -84,7 +86,7 @@ public enum FaultKind {
             if (this == CLIENT || this == HOLDER) {
                 return t.matches("process:[0-9]+");
             }
-            return (this == SERVER || this == SERVERS) && t.matches("node:[1-9]");
+            return (this == SERVER || this == SERVERS || this == CLOCKS) && t.matches("node:[1-9]");
         }
 
         String describe() {
@@ -95,6 +97,8 @@ public enum FaultKind {
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers or all";
+                case CLOCKS -> "leader, follower, random, minority, majority, all or node:N (servers), clients or"
+                        + " holder (client agents)";
             };
         }
     }
@@ -142,7 +146,7 @@ public enum FaultKind {
         return switch (targets) {
             case NONE -> "";
             case CLIENT, HOLDER -> "holder";
-            case SERVER, SERVERS -> "random";
+            case SERVER, SERVERS, CLOCKS -> "random";
             case TRAFFIC -> "clients";
         };
     }

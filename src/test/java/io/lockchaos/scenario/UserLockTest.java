@@ -96,6 +96,28 @@ class UserLockTest {
     }
 
     /**
+     * Client clock faults: the holder's agent runs under the clock-shift library, and its wall clock jumps a minute
+     * back. A lease its holder judges on the wall clock then outlives the lease the others see expire (a double
+     * holder; without the jump the same lease is valid); the same lease kept on monotonic clocks does not notice.
+     */
+    @Test
+    void aJumpOfTheHoldersClockFoolsALeaseJudgedOnTheWallClockOnly() throws Exception {
+        String jump = "at 500ms clock-jump holder by_ms=-60000 for 3s";
+        List<List<Object>> cases = List.of(List.of("WallClockLease", jump, Verdict.INVALID),
+                List.of("WallClockLease", "", Verdict.VALID), List.of("MonotonicLease", jump, Verdict.VALID));
+        for (List<Object> c : cases) {
+            ScenarioResult r = Scenario.builder().name("client-clock").clients(3).time(Duration.ofSeconds(4))
+                    .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
+                    .lock("io.lockchaos.api.testlocks." + c.get(0), classpathOnCurator550())
+                    .nemesis((String) c.get(1)).store(store).run();
+            assertEquals(c.get(2), r.verdict(), c + ": see " + r.dir());
+            String history = java.nio.file.Files.readString(io.lockchaos.store.RunDir.of(r.dir()).history());
+            assertEquals(!c.get(1).equals(""), history.contains("\"fault\":\"clock-jump\",\"target\":\"holder\","
+                    + "\"process\":"), "the jump moved the holder's clock: see " + r.dir());
+        }
+    }
+
+    /**
      * shrink on a user's lock: a server-side expiry of the holder overlaps even a lock that stops on SUSPENDED (the
      * server hands the lock on before the client hears); the kill beside it is noise that shrink removes, replaying
      * the user's class from the stored run alone.
