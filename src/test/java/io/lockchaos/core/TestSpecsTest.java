@@ -245,6 +245,20 @@ class TestSpecsTest {
     }
 
     @Test
+    void clientClocksMoveInClientAgentsOnly() throws Exception {
+        TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("curator", "5.4.0", "clients", "3",
+                "nemesis", "at 1s clock-jump holder by_ms=-60000 for 1s; at 3s clock-strobe clients for 1s")));
+        SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t",
+                TestSpec.DEFAULTS, Map.of("nemesis", "at 1s clock-jump holder for 1s"))));
+        assertEquals("t: nemesis: clock-jump holder: client clocks move in client agents: a lock of your own"
+                + " (lock_class) or curator VERSION; reentrant-mutex's clients run in the runner's JVM", x.getMessage());
+        x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("curator", "5.4.0", "clients", "20", "nemesis", "at 1s clock-jump holder for 1s"))));
+        assertEquals("t: nemesis: clock-jump holder: the holder's clock moves alone only where each client has an"
+                + " agent of its own: clients 2 to 16, got 20 (target clients moves every client's)", x.getMessage());
+    }
+
+    @Test
     void aMultiLockMayHaveMoreKeysThanClientsAndNeedsTwo() throws Exception {
         assertEquals(4, TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("recipe", "multi", "clients", "2", "keys", "4"))).workload().keys());
