@@ -118,6 +118,24 @@ class UserLockTest {
     }
 
     /**
+     * The database lease judged on the client's clock: the holder's agent's wall clock jumps a minute back while it
+     * holds the row, so by its clock the lease lasts a minute more, while the others, whose clocks are true, take the
+     * row when it expires: a double holder. The user's classpath brings its own PostgreSQL driver.
+     */
+    @Test
+    void aDatabaseLeaseJudgedOnTheClientsClockFailsUnderAJumpOfTheHoldersClock() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
+                io.lockchaos.pg.PgServers.MISSING);
+        Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ScenarioResult r = Scenario.builder().name("pg-client-clock").nodes(1).clients(3).time(Duration.ofSeconds(4))
+                .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
+                .lock("io.lockchaos.api.testlocks.PgWallClockLease", List.of(TEST_CLASSES, driver))
+                .nemesis("at 500ms clock-jump holder by_ms=-60000 for 3s").store(store).run();
+        assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
+        assertTrue(r.spec().recipe().postgres(), "it ran on PostgreSQL");
+    }
+
+    /**
      * shrink on a user's lock: a server-side expiry of the holder overlaps even a lock that stops on SUSPENDED (the
      * server hands the lock on before the client hears); the kill beside it is noise that shrink removes, replaying
      * the user's class from the stored run alone.
