@@ -107,7 +107,8 @@ public final class Keys {
             key("lock_backend", Type.TEXT, "", null, "what your lock runs on, `zookeeper`, `redis` or `postgres`; by"
                     + " default asked of its factory", s -> s.recipe().user() == null ? ""
                     : s.recipe().user().backend().name().toLowerCase(java.util.Locale.ROOT)),
-            key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe)",
+            key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe;"
+                    + " PostgreSQL servers for a database lock: 1, or 2 to 5 with `pg_replication`)",
                     s -> s.cluster().nodes()),
             key("clients", Type.INT, "10", "--clients", "workers, each with its own session",
                     s -> s.clients().count()),

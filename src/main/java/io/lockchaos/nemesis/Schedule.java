@@ -194,9 +194,11 @@ public record Schedule(List<FaultEvent> events) {
         for (long t = from; t < mainMillis; t += every) {
             FaultKind k = kinds.get(random.nextInt(kinds.size()));
             // packet-loss drops packets between servers only: drawing clients for it would refuse the mix by seed
-            // (and releaser, added later, is left out so that the seeds of older runs draw what they drew)
+            // (and releaser and the clock faults' client targets, added later, are left out so that the seeds of
+            // older runs draw what they drew, and a clock mix stays on servers, where every backend moves clocks)
+            FaultKind.Targets drawn = k.targets == FaultKind.Targets.CLOCKS ? FaultKind.Targets.SERVERS : k.targets;
             List<String> targets = k == FaultKind.PACKET_LOSS ? List.of(k.defaultTarget())
-                    : k.targets.names.stream().filter(name -> !name.equals("releaser")).sorted().toList();
+                    : drawn.names.stream().filter(name -> !name.equals("releaser")).sorted().toList();
             String target = targets.get(random.nextInt(targets.size()));
             out.add(new FaultEvent(t, new Fault(k, target, Map.of()), k.instantaneous() ? 0 : duration));
         }
