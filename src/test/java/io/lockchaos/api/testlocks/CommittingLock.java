@@ -10,12 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -33,17 +30,7 @@ public final class CommittingLock implements LockFactory {
 
     @Override
     public LockClient open(LockContext ctx) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(ctx.connectString(), (int) ctx.sessionTimeout().toMillis(), e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + ctx.connectString());
-        }
-        ctx.zookeeper(() -> zk);
+        ZooKeeper zk = RawZooKeeper.connect(ctx);
         return new Client(zk, ctx.key() + "/holder");
     }
 

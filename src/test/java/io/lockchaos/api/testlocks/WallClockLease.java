@@ -8,11 +8,8 @@ import io.lockchaos.api.Promises;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -38,17 +35,7 @@ public class WallClockLease implements LockFactory {
 
     @Override
     public LockClient open(LockContext ctx) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(ctx.connectString(), (int) ctx.sessionTimeout().toMillis(), e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + ctx.connectString());
-        }
-        ctx.zookeeper(() -> zk);
+        ZooKeeper zk = RawZooKeeper.connect(ctx);
         return new Client(zk, ctx.key() + "/lease", ctx.lease().toMillis(), ctx.process(), monotonic());
     }
 
