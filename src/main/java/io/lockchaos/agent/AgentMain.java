@@ -192,7 +192,8 @@ public final class AgentMain {
                     Object id = m.get("id");
                     String op = String.valueOf(m.get("op"));
                     switch (op) {
-                        case "open", "acquire", "release", "read_set", "write_set" -> lockThread.execute(() -> answer(id, () -> run(op, m)));
+                        case "open", "acquire", "release", "read_set", "write_set" ->
+                                lockThread.execute(() -> answer(id, () -> run(op, m)));
                         case "close" -> {
                             lockThread.shutdown();
                             lockThread.awaitTermination(20, TimeUnit.SECONDS); // the runner waits 30 s

@@ -372,8 +372,8 @@ public final class LockWorker implements Runnable {
         try {
             if (resources != null) {
                 // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
-                awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(), this::stillSafe,
-                        this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty(),
+                awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(),
+                        this::stillSafe, this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty(),
                         current == null ? null : current.transactionalSet());
             } else {
                 holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);

@@ -89,9 +89,9 @@ public final class Resources {
      * @return the add awaiting its commit, or null when there is none
      */
     public Op criticalSection(Recorder rec, int process, long token, long holdMillis,
-                                java.util.function.BooleanSupplier stillSafe, DangerPoint danger,
-                                java.util.function.LongSupplier validUntilNanos, boolean tokenless,
-                                TransactionalSet store)
+                              java.util.function.BooleanSupplier stillSafe, DangerPoint danger,
+                              java.util.function.LongSupplier validUntilNanos, boolean tokenless,
+                              TransactionalSet store)
             throws InterruptedException {
         if (!stillSafe.getAsBoolean()) {
             return null;

@@ -56,7 +56,8 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
     }
 
     /**
-     * A lane's label: {@code p N} for a worker, {@code p N txn} for its transaction's ops; the final phase's processes say what they are, {@code probe N} (an
+     * A lane's label: {@code p N} for a worker, {@code p N txn} for its transaction's ops; the final phase's
+     * processes say what they are, {@code probe N} (an
      * acquire by a fresh client after the heal) or {@code final read N}.
      */
     static String laneLabel(int process, boolean doesMoreThanRead) {

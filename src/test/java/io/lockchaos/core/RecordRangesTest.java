@@ -14,7 +14,8 @@ class RecordRangesTest {
 
     @Test
     void eachRecordGuardsItsKeys() {
-        assertEquals("nodes: expected 1, 3 or 5 (PostgreSQL: 1 to 5), got 6", refused(() -> new ClusterSpec(ClusterKind.LOCAL, 6, 200)));
+        assertEquals("nodes: expected 1, 3 or 5 (PostgreSQL: 1 to 5), got 6",
+                refused(() -> new ClusterSpec(ClusterKind.LOCAL, 6, 200)));
         assertEquals("tick_ms: must be at least 10, got 9", refused(() -> new ClusterSpec(ClusterKind.LOCAL, 3, 9)));
         assertEquals("reentry_depth: expected 1 to 100, got 101",
                 refused(() -> new ClientSpec(10, 4000, io.lockchaos.client.ClientMode.IGNORE, 101)));

@@ -228,7 +228,8 @@ class TestSpecsTest {
         refused.put(Map.of("recipe", "mutex", "pg_replication", "async"), "t: pg_replication: replicas are"
                 + " PostgreSQL's: mutex takes none");
         refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis", "at 1s failover node:2"), "t: nemesis:"
-                + " failover node:2: it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with pg_replication");
+                + " failover node:2: it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with"
+                + " pg_replication");
         refused.put(Map.of("nemesis", "at 1s failover node:2"), "t: nemesis: failover node:2: it promotes a"
                 + " PostgreSQL replica");
         refused.put(Map.of("recipe", "pg-lease", "nodes", "2", "pg_replication", "async", "nemesis",
@@ -251,7 +252,8 @@ class TestSpecsTest {
         SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t",
                 TestSpec.DEFAULTS, Map.of("nemesis", "at 1s clock-jump holder for 1s"))));
         assertEquals("t: nemesis: clock-jump holder: client clocks move in client agents: a lock of your own"
-                + " (lock_class) or curator VERSION; reentrant-mutex's clients run in the runner's JVM", x.getMessage());
+                + " (lock_class) or curator VERSION; reentrant-mutex's clients run in the runner's JVM",
+                x.getMessage());
         x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("curator", "5.4.0", "clients", "20", "nemesis", "at 1s clock-jump holder for 1s"))));
         assertEquals("t: nemesis: clock-jump holder: the holder's clock moves alone only where each client has an"
