@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>It is one of the slow tier's classes, so that its minutes overlap the other slow tests; everything it runs writes
  * only into its own copy (the build included), never into the build the other test JVM reads. The pages of the
- * servers' workloads ({@link #SERVER_PAGES}) are {@link ServerDocCommandsTest}'s, so that the two test JVMs share
+ * servers' workloads ({@link #SERVER_PAGES}) are {@link ServerDocCommandsTest}'s, so that the test JVMs share
  * these minutes rather than one running them all at the end.
  */
 @Tag("slow") // starts servers, agents, containers or child processes

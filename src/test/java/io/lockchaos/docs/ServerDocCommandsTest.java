@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link DocCommandsTest} for the pages of the servers' workloads (Database locks, Redis locks, ZooKeeper ensembles):
- * the same runner, as written, in a working copy of its own, in the other test JVM's time.
+ * the same runner, as written, in a working copy of its own, in another test JVM's time.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class ServerDocCommandsTest {

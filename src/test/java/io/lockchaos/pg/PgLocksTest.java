@@ -140,7 +140,8 @@ class PgLocksTest {
                             Duration.ofSeconds(5))); java.sql.Statement st = c.createStatement()) {
                         assertEquals(primary.clientPort(), port(st), "the multi-host URL finds the primary");
                         st.execute("CREATE TABLE t (v int)");
-                        st.execute("INSERT INTO t VALUES (1)"); // replicated: the link is up
+                        st.execute("INSERT INTO t VALUES (1)");
+                        awaitReplayed(replica, 1); // asynchronous: it reaches the replica a moment later
                         net.cutOneWay(primary, replica, "cut");
                         net.cutOneWay(replica, primary, "cut");
                         if (mode == PgReplication.ASYNC) {
@@ -166,6 +167,25 @@ class PgLocksTest {
                     assertThrows(IllegalStateException.class, () -> s.restart(primary), "fenced: it stays down");
                 }
             }
+        }
+    }
+
+    /** Waits (up to 30 s) until the hot standby {@code replica} reads {@code rows} rows in t. */
+    private static void awaitReplayed(ZkNode replica, int rows) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(PgServers.url(replica.clientAddress(),
+                    CONNECT, Duration.ofSeconds(5))); java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet r = st.executeQuery("SELECT count(*) FROM t")) {
+                r.next();
+                if (r.getInt(1) == rows) {
+                    return;
+                }
+            } catch (java.sql.SQLException e) {
+                // the table itself has not arrived yet
+            }
+            assertTrue(System.nanoTime() < deadline, "the replica did not replay " + rows + " row(s) within 30 s");
+            Thread.sleep(20);
         }
     }
 
