@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * stopped), or {@code not run: WHY}. A block without a comment promises exit 0 for each command.
  *
  * <p>It is one of the slow tier's classes, so that its minutes overlap the other slow tests; everything it runs writes
- * only into its own copy (the build included), never into the build the other test JVM reads. The pages of the
+ * only into its own copy (the build included), never into the build the other test JVMs read. The pages of the
  * servers' workloads ({@link #SERVER_PAGES}) are {@link ServerDocCommandsTest}'s, so that the test JVMs share
  * these minutes rather than one running them all at the end.
  */
