@@ -253,16 +253,17 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         run(cmd, n.dataDir().resolve("basebackup.log"));
     }
 
+    /** Waits until {@code n} answers, failing at once when its process has exited, else after {@code timeout}. */
     private void awaitAnswer(ZkNode n, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!answers(n.clientAddress())) {
             Process p = running.get(n.id());
             if (p != null && !p.isAlive() || System.nanoTime() > deadline) {
-                throw new IOException("postgres " + n.id() + " did not answer on " + n.clientAddress() + " (see "
-                        + n.logFile() + ")");
+                throw new IOException("postgres " + n.id() + " did not answer on " + n.clientAddress() + " within "
+                        + timeout.toSeconds() + " s (see " + n.logFile() + ")");
             }
             try {
-                Thread.sleep(50);
+                Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while waiting for postgres " + n.id(), e);
@@ -438,19 +439,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         }
         running.put(n.id(), launch(n));
         writeGroups();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!answers(n.clientAddress())) {
-            if (System.nanoTime() > deadline) {
-                throw new IOException("postgres " + n.id() + " did not answer within 30 s of its restart (see "
-                        + n.logFile() + ")");
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while restarting postgres " + n.id(), e);
-            }
-        }
+        awaitAnswer(n, Duration.ofSeconds(30));
     }
 
     @Override
