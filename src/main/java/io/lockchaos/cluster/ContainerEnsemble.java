@@ -32,10 +32,11 @@ import org.testcontainers.utility.MountableFile;
 /**
  * 1, 3 or 5 ZooKeeper servers as Docker containers on one Testcontainers {@link Network}, running this project's own
  * {@link ChildServer} (and so {@link RoutedQuorumPeerMain} when the peers go through proxies) on a plain JRE image:
- * the current JVM's classpath is copied into each container. Server N has the network alias {@link #alias}(N) and
- * listens on the container ports {@value #CLIENT_PORT}, {@value #QUORUM_PORT} and {@value #ELECTION_PORT}; its client
- * port is published on a fixed host port chosen at {@link Builder#build()}, so that the connect string stays valid
- * when a killed server is started again (Docker may pick a different random port on every start).
+ * what a server loads of the current JVM's classpath ({@link ServerClasspath}) is copied into each container.
+ * Server N has the network alias {@link #alias}(N) and listens on the container ports {@value #CLIENT_PORT},
+ * {@value #QUORUM_PORT} and {@value #ELECTION_PORT}; its client port is published on a fixed host port chosen at
+ * {@link Builder#build()}, so that the connect string stays valid when a killed server is started again (Docker may
+ * pick a different random port on every start).
  *
  * <p>{@link #kill} is {@code docker kill} (SIGKILL) and {@link #restart} starts the same container again: its data
  * directory, in the container's own file system, survives. {@link #pause} and {@link #resume} are {@code docker
@@ -107,7 +108,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         private PeerRouting routing = PeerRouting.DIRECT;
         private Network network;
         private String image;
-        private List<Path> classpath = currentClasspath();
+        private List<Path> classpath;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -152,7 +153,10 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
             return this;
         }
 
-        /** The jars and class folders copied into each container (default: this JVM's {@code java.class.path}). */
+        /**
+         * The jars and class folders copied into each container (default: what a server loads of this JVM's
+         * {@code java.class.path}, see {@link ServerClasspath}).
+         */
         public Builder classpath(List<Path> entries) {
             classpath = List.copyOf(entries);
             return this;
@@ -169,6 +173,9 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
             Docker.prepare();
             if (image == null) {
                 image = Docker.image(Docker.LOCAL_JRE, DEFAULT_IMAGE);
+            }
+            if (classpath == null) {
+                classpath = ServerClasspath.of(currentClasspath());
             }
             String host = DockerClientFactory.instance().dockerHostIpAddress();
             List<ZkNode> nodes = new ArrayList<>();

@@ -1,0 +1,122 @@
+package io.lockchaos.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+
+/**
+ * The part of a classpath that a ZooKeeper server started by {@link ChildServer} loads: this package, ZooKeeper and
+ * jute, slf4j, and ZooKeeper's own dependencies. A container gets its classpath as a copy through the Docker API,
+ * and the runner's whole classpath (the 72 MB shaded jar, or the test JVM's hundred jars) took a minute to copy
+ * into three containers; what a server loads is a few megabytes. A jar that holds these packages among others (the
+ * shaded jar) is replaced by a filtered copy, written once per JVM to a temporary file removed at exit.
+ */
+final class ServerClasspath {
+    /** Whole packages, so that a class first loaded on an error path is there too. */
+    static final List<String> PACKAGES = List.of("io/lockchaos/cluster/", "org/apache/zookeeper/",
+            "org/apache/jute/", "org/slf4j/", "com/codahale/metrics/", "org/xerial/snappy/", "org/apache/yetus/",
+            "io/netty/", "org/apache/commons/io/", "META-INF/services/", "META-INF/native/");
+
+    private static final Map<String, Path> FILTERED = new ConcurrentHashMap<>();
+
+    private ServerClasspath() {
+    }
+
+    /** The entries of {@code classpath} a server needs, with mixed jars replaced by filtered copies. */
+    static List<Path> of(List<Path> classpath) {
+        List<Path> out = new ArrayList<>();
+        for (Path entry : classpath) {
+            try {
+                if (Files.isDirectory(entry)) {
+                    if (PACKAGES.stream().anyMatch(p -> !p.startsWith("META-INF")
+                            && Files.isDirectory(entry.resolve(p)))) {
+                        out.add(entry);
+                    }
+                } else if (Files.isRegularFile(entry)) {
+                    Path kept = filtered(entry);
+                    if (kept != null) {
+                        out.add(kept);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading classpath entry " + entry + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /** The jar itself when all it holds is needed, a filtered copy when some is, null when none is. */
+    private static Path filtered(Path jar) throws IOException {
+        int needed = 0;
+        int other = 0;
+        try (JarFile f = new JarFile(jar.toFile())) {
+            for (Enumeration<JarEntry> e = f.entries(); e.hasMoreElements(); ) {
+                JarEntry je = e.nextElement();
+                if (je.isDirectory() || !je.getName().endsWith(".class")) {
+                    continue;
+                }
+                if (needed(je.getName())) {
+                    needed++;
+                } else {
+                    other++;
+                }
+            }
+        }
+        if (needed == 0) {
+            return null;
+        }
+        if (other == 0) {
+            return jar;
+        }
+        String key = jar.toAbsolutePath() + "@" + Files.getLastModifiedTime(jar).toMillis() + ":" + Files.size(jar);
+        try {
+            return FILTERED.computeIfAbsent(key, k -> copy(jar));
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static boolean needed(String name) {
+        // resources at the root (simplelogger.properties) configure the server's logging
+        return name.indexOf('/') < 0 || PACKAGES.stream().anyMatch(name::startsWith);
+    }
+
+    private static Path copy(Path jar) {
+        try {
+            Path out = Files.createTempFile("lockchaos-server-", ".jar");
+            out.toFile().deleteOnExit();
+            try (JarFile in = new JarFile(jar.toFile());
+                    OutputStream file = Files.newOutputStream(out);
+                    JarOutputStream jos = new JarOutputStream(file)) {
+                for (Enumeration<JarEntry> e = in.entries(); e.hasMoreElements(); ) {
+                    JarEntry je = e.nextElement();
+                    if (je.isDirectory() || !needed(je.getName()) || je.getName().startsWith("META-INF/MANIFEST")) {
+                        continue;
+                    }
+                    JarEntry copy = new JarEntry(je.getName());
+                    copy.setLastModifiedTime(FileTime.fromMillis(je.getTime()));
+                    jos.putNextEntry(copy);
+                    try (InputStream is = in.getInputStream(je)) {
+                        is.transferTo(jos);
+                    }
+                    jos.closeEntry();
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
