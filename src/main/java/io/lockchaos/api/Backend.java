@@ -7,5 +7,7 @@ public enum Backend {
     /** Independent Redis instances; {@link LockContext#endpoints} lists one {@code host:port} per instance. */
     REDIS,
     /** A PostgreSQL server; {@link LockContext#endpoints} has its {@code host:port} (user lockchaos, trust). */
-    POSTGRES
+    POSTGRES,
+    /** An etcd cluster; {@link LockContext#endpoints} lists one {@code host:port} client address per member. */
+    ETCD
 }

@@ -22,6 +22,28 @@ public interface TransactionalSet {
      */
     List<Long> readSet(String name) throws Exception;
 
-    /** Replaces the set's contents within the hold's transaction: durable only once the release commits. */
+    /**
+     * Replaces the set's contents within the hold's transaction: durable only once the release commits (or at once,
+     * see {@link #durableOnWrite}).
+     */
     void writeSet(String name, List<Long> elements) throws Exception;
+
+    /**
+     * Whether a {@link #writeSet} is durable as soon as it returns, rather than with the release that follows: a store
+     * that fences each write itself (etcd's transaction conditioned on the lock key's revision). The add is then the
+     * holder's own op, completed by the write: ok when it returns, fail when it throws {@link Rejected}, unknown
+     * (info) when it throws anything else, since such a write may have landed.
+     */
+    default boolean durableOnWrite() {
+        return false;
+    }
+
+    /** Thrown by a {@link #writeSet} that certainly changed nothing: the store refused it (a stale holder's write). */
+    final class Rejected extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public Rejected(String message) {
+            super(message);
+        }
+    }
 }

@@ -62,6 +62,13 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
                 false, false, false)),
         /** A lease row in a PostgreSQL table, renewed while held, its version the fencing token. */
         PG_LEASE("pg-lease", Backend.POSTGRES, Recipe.redisLease("pg-lease")),
+        /** etcd's Lock API on a lease the client keeps alive; the protected set in the run (Jepsen's lock-set). */
+        ETCD_LOCK("etcd-lock", Backend.ETCD, Recipe.redisLease("etcd-lock")),
+        /**
+         * The same lock with the protected set in etcd, written by a transaction conditioned on the lock key's create
+         * revision: the server refuses a holder whose key is gone (Jepsen's lock-etcd-set).
+         */
+        ETCD_LOCK_FENCED("etcd-lock-fenced", Backend.ETCD, Recipe.redisLease("etcd-lock-fenced")),
         /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
@@ -97,7 +104,9 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         /** Redis instances. */
         REDIS,
         /** PostgreSQL servers. */
-        POSTGRES
+        POSTGRES,
+        /** An etcd cluster. */
+        ETCD
     }
 
     /** Every recipe name as typed, in order: what help text and error messages list (a user's lock is named by class). */
@@ -183,6 +192,7 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         return switch (user.backend()) {
             case REDIS -> Backend.REDIS;
             case POSTGRES -> Backend.POSTGRES;
+            case ETCD -> Backend.ETCD;
             case ZOOKEEPER -> Backend.ZOOKEEPER;
         };
     }
@@ -200,6 +210,26 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     /** Whether clients lock on PostgreSQL servers. */
     public boolean postgres() {
         return backend() == Backend.POSTGRES;
+    }
+
+    /** Whether the lock runs on ZooKeeper (Curator's recipes, the tutorial's, a user's on ZooKeeper). */
+    public boolean zooKeeper() {
+        return backend() == Backend.CURATOR || backend() == Backend.ZOOKEEPER;
+    }
+
+    /** How progress and messages name the servers this lock runs on, in the plural. */
+    public String servers() {
+        return switch (backend()) {
+            case REDIS -> "Redis instance(s)";
+            case POSTGRES -> "PostgreSQL server(s)";
+            case ETCD -> "etcd member(s)";
+            case CURATOR, ZOOKEEPER -> "ZooKeeper server(s)";
+        };
+    }
+
+    /** Whether clients lock on an etcd cluster. */
+    public boolean etcd() {
+        return backend() == Backend.ETCD;
     }
 
     /** Whether clients lock on Redis instances rather than ZooKeeper. */

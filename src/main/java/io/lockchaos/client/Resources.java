@@ -84,7 +84,8 @@ public final class Resources {
      * fenced write. With a {@code store} (a lock that keeps the data it protects), the set is read and written through
      * it, in the lock's transaction: the add is then the transaction's op ({@link Op#transactionOf}), and once written
      * it is returned still open, for the caller to complete when the release that commits it has (a read or write
-     * that throws fails it at once, as nothing can be committed).
+     * that throws fails it at once, as nothing can be committed). A store whose writes are durable at once ({@link
+     * TransactionalSet#durableOnWrite}) completes the holder's own add with its write instead.
      *
      * @return the add awaiting its commit, or null when there is none
      */
@@ -108,7 +109,8 @@ public final class Resources {
         if (store != null) {
             kept = true;
         }
-        Op add = rec.invoke(store == null ? process : Op.transactionOf(process), Fn.ADD, setKey, element);
+        boolean durable = store != null && store.durableOnWrite();
+        Op add = rec.invoke(store == null || durable ? process : Op.transactionOf(process), Fn.ADD, setKey, element);
         TreeSet<Long> copy;
         try {
             copy = store == null ? readSet() : new TreeSet<>(store.readSet(setKey));
@@ -143,8 +145,19 @@ public final class Resources {
         }
         try {
             store.writeSet(setKey, List.copyOf(copy));
+        } catch (TransactionalSet.Rejected e) {
+            rec.complete(add, OpType.FAIL, null, "rejected: " + e.getMessage());
+            return null;
         } catch (Exception e) {
-            rec.complete(add, OpType.FAIL, null, "not written: " + e); // its transaction cannot commit it now
+            if (durable) {
+                rec.complete(add, OpType.INFO, null, "unknown: " + e); // such a write may have landed
+            } else {
+                rec.complete(add, OpType.FAIL, null, "not written: " + e); // its transaction cannot commit it now
+            }
+            return null;
+        }
+        if (durable) {
+            rec.complete(add, OpType.OK, element, null);
             return null;
         }
         return add;

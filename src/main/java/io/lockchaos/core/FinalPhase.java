@@ -105,11 +105,15 @@ final class FinalPhase {
 
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
-        if (spec.recipe().postgres() || spec.recipe().redis()) {
+        if (!spec.recipe().zooKeeper()) {
             // what the servers still hold without end, and what will expire by itself
             try {
                 List<List<Map<String, Object>>> found;
-                if (spec.recipe().postgres()) {
+                if (spec.recipe().etcd()) {
+                    io.lockchaos.etcd.EtcdInspection.Found f = io.lockchaos.etcd.EtcdInspection.inspect(
+                            List.of(connect.split(",")), keys);
+                    found = List.of(f.left(), f.expiring());
+                } else if (spec.recipe().postgres()) {
                     io.lockchaos.pg.PgInspection.Found f = io.lockchaos.pg.PgInspection.inspect(connect,
                             keys);
                     found = List.of(f.left(), f.expiring());

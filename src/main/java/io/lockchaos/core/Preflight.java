@@ -30,6 +30,12 @@ public final class Preflight {
                 throw new IllegalArgumentException(io.lockchaos.pg.PgServers.MISSING);
             }
         }
+        if (spec.recipe().etcd()) {
+            serversWithoutConnect(spec, connect);
+            if (io.lockchaos.etcd.EtcdServers.findExecutable() == null) {
+                throw new IllegalArgumentException(io.lockchaos.etcd.EtcdServers.MISSING);
+            }
+        }
         if (spec.recipe().redis()) {
             serversWithoutConnect(spec, connect);
             if (RedisServers.findExecutable() == null) {
@@ -65,11 +71,11 @@ public final class Preflight {
     static final String NO_DOCKER = "cluster: container needs Docker, and Docker is not available on this machine"
             + " (use the default cluster: local)";
 
-    /** A Redis or PostgreSQL recipe starts its own servers: an existing ZooKeeper ensemble has no place in it. */
+    /** A Redis, PostgreSQL or etcd recipe starts its own servers: an existing ZooKeeper ensemble has no place in it. */
     static void serversWithoutConnect(TestSpec spec, String connect) {
         if (connect != null) {
             throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own "
-                    + (spec.recipe().postgres() ? "PostgreSQL servers" : "Redis instances")
+                    + spec.recipe().servers().replace("(s)", "s")
                     + "; --connect names a ZooKeeper ensemble");
         }
     }

@@ -109,6 +109,10 @@ public final class Runner {
             return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
                     spec.recipe().promises().leased(), clock, spec.redis().pgReplication(), routing);
         }
+        if (spec.recipe().etcd()) {
+            Preflight.serversWithoutConnect(spec, external);
+            return io.lockchaos.etcd.EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes());
+        }
         if (spec.recipe().redis()) {
             Preflight.serversWithoutConnect(spec, external);
             return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
@@ -272,8 +276,7 @@ public final class Runner {
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
                         : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
-                        + (spec.recipe().redis() ? " Redis instance(s)" : spec.recipe().postgres()
-                        ? " PostgreSQL server(s)" : " ZooKeeper server(s)"))) {
+                        + " " + spec.recipe().servers())) {
                     zk.start();
                     zk.awaitHealthy(Duration.ofSeconds(60));
                 }
@@ -544,6 +547,10 @@ public final class Runner {
         if (spec.recipe().postgres()) {
             versions.put("postgresql", io.lockchaos.pg.PgServers.version());
             versions.put("pgjdbc", org.postgresql.Driver.getVersion());
+        }
+        if (spec.recipe().etcd()) {
+            versions.put("etcd", io.lockchaos.etcd.EtcdServers.version());
+            versions.put("jetcd", "0.8.5");
         }
         if (spec.recipe().redis()) {
             versions.put("redis", io.lockchaos.redis.RedisServers.version());

@@ -82,6 +82,7 @@ final class Sessions {
         return switch (r.backend()) {
             case REDIS -> new io.lockchaos.redis.RedisLockFactory(r);
             case POSTGRES -> new io.lockchaos.pg.PgLockFactory(r);
+            case ETCD -> new io.lockchaos.etcd.EtcdLockFactory(r);
             case ZOOKEEPER -> new io.lockchaos.client.ZooKeeperLockFactory(r);
             case CURATOR -> new io.lockchaos.client.CuratorLockFactory(r);
         };

@@ -81,7 +81,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         // what a fault left behind is gone after a session timeout and a second; on Redis a second for restarted
         // instances, since the final probes wait out a lease that a fault left running
         return faults.quiesceMillis() >= 0 ? faults.quiesceMillis()
-                : faults.none() ? 0 : recipe.redis() || recipe.postgres() ? 1000 : clients.sessionTimeoutMillis() + 1000;
+                : faults.none() ? 0 : !recipe.zooKeeper() ? 1000 : clients.sessionTimeoutMillis() + 1000;
     }
 
     /** The verdict this run is expected to reach on the Curator its clients run, if the workload states one. */

@@ -319,7 +319,7 @@ public final class TestSpecs {
                         + " 5.4.0, got '" + clients.curator() + "'");
             }
             boolean user = s.recipe().user() != null;
-            if (s.recipe().naive() && !user || s.recipe().redis() || s.recipe().postgres()) {
+            if (s.recipe().naive() && !user || !s.recipe().zooKeeper()) {
                 throw new SpecException(source + ": curator: client agents run Curator's recipes"
                         + (user ? " and ZooKeeper locks of your own; yours runs on " + s.recipe().backend().name()
                         .toLowerCase(java.util.Locale.ROOT) : "; " + s.recipe().wireName() + " is not one")
@@ -384,9 +384,8 @@ public final class TestSpecs {
     }
 
     /** What the Redis recipes cannot do: each refusal names its key. */
-    private static void validateRedis(String source, TestSpec s) throws SpecException {
-        RedisSpec r = s.redis();
-        String recipe = s.recipe().wireName();
+    /** The lease and the per-request timeout of a leased lock (Redis, etcd). */
+    private static void validateLease(String source, RedisSpec r) throws SpecException {
         if (r.leaseMillis() < 10 || r.leaseMillis() > 600_000) {
             throw new SpecException(source + ": lease_ms: expected 10 to 600000, got " + r.leaseMillis());
         }
@@ -394,6 +393,52 @@ public final class TestSpecs {
             throw new SpecException(source + ": redis_timeout_ms: expected 1 to 60000, got "
                     + r.instanceTimeoutMillis());
         }
+    }
+
+    private static void validateEtcd(String source, TestSpec s) throws SpecException {
+        String recipe = s.recipe().wireName();
+        validateLease(source, s.redis());
+        if (s.cluster().kind() != ClusterKind.LOCAL) {
+            throw new SpecException(source + ": cluster: " + recipe + " runs on local etcd members (cluster local),"
+                    + " not " + s.cluster().kind().wireName());
+        }
+        if (s.clients().reentryDepth() != 1) {
+            throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
+                    + s.clients().reentryDepth());
+        }
+        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
+            io.lockchaos.nemesis.Fault f = e.fault();
+            io.lockchaos.nemesis.FaultKind k = f.kind();
+            String why = null;
+            if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
+                why = "etcd locks hold a lease, not a session to expire (a lease ends by itself: use pause-client)";
+            } else if (f.movesServerClocks()) {
+                why = "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
+            } else if (k.movesClocks()) {
+                why = clockProblem(f);
+            } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
+                why = "etcd members talk to each other directly here (each is told one peer address per member, so"
+                        + " there is no per-pair proxy to cut): cut clients (isolate-client) or kill or pause members";
+            }
+            if (why != null) {
+                throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
+                        : " " + f.target()) + ": " + why);
+            }
+        }
+        for (String entry : s.faults().nemesis().split("[;\n]")) {
+            String e = entry.strip();
+            if (!e.startsWith("mix") && java.util.Arrays.asList(e.split("\\s+")).stream()
+                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
+                throw new SpecException(source + ": nemesis: '" + e + "': lockchaos does not find etcd's leader yet:"
+                        + " name a member (node:N)");
+            }
+        }
+    }
+
+    private static void validateRedis(String source, TestSpec s) throws SpecException {
+        RedisSpec r = s.redis();
+        String recipe = s.recipe().wireName();
+        validateLease(source, r);
         if (s.cluster().kind() != ClusterKind.LOCAL) {
             throw new SpecException(source + ": cluster: " + recipe + " runs on local Redis instances (cluster local),"
                     + " not " + s.cluster().kind().wireName());
@@ -500,6 +545,8 @@ public final class TestSpecs {
         }
         if (s.recipe().redis()) {
             validateRedis(source, s);
+        } else if (s.recipe().etcd()) {
+            validateEtcd(source, s);
         } else if (s.recipe().postgres()) {
             validatePostgres(source, s);
         } else {

@@ -59,7 +59,7 @@ public final class Explorer {
     public TestSpec runSpec(int i) throws SpecException {
         long s = seedOf(i);
         SplittableRandom r = new SplittableRandom(s);
-        boolean zooKeeper = !base.recipe().redis() && !base.recipe().postgres();
+        boolean zooKeeper = base.recipe().zooKeeper();
         List<String> pool = new ArrayList<>(zooKeeper ? KINDS : SESSIONLESS_KINDS);
         if (zooKeeper && base.cluster().nodes() >= 3) {
             pool.addAll(ENSEMBLE_KINDS);

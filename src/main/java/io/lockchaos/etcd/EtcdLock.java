@@ -1,0 +1,274 @@
+package io.lockchaos.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
+import io.etcd.jetcd.lock.LockResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.PutOption;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.TransactionalSet;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * etcd's Lock API on a lease this client keeps alive, as Jepsen's etcd lock workload uses it: an acquire grants a
+ * lease, asks the lock service for the lock on it (the server creates the key {@code <name>/<lease id>} and waits for
+ * every older key under the name to go), and renews the lease every third of its TTL until the release deletes the
+ * key and revokes the lease. The key's create revision, unique and increasing across holders, is recorded with the
+ * grant ({@code create_revision}); it fences only where etcd itself compares it (the fenced variant).
+ *
+ * <p>The client's sense of holding is the lease's: it ends one TTL after the last renewal the server acknowledged
+ * (counted from when that renewal was sent, so never later than the server's own expiry). A holder paused past it
+ * (a GC pause after its last check) keeps writing as if it held the lock: that is the overlap Jepsen reported.
+ *
+ * <p>With {@code fenced} the client also keeps the protected set in etcd and writes it with a transaction that
+ * compares the lock key's create revision with the holder's token: once the key is gone (its lease expired) the
+ * server rejects the stale holder's write. That is Jepsen's {@code lock-etcd-set}.
+ */
+final class EtcdLock implements LockClient, TransactionalSet {
+    /** Where the protected sets live: outside every lock's prefix, which the lock service waits on. */
+    static final String SETS = "/lockchaos-sets";
+
+    private final Client client;
+    private final ByteSequence name;
+    private final long ttlSeconds;
+    private final Duration requestTimeout;
+    private final boolean fenced;
+    private final ScheduledExecutorService renewals;
+
+    private volatile long validUntil = Long.MIN_VALUE;
+    private volatile long leaseId;
+    private ByteSequence key;
+    private long token = -1;
+    private ScheduledFuture<?> renewal;
+
+    EtcdLock(Client client, String name, Duration lease, Duration requestTimeout, boolean fenced,
+             ScheduledExecutorService renewals) {
+        this.client = client;
+        this.name = bytes(name);
+        this.ttlSeconds = ttlSeconds(lease);
+        this.requestTimeout = requestTimeout;
+        this.fenced = fenced;
+        this.renewals = renewals;
+    }
+
+    /** The lease TTL for a {@code lease_ms}: whole seconds, at least etcd's minimum of 2 s on its default timing. */
+    static long ttlSeconds(Duration lease) {
+        return Math.max(2, (lease.toMillis() + 999) / 1000);
+    }
+
+    static ByteSequence bytes(String s) {
+        return ByteSequence.from(s, StandardCharsets.UTF_8);
+    }
+
+    /** The lease of the current or last hold (0 before the first): the client's session in the history. */
+    long leaseId() {
+        return leaseId;
+    }
+
+    @Override
+    public Grant acquire(Duration timeout) throws Exception {
+        long sent = System.nanoTime();
+        long lease = get(client.getLeaseClient().grant(ttlSeconds), requestTimeout).getID();
+        leaseId = lease;
+        validUntil = sent + TimeUnit.SECONDS.toNanos(ttlSeconds);
+        long period = Math.max(200, TimeUnit.SECONDS.toMillis(ttlSeconds) / 3);
+        renewal = renewals.scheduleWithFixedDelay(() -> renew(lease), period, period, TimeUnit.MILLISECONDS);
+        LockResponse r;
+        try {
+            r = get(client.getLockClient().lock(name, lease), timeout);
+        } catch (TimeoutException e) {
+            // the server still waits for the lock on this lease: revoking it deletes the waiting key, and once that
+            // is acknowledged this client certainly holds nothing (else the outcome is unknown: the exception says so)
+            stopRenewals();
+            revoke(lease, true);
+            return null;
+        } catch (Exception e) {
+            stopRenewals();
+            revoke(lease, false);
+            throw e;
+        }
+        key = r.getKey();
+        token = createRevision(key, r.getHeader().getRevision());
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("lease", Long.toHexString(lease));
+        facts.put("ttl_s", ttlSeconds);
+        facts.put("create_revision", token);
+        // no fencing token for the run's fenced register: as in Jepsen's workloads, the holder's one write is the
+        // set's (checked by etcd itself when fenced), so its danger point is just before that write
+        return new Grant(key.toString(StandardCharsets.UTF_8), -1, lease, lease, -1, -1, facts);
+    }
+
+    /**
+     * The lock key's create revision. The lock response's header is that of the server's last read while it waited,
+     * not of the key's creation, so it is read back; a key already gone (its lease expired at once) keeps the
+     * header's revision, which no write conditioned on the key can match.
+     */
+    private long createRevision(ByteSequence k, long fallback) throws Exception {
+        GetResponse g = get(client.getKVClient().get(k), requestTimeout);
+        return g.getKvs().isEmpty() ? fallback : g.getKvs().get(0).getCreateRevision();
+    }
+
+    private void renew(long lease) {
+        long sent = System.nanoTime();
+        try {
+            LeaseKeepAliveResponse r = get(client.getLeaseClient().keepAliveOnce(lease), requestTimeout);
+            if (r.getTTL() > 0 && leaseId == lease) {
+                validUntil = Math.max(validUntil, sent + TimeUnit.SECONDS.toNanos(r.getTTL()));
+            }
+        } catch (Exception e) {
+            // not renewed this time: the validity runs out unless a later renewal gets through (a lease already
+            // gone answers with an error too, and then validity simply ends)
+        }
+    }
+
+    @Override
+    public boolean release() throws Exception {
+        stopRenewals();
+        ByteSequence k = key;
+        long t = token;
+        long lease = leaseId;
+        key = null;
+        token = -1;
+        validUntil = Long.MIN_VALUE;
+        if (k == null) {
+            throw new IllegalStateException("release without a hold");
+        }
+        try {
+            // the key is ours only while its create revision is our token: a key of the same name made since (on
+            // a lease with the same id, which etcd never reuses) is not
+            TxnResponse r = get(client.getKVClient().txn()
+                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(t)))
+                    .Then(Op.delete(k, DeleteOption.DEFAULT)).commit(), requestTimeout);
+            return r.isSucceeded();
+        } finally {
+            revoke(lease, false);
+        }
+    }
+
+    /** Revokes a lease; with {@code strict} a failure is thrown (the caller's outcome then is unknown). */
+    private void revoke(long lease, boolean strict) throws Exception {
+        try {
+            get(client.getLeaseClient().revoke(lease), requestTimeout);
+        } catch (Exception e) {
+            if (strict && !leaseNotFound(e)) {
+                throw new java.io.IOException("could not revoke lease " + Long.toHexString(lease) + " after the"
+                        + " acquire timed out: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static boolean leaseNotFound(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("requested lease not found")) {
+                return true; // expired already: the waiting key went with it
+            }
+        }
+        return false;
+    }
+
+    private void stopRenewals() {
+        if (renewal != null) {
+            renewal.cancel(false);
+            renewal = null;
+        }
+    }
+
+    @Override
+    public boolean stillHolds() {
+        return System.nanoTime() - validUntil < 0;
+    }
+
+    @Override
+    public long validUntilNanos() {
+        return validUntil;
+    }
+
+    @Override
+    public TransactionalSet transactionalSet() {
+        return fenced ? this : null;
+    }
+
+    @Override
+    public List<Long> readSet(String setName) throws Exception {
+        GetResponse g = get(client.getKVClient().get(bytes(SETS + setName)), requestTimeout);
+        List<Long> out = new ArrayList<>();
+        for (KeyValue kv : g.getKvs()) {
+            String v = kv.getValue().toString(StandardCharsets.UTF_8);
+            for (String e : v.split(",")) {
+                if (!e.isBlank()) {
+                    out.add(Long.parseLong(e.trim()));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void writeSet(String setName, List<Long> elements) throws Exception {
+        ByteSequence k = key;
+        if (k == null) {
+            throw new Rejected("no hold to write under");
+        }
+        StringBuilder v = new StringBuilder();
+        for (Long e : elements) {
+            v.append(v.isEmpty() ? "" : ",").append(e);
+        }
+        TxnResponse r = get(client.getKVClient().txn()
+                .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(token)))
+                .Then(Op.put(bytes(SETS + setName), bytes(v.toString()), PutOption.DEFAULT)).commit(),
+                requestTimeout);
+        if (!r.isSucceeded()) {
+            throw new Rejected("the lock key " + k.toString(StandardCharsets.UTF_8) + " is no longer at revision "
+                    + token + ": the server refused the write");
+        }
+    }
+
+    @Override
+    public boolean durableOnWrite() {
+        return true;
+    }
+
+    private static <T> T get(CompletableFuture<T> f, Duration timeout) throws Exception {
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw e;
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof Exception ex ? ex : e;
+        }
+    }
+
+    @Override
+    public void close() {
+        stopRenewals();
+        long lease = leaseId;
+        if (key != null && lease != 0) {
+            try {
+                revoke(lease, false);
+            } catch (Exception e) {
+                // best effort: the lease expires by itself
+            }
+        }
+        client.close();
+    }
+}

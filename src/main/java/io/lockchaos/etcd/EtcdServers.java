@@ -1,0 +1,323 @@
+package io.lockchaos.etcd;
+
+import io.lockchaos.cluster.ChildProcesses;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.EnvironmentProblem;
+import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.ZkNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * 1, 3 or 5 etcd members (Debian's {@code etcd-server}) as child processes on 127.0.0.1, one cluster, each with its
+ * own data folder {@code baseDir/etcd-N} and log {@code etcd.log}. Heartbeat 100 ms and election timeout 1 s, etcd's
+ * defaults: a lease cannot be shorter than 2 s on them (etcd's minimum TTL is 1.5 election timeouts, in whole seconds).
+ *
+ * <p>Every member dies with the runner, also after a SIGKILL of the runner: started through util-linux's {@code
+ * setpriv --pdeathsig KILL} from one long-lived thread (the kernel sends the parent-death signal when the forking
+ * thread ends), as the Redis instances are. A killed member is started again on its data folder and rejoins.
+ *
+ * <p>Clients reach the members through the run's client proxies like any server (the nodes' {@code clientPort} is
+ * the member's client URL port). The members talk to each other directly: etcd tells every member one peer address
+ * per member (and derives the member ids from it), so the per-pair proxies that cut ZooKeeper's servers apart have no
+ * place to go. Nodes are {@link ZkNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
+ * {@code logFile} set.
+ */
+public final class EtcdServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless {
+    /** One thread that starts every member and lives as long as the JVM: see the class comment. */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockchaos-etcd-spawner");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** The one line that says what is missing and how to get it. */
+    public static final String MISSING = "the etcd recipes need etcd (Debian: apt-get install etcd-server; or set"
+            + " LOCKCHAOS_ETCD to its path)";
+
+    private final List<ZkNode> nodes;
+    private final Map<Integer, Integer> peerPorts;
+    private final String executable;
+    private final String token;
+    private final ChildProcesses processes = new ChildProcesses("etcd");
+    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-etcd-shutdown");
+    private boolean closed;
+
+    private EtcdServers(List<ZkNode> nodes, Map<Integer, Integer> peerPorts, String executable) {
+        this.nodes = List.copyOf(nodes);
+        this.peerPorts = Map.copyOf(peerPorts);
+        this.executable = executable;
+        // a cluster token of its own: a member can never join another run's cluster on a reused port
+        this.token = "lockchaos-" + Long.toHexString(new java.util.SplittableRandom().nextLong());
+    }
+
+    /**
+     * The etcd this machine has, or null: {@code LOCKCHAOS_ETCD}, else {@code etcd} on the PATH, else /usr/bin/etcd.
+     */
+    public static String findExecutable() {
+        String env = System.getenv("LOCKCHAOS_ETCD");
+        if (env != null && !env.isBlank()) {
+            return Files.isExecutable(Path.of(env)) ? env : null;
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "etcd"))) {
+                    return Path.of(dir, "etcd").toString();
+                }
+            }
+        }
+        return Files.isExecutable(Path.of("/usr/bin/etcd")) ? "/usr/bin/etcd" : null;
+    }
+
+    /**
+     * Picks free loopback ports and lays out {@code size} members' folders under {@code baseDir}; starts nothing.
+     *
+     * @throws IOException when etcd is missing ({@link #MISSING})
+     */
+    public static EtcdServers create(Path baseDir, int size) throws IOException {
+        if (size != 1 && size != 3 && size != 5) {
+            throw new IllegalArgumentException("nodes: expected 1, 3 or 5 etcd members, got " + size);
+        }
+        String exe = findExecutable();
+        if (exe == null) {
+            throw new IOException(MISSING);
+        }
+        List<ZkNode> nodes = new ArrayList<>();
+        Map<Integer, Integer> peers = new java.util.LinkedHashMap<>();
+        for (int id = 1; id <= size; id++) {
+            Path dir = baseDir.toAbsolutePath().resolve("etcd-" + id);
+            Files.createDirectories(dir);
+            nodes.add(new ZkNode(id, "127.0.0.1", LocalEnsemble.freePort(), 0, 0, dir, dir.resolve("etcd.log")));
+            peers.put(id, LocalEnsemble.freePort());
+        }
+        return new EtcdServers(nodes, peers, exe);
+    }
+
+    /** The client URL of a member, as the etcd client takes it. */
+    public static String url(String hostPort) {
+        return "http://" + hostPort;
+    }
+
+    private String peerUrl(int id) {
+        return "http://127.0.0.1:" + peerPorts.get(id);
+    }
+
+    /** What a member's clients renew (their leases) runs in the background: a paused client's traffic must stop. */
+    @Override
+    public boolean sessionless() {
+        return false;
+    }
+
+    @Override
+    public synchronized void start() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        for (ZkNode n : nodes) {
+            processes.put(n.id(), launch(n));
+        }
+    }
+
+    private Process launch(ZkNode n) throws IOException {
+        StringBuilder cluster = new StringBuilder();
+        for (ZkNode m : nodes) {
+            cluster.append(cluster.isEmpty() ? "" : ",").append(name(m)).append('=').append(peerUrl(m.id()));
+        }
+        String client = url(n.clientAddress());
+        List<String> cmd = List.of("setpriv", "--pdeathsig", "KILL", "--", executable,
+                "--name", name(n), "--data-dir", n.dataDir().resolve("data").toString(),
+                "--listen-client-urls", client, "--advertise-client-urls", client,
+                "--listen-peer-urls", peerUrl(n.id()), "--initial-advertise-peer-urls", peerUrl(n.id()),
+                "--initial-cluster", cluster.toString(), "--initial-cluster-state", "new",
+                "--initial-cluster-token", token, "--heartbeat-interval", "100", "--election-timeout", "1000",
+                "--logger", "zap", "--log-outputs", "stderr");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Callable<Process> start = pb::start;
+        try {
+            return SPAWNER.submit(start).get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException io ? io : new IOException("could not start etcd " + n.id() + ": " + c, c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting etcd " + n.id(), e);
+        }
+    }
+
+    private static String name(ZkNode n) {
+        return "etcd-" + n.id();
+    }
+
+    /** Waits until every member says it is healthy (a member is once the cluster has a leader). */
+    @Override
+    public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ZkNode n : nodes) {
+            while (!healthy(n.clientAddress())) {
+                Process p;
+                synchronized (this) {
+                    p = processes.get(n.id());
+                }
+                if (p != null && !p.isAlive()) {
+                    throw new EnvironmentProblem("etcd " + n.id() + " exited with " + p.exitValue() + lastWords(n)
+                            + " (see " + n.logFile() + ")");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("etcd " + n.id() + " was not healthy on " + n.clientAddress() + " within "
+                            + timeout.toMillis() + " ms (see " + n.logFile() + ")");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+
+    /** Whether the member at {@code hostPort} answers its /health with {@code "health":"true"} within 1 s. */
+    public static boolean healthy(String hostPort) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url(hostPort) + "/health"))
+                    .timeout(Duration.ofSeconds(1)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 && r.body().replace(" ", "").contains("\"health\":\"true\"");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public List<ZkNode> nodes() {
+        return nodes;
+    }
+
+    /** The operating-system pid of a running member. */
+    public synchronized long pid(ZkNode n) {
+        return processes.pid(n.id());
+    }
+
+    @Override
+    public synchronized void kill(ZkNode n) {
+        processes.kill(n.id());
+    }
+
+    /** Starts a killed member again on its data folder; it rejoins the cluster. Returns once it answers. */
+    @Override
+    public synchronized void restart(ZkNode n) throws IOException {
+        processes.requireStopped(n.id());
+        processes.put(n.id(), launch(n));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!answers(n)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("etcd " + n.id() + " did not answer within 10 s of its restart (see "
+                        + n.logFile() + ")");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while restarting etcd " + n.id(), e);
+            }
+        }
+    }
+
+    /** Whether the member's client port accepts connections (healthy or not: a lone member of three never is). */
+    private static boolean answers(ZkNode n) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(n.host(), n.clientPort()), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void pause(ZkNode n) {
+        signal(n, "-STOP");
+    }
+
+    @Override
+    public void resume(ZkNode n) {
+        signal(n, "-CONT");
+    }
+
+    private synchronized void signal(ZkNode n, String sig) {
+        processes.signal(n.id(), sig);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // shutting down already, or never started
+        }
+    }
+
+    private synchronized void killAll() {
+        processes.killAll();
+    }
+
+    /** The version etcd prints, e.g. {@code 3.4.23}, or "missing" / "unknown". */
+    public static String version() {
+        String exe = findExecutable();
+        if (exe == null) {
+            return "missing";
+        }
+        try {
+            Process p = new ProcessBuilder(exe, "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(5, TimeUnit.SECONDS);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("etcd Version: ([0-9.]+)").matcher(out);
+            return m.find() ? m.group(1) : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    /** The last non-blank line of a member's log, quoted, or empty. */
+    private static String lastWords(ZkNode n) {
+        try {
+            List<String> lines = Files.readAllLines(n.logFile());
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank()) {
+                    String l = lines.get(i).trim();
+                    return ": \"" + (l.length() > 300 ? l.substring(0, 300) + "..." : l) + "\"";
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing written
+        }
+        return "";
+    }
+}
