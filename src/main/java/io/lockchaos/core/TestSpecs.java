@@ -425,14 +425,6 @@ public final class TestSpecs {
                         : " " + f.target()) + ": " + why);
             }
         }
-        for (String entry : s.faults().nemesis().split("[;\n]")) {
-            String e = entry.strip();
-            if (!e.startsWith("mix") && java.util.Arrays.asList(e.split("\\s+")).stream()
-                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
-                throw new SpecException(source + ": nemesis: '" + e + "': lockchaos does not find etcd's leader yet:"
-                        + " name a member (node:N)");
-            }
-        }
     }
 
     private static void validateRedis(String source, TestSpec s) throws SpecException {

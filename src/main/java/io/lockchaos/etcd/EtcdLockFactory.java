@@ -24,6 +24,8 @@ public final class EtcdLockFactory extends RecipeFactory {
         return t;
     });
 
+    private static final int WARM_UP_SECONDS = 30;
+
     static {
         // bind slf4j once, here, before clients open in parallel: gRPC's first log lines from several threads at
         // once otherwise make slf4j print a warning about calls it replayed
@@ -47,6 +49,17 @@ public final class EtcdLockFactory extends RecipeFactory {
                 .retryMaxAttempts(0).build();
         // a request waits as long as a connection may take: Redlock's per-instance timeout (100 ms by default) is
         // shorter than a gRPC channel's first connection
+        try {
+            // the first requests of a JVM's gRPC stack take a second or more (class loading and compilation): made
+            // here, before any op is recorded, they cannot eat an acquire's timeout or a first lease's renewals
+            client.getKVClient().get(EtcdLock.bytes(EtcdLock.SETS + "/warm-up"))
+                    .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            client.getLeaseClient().timeToLive(0, io.etcd.jetcd.options.LeaseOption.DEFAULT)
+                    .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            client.close();
+            throw e;
+        }
         EtcdLock l = new EtcdLock(client, ctx.key(), ctx.lease(), ctx.connectionTimeout(),
                 recipe.kind() == LockRecipe.Kind.ETCD_LOCK_FENCED, RENEWALS);
         ctx.session(l::leaseId, () -> null);

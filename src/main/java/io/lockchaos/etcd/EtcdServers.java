@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * place to go. Nodes are {@link ZkNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
  * {@code logFile} set.
  */
-public final class EtcdServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless {
+public final class EtcdServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless,
+        io.lockchaos.cluster.Roles {
     /** One thread that starts every member and lives as long as the JVM: see the class comment. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-etcd-spawner");
@@ -205,6 +206,29 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    /** Asks the member's status (the gRPC gateway's {@code /v3/maintenance/status}): it leads when it is the leader. */
+    @Override
+    public String role(ZkNode n, int timeoutMillis) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url(n.clientAddress())
+                    + "/v3/maintenance/status")).timeout(Duration.ofMillis(timeoutMillis))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            com.fasterxml.jackson.databind.JsonNode status = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(r.body());
+            String member = status.path("header").path("member_id").asText("");
+            String leader = status.path("leader").asText("");
+            if (r.statusCode() != 200 || member.isEmpty() || leader.isEmpty() || leader.equals("0")) {
+                return "down"; // no leader known to it: it neither leads nor follows
+            }
+            return member.equals(leader) ? "leader" : "follower";
+        } catch (IOException e) {
+            return "down";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "down";
         }
     }
 

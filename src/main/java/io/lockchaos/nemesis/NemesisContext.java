@@ -89,7 +89,8 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         // only roles need asking the servers (a second each at worst; Redis instances have no roles and never answer)
         boolean roles = target.equals("leader") || target.equals("follower");
         for (ZkNode n : roles ? nodes : List.<ZkNode>of()) {
-            String mode = FourLetterWords.mode(n, 1000).orElse("down");
+            String mode = cluster instanceof io.lockchaos.cluster.Roles r ? r.role(n, 1000)
+                    : FourLetterWords.mode(n, 1000).orElse("down");
             if (mode.equals("leader") || mode.equals("standalone")) {
                 leaders.add(n);
             } else if (mode.equals("follower")) {

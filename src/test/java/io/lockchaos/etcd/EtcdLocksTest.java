@@ -1,0 +1,144 @@
+package io.lockchaos.etcd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.etcd.jetcd.Client;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.TransactionalSet;
+import io.lockchaos.cluster.ZkNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The etcd members lockchaos starts, and the contract of its two etcd locks against them. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("slow") // starts servers, agents, containers or child processes
+class EtcdLocksTest {
+    @TempDir
+    static Path dir;
+    static EtcdServers servers;
+    static final ScheduledExecutorService RENEWALS = Executors.newScheduledThreadPool(1);
+    static int n;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeTrue(EtcdServers.findExecutable() != null, EtcdServers.MISSING);
+        servers = EtcdServers.create(dir.resolve("cluster"), 3);
+        servers.start();
+        servers.awaitHealthy(Duration.ofSeconds(30));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (servers != null) {
+            servers.close();
+        }
+        RENEWALS.shutdownNow();
+    }
+
+    private static EtcdLock open(String name, boolean fenced) {
+        Client c = Client.builder().endpoints(servers.nodes().stream().map(m -> EtcdServers.url(m.clientAddress()))
+                .toArray(String[]::new)).retryMaxAttempts(0).build();
+        return new EtcdLock(c, name, Duration.ofSeconds(2), Duration.ofSeconds(5), fenced, RENEWALS);
+    }
+
+    private static String name() {
+        return "/test/lock-" + (++n);
+    }
+
+    @Test
+    void membersListenOnLoopbackAndOneLeads() {
+        List<String> roles = new ArrayList<>();
+        for (ZkNode m : servers.nodes()) {
+            assertEquals("127.0.0.1", m.host());
+            roles.add(servers.role(m, 2000));
+        }
+        assertEquals(1, roles.stream().filter("leader"::equals).count(), roles.toString());
+        assertEquals(2, roles.stream().filter("follower"::equals).count(), roles.toString());
+    }
+
+    @Test
+    void oneHolderAtATimeTheNextAfterTheReleaseAndRenewalsKeepTheLeasePastItsTtl() throws Exception {
+        String name = name();
+        try (EtcdLock a = open(name, false); EtcdLock b = open(name, false)) {
+            Grant g = a.acquire(Duration.ofSeconds(5));
+            assertNotNull(g);
+            assertTrue(g.node().startsWith(name + "/"), g.node());
+            assertTrue((long) g.facts().get("create_revision") > 0, g.facts().toString());
+            assertNull(b.acquire(Duration.ofMillis(500)), "the lock is held");
+            Thread.sleep(3000); // past the 2 s TTL: only the renewals keep it
+            assertTrue(a.stillHolds(), "renewed");
+            assertNull(b.acquire(Duration.ofMillis(500)), "still held after its TTL");
+            assertTrue(a.release());
+            assertNotNull(b.acquire(Duration.ofSeconds(5)), "granted after the release");
+            assertTrue(b.release());
+        }
+    }
+
+    @Test
+    void aFencedWriteIsRefusedOnceTheHoldersKeyIsGone() throws Exception {
+        String name = name();
+        String set = name + "/set";
+        try (EtcdLock a = open(name, true); EtcdLock b = open(name, true)) {
+            assertNotNull(a.acquire(Duration.ofSeconds(5)));
+            a.writeSet(set, List.of(1L));
+            assertEquals(List.of(1L), b.readSet(set));
+            // the holder's lease ends (as by expiry): its key goes, the next client is granted
+            try (Client admin = Client.builder().endpoints(EtcdServers.url(servers.nodes().get(0).clientAddress()))
+                    .build()) {
+                admin.getLeaseClient().revoke(a.leaseId()).get(5, TimeUnit.SECONDS);
+            }
+            assertNotNull(b.acquire(Duration.ofSeconds(5)));
+            b.writeSet(set, List.of(1L, 2L));
+            assertThrows(TransactionalSet.Rejected.class, () -> a.writeSet(set, List.of(1L, 3L)));
+            assertEquals(List.of(1L, 2L), b.readSet(set), "the stale write changed nothing");
+            assertFalse(a.release(), "its key was gone: not held");
+            assertTrue(b.release());
+        }
+    }
+
+    @Test
+    void aKilledMemberRejoinsAndAPausedOneResumes() throws Exception {
+        ZkNode m = servers.nodes().get(2);
+        servers.kill(m);
+        assertFalse(EtcdServers.healthy(m.clientAddress()));
+        String name = name();
+        try (EtcdLock a = open(name, false)) {
+            assertNotNull(a.acquire(Duration.ofSeconds(5)), "a majority grants");
+            assertTrue(a.release());
+        }
+        servers.restart(m);
+        servers.awaitHealthy(Duration.ofSeconds(30));
+        servers.pause(m);
+        try {
+            assertFalse(EtcdServers.healthy(m.clientAddress()), "a stopped member does not answer");
+        } finally {
+            servers.resume(m);
+        }
+        servers.awaitHealthy(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void membersDieWithARunnerKilledBySigkill() throws Exception {
+        Files.createDirectories(dir.resolve("holder"));
+        io.lockchaos.cluster.KilledRunner.childrenDieWith(EtcdHolder.class, 3, "etcd",
+                dir.resolve("holder").toString());
+    }
+}
