@@ -157,7 +157,8 @@ public final class Keys {
             key("cluster", Type.TEXT, "local", "--cluster", "`local` (child JVMs), `container` (Docker via"
                     + " Testcontainers; see Docker) or `netns` (child JVMs in network namespaces of their own, cut"
                     + " apart with iptables; needs root; see Faults)", s -> s.cluster().kind().wireName()),
-            key("lease_ms", Type.LONG, "10000", null, "Redis recipes: the lock's time to live",
+            key("lease_ms", Type.LONG, "10000", null, "Redis, etcd and lease recipes: the lock's time to live (etcd:"
+                    + " whole seconds, at least 2)",
                     s -> s.redis().leaseMillis()),
             key("redis_appendonly", Type.BOOL, "false", null, "Redis recipes: `true` runs the instances with"
                     + " `appendonly yes` and `appendfsync always` (see Redis locks)", s -> s.redis().appendOnly()),

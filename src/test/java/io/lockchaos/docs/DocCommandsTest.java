@@ -37,7 +37,7 @@ class DocCommandsTest {
     private static final Pattern QUOTED = Pattern.compile("(prints|until) \"([^\"]*)\"");
     private static final Duration LIMIT = Duration.ofMinutes(5);
     /** Pages whose commands only run workloads on servers of their own, and need nothing an earlier page made. */
-    static final List<String> SERVER_PAGES = List.of("postgres.md", "redis.md", "zookeeper.md");
+    static final List<String> SERVER_PAGES = List.of("etcd.md", "postgres.md", "redis.md", "zookeeper.md");
 
     /** What the text promises about one command. */
     record Promise(Integer exit, List<String> prints, String until, String notRun) {
