@@ -52,6 +52,19 @@ public record Column(String title, String deployment, String recipe, int nodes, 
                         Claim.HERD, "present", Claim.LOCK_TYPES, "exclusive", Claim.RECOVERY, "needs configuration"));
     }
 
+    /**
+     * etcd, which the tutorial's table has no column for (its claims say so): etcd's Lock API on a 2 s lease the client
+     * renews, on three members.
+     */
+    public static Column etcd() {
+        String none = "not in the tutorial";
+        return new Column("etcd", "etcd's Lock API on a 2 s lease the client renews, on 3 members that fsync every"
+                + " write (etcd's default); a client stops when its lease runs out", "etcd-lock", 3,
+                Map.of("lease_ms", "2000"), List.of(), List.of("io/lockchaos/etcd/EtcdLock.java"),
+                Map.of(Claim.RELIABILITY, none, Claim.PERFORMANCE, none, Claim.COMPLEXITY, none, Claim.HERD, none,
+                        Claim.LOCK_TYPES, none, Claim.RECOVERY, none));
+    }
+
     /** The database: PostgreSQL's session-level advisory lock on a connection of its own. */
     public static Column database() {
         return new Column("Database (PostgreSQL)", "a session-level pg_advisory_lock (lock_timeout for the"

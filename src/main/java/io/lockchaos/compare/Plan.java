@@ -28,7 +28,8 @@ public record Plan(List<Column> columns, List<FaultClass> faults, int runs, int 
 
     /** The documented plan: five runs per fault class, 10 s of load. */
     public static Plan full() {
-        return new Plan(List.of(Column.zooKeeper(), Column.redis(), Column.database()), List.of(FaultClass.values()),
+        return new Plan(List.of(Column.zooKeeper(), Column.redis(), Column.database(),
+                Column.etcd()), List.of(FaultClass.values()),
                 5, 8, 100, List.of(1, 10), 10);
     }
 

@@ -58,6 +58,8 @@ final class EtcdLock implements LockClient, TransactionalSet {
     private ByteSequence key;
     private long token = -1;
     private ScheduledFuture<?> renewal;
+    /** Lock requests sent since the last grant (timed-out acquires' included): what each grant cost the service. */
+    private long tries;
 
     EtcdLock(Client client, String name, Duration lease, Duration requestTimeout, boolean fenced,
              ScheduledExecutorService renewals) {
@@ -92,6 +94,7 @@ final class EtcdLock implements LockClient, TransactionalSet {
         long period = Math.max(200, TimeUnit.SECONDS.toMillis(ttlSeconds) / 3);
         renewal = renewals.scheduleWithFixedDelay(() -> renew(lease), period, period, TimeUnit.MILLISECONDS);
         LockResponse r;
+        tries++;
         try {
             r = get(client.getLockClient().lock(name, lease), timeout);
         } catch (TimeoutException e) {
@@ -111,6 +114,8 @@ final class EtcdLock implements LockClient, TransactionalSet {
         facts.put("lease", Long.toHexString(lease));
         facts.put("ttl_s", ttlSeconds);
         facts.put("create_revision", token);
+        facts.put("tries", tries);
+        tries = 0;
         // no fencing token for the run's fenced register: as in Jepsen's workloads, the holder's one write is the
         // set's (checked by etcd itself when fenced), so its danger point is just before that write
         return new Grant(key.toString(StandardCharsets.UTF_8), -1, lease, lease, -1, -1, facts);

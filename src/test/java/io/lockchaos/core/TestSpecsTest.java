@@ -161,6 +161,33 @@ class TestSpecsTest {
     }
 
     @Test
+    void whatEtcdCannotDoIsRefusedInOneLineNamingTheKey() throws Exception {
+        TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe",
+                "etcd-lock-fenced", "nodes", "3", "lease_ms", "2000", "nemesis",
+                "at 1s kill leader for 1s; at 3s pause-client holder for 3s; at 7s isolate-client waiter for 1s")));
+        assertTrue(s.recipe().etcd());
+        assertFalse(s.recipe().zooKeeper());
+        assertEquals("etcd member(s)", s.recipe().servers());
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("recipe", "etcd-lock", "cluster", "netns"), "t: cluster: etcd-lock runs on local etcd");
+        refused.put(Map.of("recipe", "etcd-lock", "nodes", "2"), "t: nodes: expected 1, 3 or 5, got 2");
+        refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s expire holder"), "t: nemesis: expire holder:"
+                + " etcd locks hold a lease");
+        refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s partition halves for 1s"), "t: nemesis:"
+                + " partition-halves: etcd members talk to each other directly");
+        refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s clock-jump node:1 for 1s"), "t: nemesis:"
+                + " clock-jump node:1: etcd is a Go program");
+        refused.put(Map.of("recipe", "etcd-lock", "reentry_depth", "2"), "t: reentry_depth: etcd-lock is not"
+                + " reentrant");
+        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
+            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
+            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
+            assertFalse(x.getMessage().contains("\n"));
+        }
+    }
+
+    @Test
     void redisKeysAreTypedAndWhatRedisCannotDoIsRefusedNamingTheKey() throws Exception {
         TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redlock",
                 "nodes", "5", "lease_ms", "2500", "redis_appendonly", "true", "redis_timeout_ms", "50")));
