@@ -544,6 +544,33 @@ public final class EdnHistory {
         }
     }
 
+    /**
+     * One op as Jepsen's lock workload writes it (its etcd test's {@code lock}): {@code :type :f :value :time :process}
+     * and {@code :index}, the value nil, no key (one lock per history), a release that found the lock gone failing with
+     * {@code :error :not-held}; the faults as {@link #toEdn} writes them. Null for an op that workload has no place for
+     * (the protected set's adds and reads, connection states, fenced writes, the run's phases).
+     */
+    public static String toJepsenLock(Op op) {
+        if (op.isNemesis()) {
+            // the run's own bookkeeping (its phases, the final quiesce and inspection) is no fault of Jepsen's
+            return op.f() == Fn.PHASE || op.f() == Fn.QUIESCE || op.f() == Fn.INSPECT ? null : toEdn(op);
+        }
+        if (op.f() != Fn.ACQUIRE && op.f() != Fn.RELEASE) {
+            return null;
+        }
+        Map<Object, Object> m = new LinkedHashMap<>();
+        m.put(kw("type"), kw(op.type().wireName()));
+        m.put(kw("f"), kw(op.f().wireName()));
+        m.put(kw("value"), null);
+        m.put(kw("time"), op.time());
+        m.put(kw("process"), (long) op.process());
+        m.put(kw("index"), op.index());
+        if (op.error() != null) {
+            m.put(kw("error"), op.error().equals("not-held") ? kw("not-held") : op.error());
+        }
+        return Printers.printString(m);
+    }
+
     /** Returns one op as an EDN map. */
     public static String toEdn(Op op) {
         Map<Object, Object> m = new LinkedHashMap<>();
