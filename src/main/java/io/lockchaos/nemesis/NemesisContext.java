@@ -50,8 +50,11 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         };
     }
 
-    /** How long a fault waits for a client to be in the phase its target names. */
-    private static final long TARGET_WAIT_MILLIS = 3000;
+    /**
+     * How long a fault waits for a client to be in the phase its target names: long enough for a loaded machine's
+     * first grant (a compare run on two busy cores once had no holder 3 s after its fault was due), short of a run.
+     */
+    private static final long TARGET_WAIT_MILLIS = 10_000;
 
     /**
      * A client in {@code phase} (a random one, or the one there longest), waiting for one to get there: short holds
