@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * 1, 3 or 5 etcd members (Debian's {@code etcd-server}) as child processes on 127.0.0.1, one cluster, each with its
- * own data folder {@code baseDir/etcd-N} and log {@code etcd.log}. Heartbeat 100 ms and election timeout 1 s, etcd's
+ * own folder {@code baseDir/etcd-N} for its log {@code etcd.log}; their data, 64 MB of preallocated log each, lives in a
+ * {@link io.lockchaos.cluster.ScratchFolders scratch folder} deleted when they are closed (or by the next run's sweep
+ * after a SIGKILL). Heartbeat 100 ms and election timeout 1 s, etcd's
  * defaults: a lease cannot be shorter than 2 s on them (etcd's minimum TTL is 1.5 election timeouts, in whole seconds).
  *
  * <p>Every member dies with the runner, also after a SIGKILL of the runner: started through util-linux's {@code
@@ -54,6 +56,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
             + " LOCKCHAOS_ETCD to its path)";
 
     private final List<ZkNode> nodes;
+    private final Path scratch;
     private final Map<Integer, Integer> peerPorts;
     private final String executable;
     private final String token;
@@ -61,8 +64,9 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-etcd-shutdown");
     private boolean closed;
 
-    private EtcdServers(List<ZkNode> nodes, Map<Integer, Integer> peerPorts, String executable) {
+    private EtcdServers(List<ZkNode> nodes, Path scratch, Map<Integer, Integer> peerPorts, String executable) {
         this.nodes = List.copyOf(nodes);
+        this.scratch = scratch;
         this.peerPorts = Map.copyOf(peerPorts);
         this.executable = executable;
         // a cluster token of its own: a member can never join another run's cluster on a reused port
@@ -103,13 +107,16 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
         }
         List<ZkNode> nodes = new ArrayList<>();
         Map<Integer, Integer> peers = new java.util.LinkedHashMap<>();
+        Path scratch = io.lockchaos.cluster.ScratchFolders.create("lockchaos-etcd-");
         for (int id = 1; id <= size; id++) {
             Path dir = baseDir.toAbsolutePath().resolve("etcd-" + id);
             Files.createDirectories(dir);
+            Files.writeString(dir.resolve("data-folder.txt"), scratch.resolve("etcd-" + id) + " (deleted when the"
+                    + " run ends)\n");
             nodes.add(new ZkNode(id, "127.0.0.1", LocalEnsemble.freePort(), 0, 0, dir, dir.resolve("etcd.log")));
             peers.put(id, LocalEnsemble.freePort());
         }
-        return new EtcdServers(nodes, peers, exe);
+        return new EtcdServers(nodes, scratch, peers, exe);
     }
 
     /** The client URL of a member, as the etcd client takes it. */
@@ -145,7 +152,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
         }
         String client = url(n.clientAddress());
         List<String> cmd = List.of("setpriv", "--pdeathsig", "KILL", "--", executable,
-                "--name", name(n), "--data-dir", n.dataDir().resolve("data").toString(),
+                "--name", name(n), "--data-dir", scratch.resolve(name(n)).toString(),
                 "--listen-client-urls", client, "--advertise-client-urls", client,
                 "--listen-peer-urls", peerUrl(n.id()), "--initial-advertise-peer-urls", peerUrl(n.id()),
                 "--initial-cluster", cluster.toString(), "--initial-cluster-state", "new",
@@ -305,8 +312,10 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
         }
     }
 
+    /** Kills every member and deletes their data (what a run keeps of them is their logs). */
     private synchronized void killAll() {
         processes.killAll();
+        io.lockchaos.cluster.ScratchFolders.delete(scratch);
     }
 
     /** The version etcd prints, e.g. {@code 3.4.23}, or "missing" / "unknown". */

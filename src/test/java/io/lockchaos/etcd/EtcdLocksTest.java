@@ -136,9 +136,33 @@ class EtcdLocksTest {
     }
 
     @Test
-    void membersDieWithARunnerKilledBySigkill() throws Exception {
+    void membersDieWithARunnerKilledBySigkillAndTheNextStartSweepsTheirData() throws Exception {
         Files.createDirectories(dir.resolve("holder"));
         io.lockchaos.cluster.KilledRunner.childrenDieWith(EtcdHolder.class, 3, "etcd",
                 dir.resolve("holder").toString());
+        Path data = scratchOf(dir.resolve("holder"));
+        assertTrue(Files.isDirectory(data), "a SIGKILLed runner deletes nothing itself: " + data);
+        assertTrue(io.lockchaos.cluster.ScratchFolders.sweep("lockchaos-etcd-") >= 1);
+        assertFalse(Files.exists(data), "swept: " + data);
+        assertTrue(Files.isDirectory(scratchOf(dir.resolve("cluster"))), "this runner's own is left alone");
+    }
+
+    @Test
+    void closingDeletesTheMembersDataAndKeepsTheirLogs() throws Exception {
+        EtcdServers one = EtcdServers.create(dir.resolve("one"), 1);
+        try {
+            one.start();
+            one.awaitHealthy(Duration.ofSeconds(30));
+        } finally {
+            one.close();
+        }
+        assertFalse(Files.exists(scratchOf(dir.resolve("one"))));
+        assertTrue(Files.size(dir.resolve("one/etcd-1/etcd.log")) > 0);
+    }
+
+    /** The scratch folder a cluster's data went to, as its first member's folder records it. */
+    private static Path scratchOf(Path baseDir) throws Exception {
+        String line = Files.readString(baseDir.resolve("etcd-1/data-folder.txt")).strip();
+        return Path.of(line.substring(0, line.indexOf(' '))).getParent();
     }
 }
