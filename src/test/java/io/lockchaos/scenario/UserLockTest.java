@@ -136,6 +136,31 @@ class UserLockTest {
     }
 
     /**
+     * A user's etcd lock as Jepsen's client wrote it (jetcd's keep-alive, no look at the lease) cut off from every
+     * member for 5 s against a 2 s lease: etcd expires the lease and grants the lock to another while the cut-off
+     * holder still holds it. Its classpath brings jetcd and what jetcd needs, from this JVM's.
+     */
+    @Test
+    void anEtcdLockThatNeverLooksAtItsLeaseOverlapsWhenItsHolderIsCutOff() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.etcd.EtcdServers.findExecutable() != null,
+                io.lockchaos.etcd.EtcdServers.MISSING);
+        List<Path> cp = new ArrayList<>(List.of(TEST_CLASSES));
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (Path.of(e).getFileName().toString().matches("(jetcd|grpc|netty|vertx|guava|failureaccess|protobuf"
+                    + "|proto-google|perfmark|failsafe|jackson-core|checker-qual|javax.annotation|slf4j-api).*\\.jar")) {
+                cp.add(Path.of(e));
+            }
+        }
+        ScenarioResult r = Scenario.builder().name("etcd-user").nodes(3).clients(3).time(Duration.ofSeconds(8))
+                .hold(Duration.ofMillis(4000)).acquireTimeout(Duration.ofSeconds(8)).set("lease_ms", 2000)
+                .lock("io.lockchaos.api.testlocks.EtcdIgnoringLease", cp)
+                .nemesis("at 500ms isolate-client holder for 5s").store(store).run();
+        assertTrue(r.spec().recipe().etcd(), "it ran on etcd");
+        assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
+        assertTrue(r.violations().contains(io.lockchaos.checker.AnomalyKind.DOUBLE_HOLDER), "see " + r.dir());
+    }
+
+    /**
      * shrink on a user's lock: a server-side expiry of the holder overlaps even a lock that stops on SUSPENDED (the
      * server hands the lock on before the client hears); the kill beside it is noise that shrink removes, replaying
      * the user's class from the stored run alone.
