@@ -21,7 +21,8 @@ import java.util.jar.JarOutputStream;
  * jute, slf4j, and ZooKeeper's own dependencies. A container gets its classpath as a copy through the Docker API,
  * and the runner's whole classpath (the 72 MB shaded jar, or the test JVM's hundred jars) took a minute to copy
  * into three containers; what a server loads is a few megabytes. A jar that holds these packages among others (the
- * shaded jar) is replaced by a filtered copy, written once per JVM to a temporary file removed at exit.
+ * shaded jar) is replaced by a filtered copy, written once per JVM into a {@link ScratchFolders scratch folder} that is
+ * deleted at exit, or by a later sweep when the JVM was killed or halted (a test JVM's end may skip exit hooks).
  */
 final class ServerClasspath {
     /** Whole packages, so that a class first loaded on an error path is there too. */
@@ -30,6 +31,7 @@ final class ServerClasspath {
             "io/netty/", "org/apache/commons/io/", "META-INF/services/", "META-INF/native/");
 
     private static final Map<String, Path> FILTERED = new ConcurrentHashMap<>();
+    private static Path scratch;
 
     private ServerClasspath() {
     }
@@ -93,10 +95,20 @@ final class ServerClasspath {
         return name.indexOf('/') < 0 || PACKAGES.stream().anyMatch(name::startsWith);
     }
 
+    /** This JVM's scratch folder for filtered jars, made at first use. */
+    private static synchronized Path scratch() throws IOException {
+        if (scratch == null) {
+            Path dir = ScratchFolders.create("lockchaos-server-classpath-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> ScratchFolders.delete(dir),
+                    "lockchaos-server-classpath-cleanup"));
+            scratch = dir;
+        }
+        return scratch;
+    }
+
     private static Path copy(Path jar) {
         try {
-            Path out = Files.createTempFile("lockchaos-server-", ".jar");
-            out.toFile().deleteOnExit();
+            Path out = Files.createTempFile(scratch(), "server-", ".jar");
             try (JarFile in = new JarFile(jar.toFile());
                     OutputStream file = Files.newOutputStream(out);
                     JarOutputStream jos = new JarOutputStream(file)) {

@@ -36,6 +36,8 @@ class ServerClasspathTest {
         List<Path> cp = ServerClasspath.of(List.of(mixed, onlyServer, unrelated));
         assertEquals(2, cp.size(), cp.toString());
         assertNotEquals(mixed, cp.get(0), "a mixed jar is replaced by a filtered copy");
+        assertTrue(cp.get(0).getParent().getFileName().toString().startsWith("lockchaos-server-classpath-"),
+                "in a scratch folder that a later sweep removes if this JVM's exit hooks never run: " + cp.get(0));
         assertEquals(onlyServer, cp.get(1), "a jar of only needed classes is kept as it is");
         assertEquals(Set.of("io/lockchaos/cluster/ChildServer.class", "org/apache/zookeeper/ZooKeeper.class",
                 "simplelogger.properties", "META-INF/services/org.slf4j.spi.SLF4JServiceProvider"), names(cp.get(0)));
