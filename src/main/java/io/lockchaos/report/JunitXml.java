@@ -123,7 +123,7 @@ public final class JunitXml {
     }
 
     /** XML 1.0 cannot carry most control characters, even escaped; they become '?'. */
-    static String clean(String s) {
+    public static String clean(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

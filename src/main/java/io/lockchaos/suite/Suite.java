@@ -1,0 +1,230 @@
+package io.lockchaos.suite;
+
+import io.lockchaos.core.SpecException;
+import io.lockchaos.core.TestSpec;
+import io.lockchaos.core.TestSpecs;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs workload files one after another within a time budget, each as {@code run --workload FILE --check-expect} in
+ * a JVM of its own (a run that crashes or hangs takes nothing else with it, and stopping one is stopping a process:
+ * its shutdown hooks take its servers down), and keeps what each did in a {@link SuiteRecord}. A workload without a
+ * fault schedule gets the suite's mix. The record is complete after every workload, so whatever stops the suite, the
+ * results so far are kept.
+ */
+public final class Suite {
+    /** How long past the budget a running workload may go before it is stopped. */
+    static final Duration GRACE = Duration.ofSeconds(30);
+
+    private final List<Path> files;
+    private final Duration budget;
+    private final Path store;
+    private final int repeat;
+    private final String mix;
+    private final PrintStream console;
+    private final SuiteRecord record;
+    private Process current;
+    private boolean stopped;
+
+    /**
+     * @param files the workload files, in the order to run them
+     * @param repeat runs made again of a workload that missed its expectation, to measure how often it does
+     * @param mix the nemesis given to a workload without a fault schedule, or null to run it as it is
+     * @param record where the results go (its folder holds the runs' console logs)
+     */
+    public Suite(List<Path> files, Duration budget, Path store, int repeat, String mix, PrintStream console,
+                 SuiteRecord record) {
+        this.files = List.copyOf(files);
+        this.budget = budget;
+        this.store = store;
+        this.repeat = repeat;
+        this.mix = mix;
+        this.console = console;
+        this.record = record;
+    }
+
+    /** The workload files under {@code paths}: files as given, folders' {@code *.json} in name order, recursively. */
+    public static List<Path> workloads(List<Path> paths) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (var s = Files.walk(p)) {
+                    s.filter(f -> Files.isRegularFile(f) && f.getFileName().toString().endsWith(".json")).sorted()
+                            .forEach(out::add);
+                }
+            } else if (Files.isRegularFile(p)) {
+                out.add(p);
+            } else {
+                throw new IOException(p + ": no such file or folder");
+            }
+        }
+        return out;
+    }
+
+    /** Runs every workload; returns the record. */
+    public SuiteRecord run() throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + budget.toNanos();
+        for (Path file : files) {
+            if (isStopped()) {
+                break;
+            }
+            TestSpec spec;
+            try {
+                spec = TestSpecs.load(file);
+            } catch (SpecException e) {
+                record.add(new SuiteEntry(file.toString(), nameOf(file), SuiteEntry.Outcome.CRASHED, "", "", 0, "",
+                        "", e.getMessage(), e.getMessage(), 0, 0));
+                console.println("  " + file + ": " + e.getMessage());
+                continue;
+            }
+            String expected = spec.expectedVerdict().map(v -> v.wireName()).orElse("valid");
+            if (System.nanoTime() >= deadline) {
+                record.add(new SuiteEntry(file.toString(), spec.name(), SuiteEntry.Outcome.SKIPPED, "", expected, 0,
+                        "", "", "", "", 0, 0));
+                console.println(String.format("%-8s %s (the budget ran out before it began)", "skipped",
+                        spec.name()));
+                continue;
+            }
+            boolean mixed = mix != null && spec.schedule().events().isEmpty() && spec.faults().nemesis().isBlank();
+            Attempt a = attempt(file, spec.name(), mixed, deadline);
+            int reproduced = 0;
+            int repeats = 0;
+            if (a.outcome() == SuiteEntry.Outcome.NOT_MET) {
+                for (int i = 0; i < repeat && System.nanoTime() < deadline && !isStopped(); i++) {
+                    Attempt again = attempt(file, spec.name(), mixed, deadline);
+                    if (again.outcome() == SuiteEntry.Outcome.MET || again.outcome() == SuiteEntry.Outcome.NOT_MET) {
+                        repeats++;
+                        reproduced += again.outcome() == SuiteEntry.Outcome.NOT_MET ? 1 : 0;
+                    }
+                }
+            }
+            SuiteEntry e = new SuiteEntry(file.toString(), spec.name(), a.outcome(), a.verdict(), expected,
+                    a.seconds(), a.runDir(), a.runDir().isEmpty() ? "" : "bin/lockchaos replay " + a.runDir(),
+                    a.firstStory(), a.summary(), reproduced, repeats);
+            record.add(e);
+            console.println(String.format("%-8s %s: %s (expected %s), %.1f s%s%s", e.outcome().wireName(), e.name(),
+                    e.verdict().isEmpty() ? "no verdict" : e.verdict(), expected, e.seconds(),
+                    repeats > 0 ? ", missed again in " + reproduced + " of " + repeats + " reruns" : "",
+                    e.runDir().isEmpty() ? "" : "  " + e.runDir()));
+        }
+        return record;
+    }
+
+    private static String nameOf(Path file) {
+        String n = file.getFileName().toString();
+        return n.endsWith(".json") ? n.substring(0, n.length() - 5) : n;
+    }
+
+    /** What one run of a workload did. */
+    private record Attempt(SuiteEntry.Outcome outcome, String verdict, double seconds, String runDir,
+                           String firstStory, String summary) {
+    }
+
+    private Attempt attempt(Path file, String name, boolean mixed, long deadline)
+            throws IOException, InterruptedException {
+        Path log = Files.createTempFile(record.dir(), name + "-", ".log");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "io.lockchaos.cli.Main", "run", "--workload",
+                file.toString(), "--check-expect", "--store", store.toString()));
+        if (mixed) {
+            cmd.addAll(List.of("--nemesis", mix));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        // the run's own watchdog ends it (and so its servers) if this JVM is killed
+        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+        long t0 = System.nanoTime();
+        Process p;
+        synchronized (this) {
+            if (stopped) {
+                return new Attempt(SuiteEntry.Outcome.CUT, "", 0, "", "", "");
+            }
+            p = pb.start();
+            current = p;
+        }
+        long left = deadline - System.nanoTime() + GRACE.toNanos();
+        boolean ended = p.waitFor(Math.max(left, 0), TimeUnit.NANOSECONDS);
+        if (!ended) {
+            stop(p);
+        }
+        synchronized (this) {
+            current = null;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        String runDir = "";
+        String firstStory = "";
+        for (String line : out.split("\n")) {
+            if (runDir.isEmpty() && line.startsWith("  store: ")) {
+                runDir = line.substring("  store: ".length()).trim();
+            } else if (firstStory.isEmpty() && line.startsWith("  ! ") && !line.startsWith("  ! live:")) {
+                firstStory = line.substring(4).trim();
+            }
+        }
+        String verdict = "";
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\): (VALID|INVALID|UNKNOWN)\\n").matcher(out);
+        if (m.find()) {
+            verdict = m.group(1).toLowerCase(java.util.Locale.ROOT);
+        }
+        String summary = out;
+        if (!runDir.isEmpty() && Files.isRegularFile(Path.of(runDir, "summary.txt"))) {
+            summary = Files.readString(Path.of(runDir, "summary.txt"), StandardCharsets.UTF_8);
+        }
+        SuiteEntry.Outcome outcome;
+        if (!ended || stopped) {
+            outcome = SuiteEntry.Outcome.CUT;
+        } else if (verdict.isEmpty() || p.exitValue() == 2 && !verdict.equals("unknown")) {
+            outcome = SuiteEntry.Outcome.CRASHED;
+            if (firstStory.isEmpty()) {
+                firstStory = lastLine(out);
+            }
+        } else {
+            outcome = p.exitValue() == 0 ? SuiteEntry.Outcome.MET : SuiteEntry.Outcome.NOT_MET;
+        }
+        return new Attempt(outcome, verdict, seconds, runDir, firstStory, summary);
+    }
+
+    private static String lastLine(String out) {
+        String[] lines = out.strip().split("\n");
+        return lines.length == 0 ? "" : lines[lines.length - 1].trim();
+    }
+
+    /** SIGTERM (its hooks close its servers and write what it can), then SIGKILL 20 s later. */
+    private static void stop(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private synchronized boolean isStopped() {
+        return stopped;
+    }
+
+    /** Stops the suite: the running workload is stopped and recorded as cut, no other begins. For Ctrl-C. */
+    public void stop() {
+        Process p;
+        synchronized (this) {
+            stopped = true;
+            p = current;
+        }
+        if (p != null) {
+            try {
+                stop(p);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
