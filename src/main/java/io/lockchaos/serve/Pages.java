@@ -57,7 +57,8 @@ final class Pages {
                     + "check-index.json</a>)</p>\n");
         }
         s.append("<p id=\"count\">").append(shown.size()).append(" of ").append(runs.size())
-                .append(" runs, newest first</p>\n");
+                .append(" runs, newest first</p>\n<p id=\"suites\"><a href=\"/suites\">suite runs</a>: each workload's"
+                + " outcomes over the stored suite runs</p>\n");
         s.append("<table id=\"runs\"><tr><th>run</th><th>test</th><th>verdict</th><th>recipe</th><th>faults</th>"
                 + "<th>duration</th><th>anomalies</th><th>seed</th><th>open</th></tr>\n");
         for (StoredRun r : shown) {
@@ -128,6 +129,56 @@ final class Pages {
             }
         }
         s.append("\n</body></html>\n");
+        return s.toString();
+    }
+
+    /**
+     * The stored suite runs: one row per workload, one coloured cell per suite run (oldest first, newest last), its
+     * change since the previous suite run and a flaky mark; then the changes as {@code suite} printed them.
+     */
+    static String suites(io.lockchaos.suite.Trends t) {
+        StringBuilder s = new StringBuilder(head("lockchaos suite runs"));
+        s.append("<h1>suite runs</h1>\n<p><a href=\"/\">all runs</a></p>\n");
+        if (t.runs().isEmpty()) {
+            s.append("<p id=\"none\">no suite runs in this store (<code>bin/lockchaos suite</code> makes them)</p>\n"
+                    + "</body></html>\n");
+            return s.toString();
+        }
+        s.append("<p id=\"count\">").append(t.runs().size()).append(" suite run(s), oldest first; newest: <a href=\"/files/"
+                + "suite/").append(href(t.runs().get(t.runs().size() - 1).getFileName().toString()))
+                .append("/junit.xml\">junit.xml</a></p>\n<table id=\"trends\"><tr><th>workload</th>");
+        for (Path r : t.runs()) {
+            s.append("<th title=\"").append(esc(r.getFileName().toString())).append("\">")
+                    .append(esc(r.getFileName().toString().replaceFirst("^\\d{4}(\\d{4})T(\\d{4}).*", "$1 $2")))
+                    .append("</th>");
+        }
+        s.append("<th>since the previous</th></tr>\n");
+        for (io.lockchaos.suite.Trends.Row row : t.rows()) {
+            s.append("<tr><td>").append(esc(row.name())).append("</td>");
+            for (io.lockchaos.suite.SuiteEntry.Outcome o : row.outcomes()) {
+                String name = o == null ? "" : o.wireName();
+                String color = o == null ? "#fff" : switch (o) {
+                    case MET -> "#2e9d4f";
+                    case NOT_MET -> "#c0392b";
+                    case CRASHED, CUT -> "#e67e22";
+                    case SKIPPED -> "#bbb";
+                };
+                s.append("<td class=\"cell ").append(name).append("\" title=\"").append(name.isEmpty() ? "not run"
+                        : name).append("\" style=\"background:").append(color).append("\"></td>");
+            }
+            String change = row.change().words() + (row.flaky() ? (row.change().words().isEmpty() ? "" : ", ")
+                    + "flaky" : "");
+            s.append("<td class=\"change\">").append(esc(change)).append("</td></tr>\n");
+        }
+        s.append("</table>\n<h2>since the previous suite run</h2>\n<ul id=\"changes\">");
+        List<String> changes = t.changes();
+        if (changes.isEmpty()) {
+            s.append("<li>no change</li>");
+        }
+        for (String c : changes) {
+            s.append("<li>").append(esc(c)).append("</li>");
+        }
+        s.append("</ul>\n</body></html>\n");
         return s.toString();
     }
 

@@ -105,6 +105,9 @@ public final class StoreServer implements AutoCloseable {
             if (path.equals("/")) {
                 send(ex, 200, TYPES.get("html"), Pages.index(StoreIndex.scan(root), query(ex), corpusIndex())
                         .getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/suites")) {
+                send(ex, 200, TYPES.get("html"), Pages.suites(io.lockchaos.suite.Trends.of(root.resolve("suite"),
+                        null)).getBytes(StandardCharsets.UTF_8));
             } else if (path.startsWith("/run/")) {
                 Path dir = inside(ex, path.substring("/run/".length()).replaceAll("/$", ""));
                 if (dir != null) {
