@@ -56,8 +56,57 @@ class SuiteTest {
         return text;
     }
 
+    /** Parses junit.xml and checks it has the shape Jenkins' JUnit schema (junit-4.xsd) allows. */
     private static Document xml(Path f) throws Exception {
-        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile());
+        Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile());
+        Element suite = d.getDocumentElement();
+        assertEquals("testsuite", suite.getTagName());
+        allowed(suite, List.of("name", "tests", "failures", "errors", "time", "disabled", "skipped", "timestamp",
+                "hostname", "id", "package"), List.of("name", "tests"));
+        List<String> order = List.of("properties", "testcase", "system-out", "system-err");
+        int at = 0;
+        for (Element child : children(suite)) {
+            int i = order.indexOf(child.getTagName());
+            assertTrue(i >= at, "testsuite's children in schema order: " + child.getTagName());
+            at = i;
+            if (child.getTagName().equals("testcase")) {
+                allowed(child, List.of("name", "assertions", "time", "classname", "status"), List.of("name"));
+                List<String> caseOrder = List.of("skipped", "error", "failure", "system-out", "system-err");
+                int c = 0;
+                for (Element e : children(child)) {
+                    int j = caseOrder.indexOf(e.getTagName());
+                    assertTrue(j >= c, "testcase's children in schema order: " + e.getTagName());
+                    c = j;
+                    if (e.getTagName().equals("failure") || e.getTagName().equals("error")) {
+                        allowed(e, List.of("type", "message"), List.of());
+                    } else {
+                        allowed(e, List.of(), List.of()); // skipped and system-out are plain text
+                        assertTrue(children(e).isEmpty(), e.getTagName() + " holds text only");
+                    }
+                }
+            }
+        }
+        return d;
+    }
+
+    private static void allowed(Element e, List<String> names, List<String> required) {
+        for (int i = 0; i < e.getAttributes().getLength(); i++) {
+            String a = e.getAttributes().item(i).getNodeName();
+            assertTrue(names.contains(a), e.getTagName() + " may not have " + a);
+        }
+        for (String r : required) {
+            assertTrue(e.hasAttribute(r), e.getTagName() + " needs " + r);
+        }
+    }
+
+    private static List<Element> children(Element e) {
+        List<Element> out = new ArrayList<>();
+        for (int i = 0; i < e.getChildNodes().getLength(); i++) {
+            if (e.getChildNodes().item(i) instanceof Element c) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     @Test
