@@ -53,8 +53,10 @@ final class EtcdLock implements LockClient, TransactionalSet {
     private final boolean fenced;
     private final ScheduledExecutorService renewals;
 
-    private volatile long validUntil = Long.MIN_VALUE;
+    private volatile long validUntil;
     private volatile long leaseId;
+    /** The lease of the hold being acquired or held, 0 for none: a renewal still in flight at a release counts no more. */
+    private volatile long holding;
     private ByteSequence key;
     private long token = -1;
     private ScheduledFuture<?> renewal;
@@ -91,6 +93,7 @@ final class EtcdLock implements LockClient, TransactionalSet {
         long lease = get(client.getLeaseClient().grant(ttlSeconds), requestTimeout).getID();
         leaseId = lease;
         validUntil = sent + TimeUnit.SECONDS.toNanos(ttlSeconds);
+        holding = lease;
         long period = Math.max(200, TimeUnit.SECONDS.toMillis(ttlSeconds) / 3);
         renewal = renewals.scheduleWithFixedDelay(() -> renew(lease), period, period, TimeUnit.MILLISECONDS);
         LockResponse r;
@@ -101,10 +104,12 @@ final class EtcdLock implements LockClient, TransactionalSet {
             // the server still waits for the lock on this lease: revoking it deletes the waiting key, and once that
             // is acknowledged this client certainly holds nothing (else the outcome is unknown: the exception says so)
             stopRenewals();
+            holding = 0;
             revoke(lease, true);
             return null;
         } catch (Exception e) {
             stopRenewals();
+            holding = 0;
             revoke(lease, false);
             throw e;
         }
@@ -135,8 +140,11 @@ final class EtcdLock implements LockClient, TransactionalSet {
         long sent = System.nanoTime();
         try {
             LeaseKeepAliveResponse r = get(client.getLeaseClient().keepAliveOnce(lease), requestTimeout);
-            if (r.getTTL() > 0 && leaseId == lease) {
-                validUntil = Math.max(validUntil, sent + TimeUnit.SECONDS.toNanos(r.getTTL()));
+            if (r.getTTL() > 0 && holding == lease) {
+                long until = sent + TimeUnit.SECONDS.toNanos(r.getTTL());
+                if (until - validUntil > 0) {
+                    validUntil = until;
+                }
             }
         } catch (Exception e) {
             // not renewed this time: the validity runs out unless a later renewal gets through (a lease already
@@ -152,7 +160,7 @@ final class EtcdLock implements LockClient, TransactionalSet {
         long lease = leaseId;
         key = null;
         token = -1;
-        validUntil = Long.MIN_VALUE;
+        holding = 0;
         if (k == null) {
             throw new IllegalStateException("release without a hold");
         }
@@ -198,12 +206,12 @@ final class EtcdLock implements LockClient, TransactionalSet {
 
     @Override
     public boolean stillHolds() {
-        return System.nanoTime() - validUntil < 0;
+        return holding != 0 && System.nanoTime() - validUntil < 0;
     }
 
     @Override
     public long validUntilNanos() {
-        return validUntil;
+        return holding != 0 ? validUntil : Long.MAX_VALUE;
     }
 
     @Override

@@ -41,17 +41,16 @@ public final class EtcdLockFactory extends RecipeFactory {
         return Backend.ETCD;
     }
 
-    @Override
-    public LockClient open(LockContext ctx) throws Exception {
-        String[] urls = ctx.endpoints().stream().map(EtcdServers::url).toArray(String[]::new);
-        // no retries inside the client: a request that fails is the op's outcome (info), as in Jepsen's client
-        Client client = Client.builder().endpoints(urls).connectTimeout(ctx.connectionTimeout())
-                .retryMaxAttempts(0).build();
-        // a request waits as long as a connection may take: Redlock's per-instance timeout (100 ms by default) is
-        // shorter than a gRPC channel's first connection
+    /**
+     * A jetcd client on the members at {@code endpoints} ({@code host:port}), without retries inside the client (a
+     * request that fails is the op's outcome, as in Jepsen's client), its first requests already made: in a fresh JVM
+     * they take a second or more (class loading and compilation), which must not eat an acquire's timeout or a first
+     * lease's renewals.
+     */
+    static Client connect(java.util.List<String> endpoints, java.time.Duration connectTimeout) throws Exception {
+        Client client = Client.builder().endpoints(endpoints.stream().map(EtcdServers::url).toArray(String[]::new))
+                .connectTimeout(connectTimeout).retryMaxAttempts(0).build();
         try {
-            // the first requests of a JVM's gRPC stack take a second or more (class loading and compilation): made
-            // here, before any op is recorded, they cannot eat an acquire's timeout or a first lease's renewals
             client.getKVClient().get(EtcdLock.bytes(EtcdLock.SETS + "/warm-up"))
                     .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
             client.getLeaseClient().timeToLive(0, io.etcd.jetcd.options.LeaseOption.DEFAULT)
@@ -60,6 +59,12 @@ public final class EtcdLockFactory extends RecipeFactory {
             client.close();
             throw e;
         }
+        return client;
+    }
+
+    @Override
+    public LockClient open(LockContext ctx) throws Exception {
+        Client client = connect(ctx.endpoints(), ctx.connectionTimeout());
         EtcdLock l = new EtcdLock(client, ctx.key(), ctx.lease(), ctx.connectionTimeout(),
                 recipe.kind() == LockRecipe.Kind.ETCD_LOCK_FENCED, RENEWALS);
         ctx.session(l::leaseId, () -> null);

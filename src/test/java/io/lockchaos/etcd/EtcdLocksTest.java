@@ -53,9 +53,9 @@ class EtcdLocksTest {
         RENEWALS.shutdownNow();
     }
 
-    private static EtcdLock open(String name, boolean fenced) {
-        Client c = Client.builder().endpoints(servers.nodes().stream().map(m -> EtcdServers.url(m.clientAddress()))
-                .toArray(String[]::new)).retryMaxAttempts(0).build();
+    private static EtcdLock open(String name, boolean fenced) throws Exception {
+        Client c = EtcdLockFactory.connect(servers.nodes().stream().map(ZkNode::clientAddress).toList(),
+                Duration.ofSeconds(5));
         return new EtcdLock(c, name, Duration.ofSeconds(2), Duration.ofSeconds(5), fenced, RENEWALS);
     }
 
@@ -78,6 +78,7 @@ class EtcdLocksTest {
     void oneHolderAtATimeTheNextAfterTheReleaseAndRenewalsKeepTheLeasePastItsTtl() throws Exception {
         String name = name();
         try (EtcdLock a = open(name, false); EtcdLock b = open(name, false)) {
+            assertFalse(a.stillHolds(), "nothing held before the first acquire");
             Grant g = a.acquire(Duration.ofSeconds(5));
             assertNotNull(g);
             assertTrue(g.node().startsWith(name + "/"), g.node());
@@ -87,6 +88,9 @@ class EtcdLocksTest {
             assertTrue(a.stillHolds(), "renewed");
             assertNull(b.acquire(Duration.ofMillis(500)), "still held after its TTL");
             assertTrue(a.release());
+            assertFalse(a.stillHolds(), "nothing held after the release");
+            Thread.sleep(1000); // a renewal in flight at the release changes nothing
+            assertFalse(a.stillHolds(), "nothing held after the release");
             assertNotNull(b.acquire(Duration.ofSeconds(5)), "granted after the release");
             assertTrue(b.release());
         }
