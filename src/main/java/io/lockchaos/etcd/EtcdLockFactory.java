@@ -65,6 +65,8 @@ public final class EtcdLockFactory extends RecipeFactory {
     @Override
     public LockClient open(LockContext ctx) throws Exception {
         Client client = connect(ctx.endpoints(), ctx.connectionTimeout());
+        // a request waits as long as a connection may take: Redlock's per-instance timeout (redis_timeout_ms, 100 ms
+        // by default) is shorter than a gRPC channel's first connection
         EtcdLock l = new EtcdLock(client, ctx.key(), ctx.lease(), ctx.connectionTimeout(),
                 recipe.kind() == LockRecipe.Kind.ETCD_LOCK_FENCED, RENEWALS);
         ctx.session(l::leaseId, () -> null);
