@@ -95,4 +95,47 @@ public final class ChildProcesses {
             Thread.currentThread().interrupt();
         }
     }
+
+    /**
+     * Waits up to {@code seconds} for a restarted server to answer ({@code answers}); fails naming it and {@code
+     * log}, where it said why.
+     */
+    public void awaitRestart(int id, java.util.function.BooleanSupplier answers, int seconds, String log)
+            throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!answers.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException(what + " " + id + " did not answer within " + seconds + " s of its restart"
+                        + (log == null ? "" : " (see " + log + ")"));
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while restarting " + what + " " + id, e);
+            }
+        }
+    }
+
+    /**
+     * The version a server program prints for {@code --version}: the first group of {@code pattern}; "missing" when
+     * there is no program, "unknown" when it says nothing that matches.
+     */
+    public static String version(String executable, String pattern) {
+        if (executable == null) {
+            return "missing";
+        }
+        try {
+            Process p = new ProcessBuilder(executable, "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor(5, TimeUnit.SECONDS);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(out);
+            return m.find() ? m.group(1) : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
 }

@@ -402,27 +402,41 @@ public final class TestSpecs {
             throw new SpecException(source + ": cluster: " + recipe + " runs on local etcd members (cluster local),"
                     + " not " + s.cluster().kind().wireName());
         }
-        if (s.clients().reentryDepth() != 1) {
-            throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
-                    + s.clients().reentryDepth());
-        }
-        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
-            io.lockchaos.nemesis.Fault f = e.fault();
+        notReentrant(source, s);
+        refuseFaults(source, s, f -> {
             io.lockchaos.nemesis.FaultKind k = f.kind();
-            String why = null;
             if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
-                why = "etcd locks hold a lease, not a session to expire (a lease ends by itself: use pause-client)";
+                return "etcd locks hold a lease, not a session to expire (a lease ends by itself: use pause-client)";
             } else if (f.movesServerClocks()) {
-                why = "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
+                return "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
             } else if (k.movesClocks()) {
-                why = clockProblem(f);
+                return clockProblem(f);
             } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
-                why = "etcd members talk to each other directly here (each is told one peer address per member, so"
+                return "etcd members talk to each other directly here (each is told one peer address per member, so"
                         + " there is no per-pair proxy to cut): cut clients (isolate-client) or kill or pause members";
             }
-            if (why != null) {
-                throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
-                        : " " + f.target()) + ": " + why);
+            return null;
+        });
+    }
+
+    /** A leased lock (Redis, etcd) is not reentrant: reentry_depth 1. */
+    private static void notReentrant(String source, TestSpec s) throws SpecException {
+        if (s.clients().reentryDepth() != 1) {
+            throw new SpecException(source + ": reentry_depth: " + s.recipe().wireName() + " is not reentrant: 1, got "
+                    + s.clients().reentryDepth());
+        }
+    }
+
+    /** Refuses the first fault of the schedule that {@code why} has a reason against, naming it and the reason. */
+    private static void refuseFaults(String source, TestSpec s,
+                                     java.util.function.Function<io.lockchaos.nemesis.Fault, String> why)
+            throws SpecException {
+        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
+            io.lockchaos.nemesis.Fault f = e.fault();
+            String reason = why.apply(f);
+            if (reason != null) {
+                throw new SpecException(source + ": nemesis: " + f.kind().wireName() + (f.target().isEmpty() ? ""
+                        : " " + f.target()) + ": " + reason);
             }
         }
     }
@@ -439,27 +453,20 @@ public final class TestSpecs {
             throw new SpecException(source + ": nodes: " + recipe + " locks on one instance: nodes 1, got "
                     + s.cluster().nodes());
         }
-        if (s.clients().reentryDepth() != 1) {
-            throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
-                    + s.clients().reentryDepth());
-        }
-        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
-            io.lockchaos.nemesis.Fault f = e.fault();
+        notReentrant(source, s);
+        refuseFaults(source, s, f -> {
             io.lockchaos.nemesis.FaultKind k = f.kind();
-            String why = null;
             if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
-                why = "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or clock-jump)";
+                return "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or"
+                        + " clock-jump)";
             } else if (k.movesClocks()) {
-                why = clockProblem(f);
+                return clockProblem(f);
             } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
-                why = "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
+                return "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
                         + " isolate or traffic faults on the target clients)";
             }
-            if (why != null) {
-                throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
-                        : " " + f.target()) + ": " + why);
-            }
-        }
+            return null;
+        });
         // a mix draws its targets at random (a drawn leader fails at run time, recorded as such); a target the
         // user wrote is refused here
         for (String entry : s.faults().nemesis().split("[;\n]")) {

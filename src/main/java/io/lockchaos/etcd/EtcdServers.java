@@ -12,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * 1, 3 or 5 etcd members (Debian's {@code etcd-server}) as child processes on 127.0.0.1, one cluster, each with its
@@ -259,19 +257,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     public synchronized void restart(ZkNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!answers(n)) {
-            if (System.nanoTime() > deadline) {
-                throw new IOException("etcd " + n.id() + " did not answer within 10 s of its restart (see "
-                        + n.logFile() + ")");
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while restarting etcd " + n.id(), e);
-            }
-        }
+        processes.awaitRestart(n.id(), () -> answers(n), 10, n.logFile().toString());
     }
 
     /** Whether the member's client port accepts connections (healthy or not: a lone member of three never is). */
@@ -320,22 +306,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
 
     /** The version etcd prints, e.g. {@code 3.4.23}, or "missing" / "unknown". */
     public static String version() {
-        String exe = findExecutable();
-        if (exe == null) {
-            return "missing";
-        }
-        try {
-            Process p = new ProcessBuilder(exe, "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(5, TimeUnit.SECONDS);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("etcd Version: ([0-9.]+)").matcher(out);
-            return m.find() ? m.group(1) : "unknown";
-        } catch (IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
+        return ChildProcesses.version(findExecutable(), "etcd Version: ([0-9.]+)");
     }
 
     /** The last non-blank line of a member's log, quoted, or empty. */

@@ -20,7 +20,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * 1, 3 or 5 independent Redis instances (Debian's {@code redis-server}) as child processes on 127.0.0.1, each on a
@@ -270,18 +269,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     public synchronized void restart(ZkNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!ping(n)) {
-            if (System.nanoTime() > deadline) {
-                throw new IOException("redis-server " + n.id() + " did not answer within 10 s of its restart");
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while restarting redis-server " + n.id(), e);
-            }
-        }
+        processes.awaitRestart(n.id(), () -> ping(n), 10, null);
     }
 
     @Override
@@ -328,22 +316,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
 
     /** The version redis-server prints, e.g. {@code 7.0.15}, or "unknown". */
     public static String version() {
-        String exe = findExecutable();
-        if (exe == null) {
-            return "missing";
-        }
-        try {
-            Process p = new ProcessBuilder(exe, "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(5, TimeUnit.SECONDS);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=([0-9.]+)").matcher(out);
-            return m.find() ? m.group(1) : "unknown";
-        } catch (IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
+        return io.lockchaos.cluster.ChildProcesses.version(findExecutable(), "v=([0-9.]+)");
     }
 
     /** The last non-blank line redis-server wrote (its log, else its standard output), quoted, or empty. */

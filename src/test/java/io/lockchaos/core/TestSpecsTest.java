@@ -160,6 +160,16 @@ class TestSpecsTest {
         assertEquals("servers", loss.schedule().events().get(0).fault().target());
     }
 
+    /** Each spec is refused with one line that starts as given. */
+    private static void assertRefused(Map<Map<String, String>, String> refused) {
+        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
+            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
+                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
+            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
+            assertFalse(x.getMessage().contains("\n"));
+        }
+    }
+
     @Test
     void whatEtcdCannotDoIsRefusedInOneLineNamingTheKey() throws Exception {
         TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe",
@@ -179,12 +189,7 @@ class TestSpecsTest {
                 + " clock-jump node:1: etcd is a Go program");
         refused.put(Map.of("recipe", "etcd-lock", "reentry_depth", "2"), "t: reentry_depth: etcd-lock is not"
                 + " reentrant");
-        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
-            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
-                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
-            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
-            assertFalse(x.getMessage().contains("\n"));
-        }
+        assertRefused(refused);
     }
 
     @Test
@@ -218,12 +223,7 @@ class TestSpecsTest {
         refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis",
                 "at 1s clock-jump node:1 by_ms=90000000 for 1s"),
                 "t: nemesis: clock-jump node:1: by_ms: expected -86400000 to 86400000 (a day), got 90000000");
-        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
-            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
-                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
-            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
-            assertFalse(x.getMessage().contains("\n"));
-        }
+        assertRefused(refused);
         SpecException x = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("redis_appendonly", "yes")));
         assertEquals("t: redis_appendonly: expected true or false, got 'yes'", x.getMessage());
@@ -264,12 +264,7 @@ class TestSpecsTest {
                 + " node:2 (node 1 is the primary)");
         refused.put(Map.of("recipe", "pg-lease", "nodes", "2", "pg_replication", "async", "nemesis",
                 "at 1s failover node:2 for 2s"), "t: nemesis: 'at 1s failover node:2 for 2s'");
-        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
-            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t",
-                    TestSpecs.with("t", TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
-            assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
-            assertFalse(x.getMessage().contains("\n"));
-        }
+        assertRefused(refused);
     }
 
     @Test
