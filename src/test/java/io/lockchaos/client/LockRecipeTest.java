@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(17, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(19, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -47,6 +47,9 @@ class LockRecipeTest {
         expected.put("pg-lease", "1 - o - - - l");
         // one transaction holds the transaction-level lock once, and only it can end it (by committing)
         expected.put("pg-advisory-xact", "1 - o - - - -");
+        // etcd: a key on a lease, deleted by its holder only
+        expected.put("etcd-lock", "1 - o - - - l");
+        expected.put("etcd-lock-fenced", "1 - o - - - l");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -95,7 +98,7 @@ class LockRecipeTest {
                 "naive-queue", "owner-mutex"));
         // the Redis locks: exclusive, released by their value's owner only
         for (String redis : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced",
-                "pg-lease")) {
+                "pg-lease", "etcd-lock", "etcd-lock-fenced")) {
             expected.put(redis, "owner-mutex");
         }
         expected.put("pg-advisory", "reentrant-mutex");
