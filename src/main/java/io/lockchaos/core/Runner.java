@@ -303,7 +303,10 @@ public final class Runner {
                 try {
                     phases.mark("running the workers and faults");
                     prepare(zk.connectString());
-                    runWorkers(zk, rec, ctx, driver, schedule.needsClientProxies());
+                    try (ResourceSampler sampler = ResourceSampler.start(runDir.resolve("resources.jsonl"), rec::ops,
+                            historyFile)) {
+                        runWorkers(zk, rec, ctx, driver, schedule.needsClientProxies());
+                    }
                     if (progress != null) {
                         progress.close();
                     }
