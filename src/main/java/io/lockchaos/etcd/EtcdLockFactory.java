@@ -50,16 +50,39 @@ public final class EtcdLockFactory extends RecipeFactory {
     static Client connect(java.util.List<String> endpoints, java.time.Duration connectTimeout) throws Exception {
         Client client = Client.builder().endpoints(endpoints.stream().map(EtcdServers::url).toArray(String[]::new))
                 .connectTimeout(connectTimeout).retryMaxAttempts(0).build();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(WARM_UP_SECONDS);
         try {
-            client.getKVClient().get(EtcdLock.bytes(EtcdLock.SETS + "/warm-up"))
-                    .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
-            client.getLeaseClient().timeToLive(0, io.etcd.jetcd.options.LeaseOption.DEFAULT)
-                    .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            while (true) {
+                try {
+                    client.getKVClient().get(EtcdLock.bytes(EtcdLock.SETS + "/warm-up"))
+                            .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+                    client.getLeaseClient().timeToLive(0, io.etcd.jetcd.options.LeaseOption.DEFAULT)
+                            .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+                    break;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // a member killed a moment ago may have led: "leader changed" or "no leader" until the rest
+                    // elect one, which is not yet anything the client's ops should see
+                    if (!unavailable(e) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(100);
+                }
+            }
         } catch (Exception e) {
             client.close();
             throw e;
         }
         return client;
+    }
+
+    private static boolean unavailable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.grpc.StatusRuntimeException s
+                    && s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
