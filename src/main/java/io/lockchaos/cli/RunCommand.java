@@ -137,6 +137,21 @@ final class RunCommand implements Callable<Integer> {
         if (spec.expectedVerdict().isPresent() || checkExpect) {
             after.add("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
         }
+        boolean memoryJudged = true;
+        long bound = spec.checking().memoryGrowthMb();
+        if (bound >= 0) {
+            java.util.Optional<io.lockchaos.core.ResourceGrowth> growth;
+            try {
+                growth = io.lockchaos.core.ResourceGrowth.of(RunDir.of(dir).resources());
+            } catch (java.io.IOException e) {
+                throw new UserError(e.getMessage());
+            }
+            memoryJudged = growth.isPresent();
+            met &= growth.map(g -> g.within(bound)).orElse(false);
+            after.add(growth.map(g -> g.line(bound)).orElse("memory: not judged against the bound of " + bound
+                    + " MB: no live-heap sample after the end of the first minute (runs of 2 minutes or more have"
+                    + " one)"));
+        }
         if (out.faultsStarted() + out.faultsFailed() > 0) {
             after.add("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
@@ -148,7 +163,8 @@ final class RunCommand implements Callable<Integer> {
         System.out.println("  results: " + RunDir.of(dir).results());
         System.out.println("  summary: " + RunDir.of(dir).summary());
         System.out.println("  report: " + RunDir.of(dir).timeline());
-        if (checkExpect && out.result().verdict() == Verdict.UNKNOWN && expected != Verdict.UNKNOWN) {
+        if (checkExpect && (!memoryJudged
+                || out.result().verdict() == Verdict.UNKNOWN && expected != Verdict.UNKNOWN)) {
             return 2; // undecided is not "not as expected": CI treats it as a warning, as it does without the flag
         }
         return checkExpect ? (met ? 0 : 1) : out.result().verdict().exitCode();

@@ -13,9 +13,16 @@ import java.util.Optional;
  *     version no range matches falls back to {@code expect}
  * @param acquireSlackMillis when 0 or more, acquires that return later than their timeout plus this many ms are
  *     violations ({@code acquire_slack_ms}; -1, the default, does not check)
+ * @param memoryGrowthMb when 0 or more, the most the runner's live heap (in use after a full collection) may grow, in
+ *     MB, from its sample at the end of the first minute to its highest later one ({@code expect_memory_growth_mb}; -1,
+ *     the default, does not check): a soak's bound on memory that grows with the run
  */
-public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireSlackMillis) {
+public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireSlackMillis, long memoryGrowthMb) {
     public CheckSpec {
+        if (memoryGrowthMb < -1 || memoryGrowthMb > 1_048_576) {
+            throw new IllegalArgumentException("expect_memory_growth_mb: expected -1 (no check) or 0 to 1048576 (1 TB),"
+                    + " got " + memoryGrowthMb);
+        }
         byCurator = byCurator == null ? List.of() : List.copyOf(byCurator);
         if (acquireSlackMillis < -1 || acquireSlackMillis > 600_000) {
             throw new IllegalArgumentException("acquire_slack_ms: expected -1 (no check) or 0 to 600000, got "
@@ -24,7 +31,7 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
     }
 
     public CheckSpec(Verdict expect) {
-        this(expect, List.of(), -1);
+        this(expect, List.of(), -1, -1);
     }
 
     public Optional<Verdict> expected() {

@@ -178,6 +178,11 @@ public final class Keys {
             key("acquire_slack_ms", Type.LONG, "-1", null, "when 0 or more, acquires that return later than their"
                     + " timeout plus this slack are violations (`acquire-overrun`); -1 does not check",
                     s -> s.checking().acquireSlackMillis()),
+            key("expect_memory_growth_mb", Type.LONG, "-1", null, "when 0 or more, the most the runner's live heap"
+                    + " (in use after a full collection, which each minute's sample then runs) may grow, in MB, from"
+                    + " the end of the run's first minute to its highest later sample in `resources.jsonl`; `run`"
+                    + " prints it, and with `--check-expect` a run that grew more misses its expectation; -1 does not"
+                    + " check (see CI: Soak)", s -> s.checking().memoryGrowthMb()),
             key("open_tries", Type.INT, "3", 1, 100, null, "how often a worker tries to open a client for a new"
                     + " process, a second apart, before it stops (its first one: before the run stops)"),
             key("container_check_ms", Type.LONG, "-1", null, "how often the servers (child JVMs) reap empty"

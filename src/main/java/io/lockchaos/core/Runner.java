@@ -303,8 +303,8 @@ public final class Runner {
                 try {
                     phases.mark("running the workers and faults");
                     prepare(zk.connectString());
-                    try (ResourceSampler sampler = ResourceSampler.start(runDir.resolve("resources.jsonl"), rec::ops,
-                            historyFile)) {
+                    try (ResourceSampler sampler = ResourceSampler.start(RunDir.of(runDir).resources(), rec::ops,
+                            historyFile, spec.checking().memoryGrowthMb() >= 0)) {
                         runWorkers(zk, rec, ctx, driver, schedule.needsClientProxies());
                     }
                     if (progress != null) {

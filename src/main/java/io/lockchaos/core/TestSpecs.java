@@ -202,7 +202,7 @@ public final class TestSpecs {
             }
             TestSpec read = new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients,
                     workload, faults, new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator")),
-                    number(source, m, "acquire_slack_ms")), redis, m);
+                    number(source, m, "acquire_slack_ms"), number(source, m, "expect_memory_growth_mb")), redis, m);
             // the values as the spec says them (a recipe's canonical name, what a user's factory promised): two specs
             // of the same test are equal however their keys were spelled
             Map<String, String> canonical = new java.util.LinkedHashMap<>();

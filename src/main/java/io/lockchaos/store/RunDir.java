@@ -65,6 +65,11 @@ public record RunDir(Path path) {
         return path.resolve(JUNIT);
     }
 
+    /** The runner's resource samples (heap, resident set, descriptors, threads), one JSON line each. */
+    public Path resources() {
+        return path.resolve("resources.jsonl");
+    }
+
     public Path clientLog() {
         return path.resolve(CLIENT_LOG);
     }
