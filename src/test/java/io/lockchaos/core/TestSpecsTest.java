@@ -33,7 +33,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "expect_by_curator", "acquire_slack_ms",
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "expect_by_curator", "acquire_slack_ms", "expect_memory_growth_mb",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }
@@ -110,6 +110,20 @@ class TestSpecsTest {
         assertEquals(Verdict.INVALID, s.checking().expected().orElseThrow());
         assertTrue(TestSpec.DEFAULTS.checking().expected().isEmpty());
         assertTrue(TestSpec.DEFAULTS.faults().proxy().embedded());
+    }
+
+    @Test
+    void expectAnyStatesNoVerdictAndKeepsItsSpelling() throws Exception {
+        TestSpec s = TestSpecs.with("w.json", TestSpec.DEFAULTS, Map.of("expect", "any",
+                "expect_memory_growth_mb", "64"));
+        assertTrue(s.checking().anyVerdict());
+        assertTrue(s.expectedVerdict().isEmpty());
+        assertEquals(64, s.checking().memoryGrowthMb());
+        assertEquals("any", text(s).get("expect"));
+        assertEquals(s, TestSpecs.with("w.json", TestSpec.DEFAULTS, text(s)), "the spec as written reads back");
+        assertEquals("w.json: expect_memory_growth_mb: expected -1 (no check) or 0 to 1048576 (1 TB), got -3",
+                assertThrows(SpecException.class, () -> TestSpecs.with("w.json", TestSpec.DEFAULTS,
+                        Map.of("expect_memory_growth_mb", "-3"))).getMessage());
     }
 
     @Test

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * <p>It is one of the slow tier's classes, so that its minutes overlap the other slow tests; everything it runs writes
  * only into its own copy (the build included), never into the build the other test JVMs read. The pages of the
  * servers' workloads ({@link #SERVER_PAGES}) are {@link ServerDocCommandsTest}'s, so that the test JVMs share
- * these minutes rather than one running them all at the end.
+ * these minutes rather than one running them all at the end; so are the CI page's ({@link #CI_PAGES}, whose soak runs for
+ * minutes), {@link CiDocCommandsTest}'s.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class DocCommandsTest {
@@ -38,6 +39,8 @@ class DocCommandsTest {
     private static final Duration LIMIT = Duration.ofMinutes(5);
     /** Pages whose commands only run workloads on servers of their own, and need nothing an earlier page made. */
     static final List<String> SERVER_PAGES = List.of("etcd.md", "postgres.md", "redis.md", "zookeeper.md");
+    /** The CI page: the suite and the soak, minutes of their own. */
+    static final List<String> CI_PAGES = List.of("ci.md");
 
     /** What the text promises about one command. */
     record Promise(Integer exit, List<String> prints, String until, String notRun) {
@@ -123,7 +126,8 @@ class DocCommandsTest {
 
     @Test
     void everyDocumentedCommandRunsAsWritten() throws Exception {
-        runAll(pages().stream().filter(p -> !SERVER_PAGES.contains(p.getFileName().toString())).toList(), 10);
+        runAll(pages().stream().filter(p -> !SERVER_PAGES.contains(p.getFileName().toString())
+                && !CI_PAGES.contains(p.getFileName().toString())).toList(), 10);
     }
 
     /** Runs the commands of {@code pages} in a working copy of its own; at least {@code least} of them run. */
