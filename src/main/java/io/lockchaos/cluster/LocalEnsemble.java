@@ -289,6 +289,20 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         }
     }
 
+    /**
+     * Whether the server's process is meant to run and does; {@code -1} when it does (or is not meant to), its exit
+     * code when it was started and has exited since (a server that refused its data, for one).
+     */
+    public synchronized int exitCode(ZkNode n) {
+        Process p = processes.get(n.id());
+        return p == null || p.isAlive() ? -1 : p.exitValue();
+    }
+
+    /** Whether the server is meant to be running (started and not killed). */
+    public synchronized boolean running(ZkNode n) {
+        return processes.running(n.id());
+    }
+
     /** Whether the server is meant to be running (not killed by {@link #kill}). */
     private synchronized boolean isRunning(int id) {
         return processes.running(id);

@@ -257,6 +257,11 @@ public final class TestSpecs {
                 if (k == io.lockchaos.nemesis.FaultKind.FAILOVER) {
                     failoverProblem(source, s, f);
                 }
+                if (k.damagesDisk() && (!s.recipe().zooKeeper() || cluster.containers())) {
+                    throw new SpecException(source + ": nemesis: " + k.wireName() + ": disk faults change ZooKeeper"
+                            + " servers' transaction logs, which this machine has only for cluster local or netns and"
+                            + " a ZooKeeper recipe");
+                }
                 if (f.movesClientClocks()) {
                     clientClockProblem(source, s, f);
                 }

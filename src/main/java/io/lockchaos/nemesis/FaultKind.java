@@ -54,7 +54,19 @@ public enum FaultKind {
      * A failover to the target replica (PostgreSQL with {@code pg_replication}): every other server is fenced (kill
      * -9, and it stays down), then the replica is promoted; what it had not replayed of the old primary's log is lost.
      */
-    FAILOVER(Targets.SERVER, Fn.START, null);
+    FAILOVER(Targets.SERVER, Fn.START, null),
+    /**
+     * Jepsen's lost writes: servers are killed, the newest transaction log of each loses its last {@code txns}
+     * (default 10) transactions, and each starts again when the fault ends (ZooKeeper servers this machine runs).
+     */
+    TRUNCATE_LOG(Targets.SERVERS, Fn.KILL, Fn.RESTART),
+    /** Servers are killed, one byte of the last transaction in each one's newest log is flipped, each starts again. */
+    CORRUPT_LOG(Targets.SERVERS, Fn.KILL, Fn.RESTART),
+    /**
+     * Servers' data folders are copied as they run; when the fault ends each is killed and started on its copy, the
+     * transactions of the fault's duration gone from it.
+     */
+    ROLLBACK(Targets.SERVERS, Fn.START, Fn.RESTART);
 
     /** Which targets a kind takes. */
     enum Targets {
@@ -131,6 +143,11 @@ public enum FaultKind {
     /** Whether the fault moves servers' wall clocks (so they must run under the clock-shift library). */
     public boolean movesClocks() {
         return this == CLOCK_JUMP || this == CLOCK_STROBE;
+    }
+
+    /** Whether the fault changes servers' data on disk (so it needs ZooKeeper servers this machine runs). */
+    public boolean damagesDisk() {
+        return this == TRUNCATE_LOG || this == CORRUPT_LOG || this == ROLLBACK;
     }
 
     /** Whether the fault happens at an instant (it has no duration and no stop). */

@@ -72,6 +72,7 @@ public final class Nemeses {
         members.add(new ClientPauseNemesis());
         members.add(new ClockNemesis());
         members.add(new FailoverNemesis());
+        members.add(new DiskNemesis());
         return compose(members);
     }
 }
