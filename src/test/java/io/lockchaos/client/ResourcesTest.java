@@ -1,0 +1,81 @@
+package io.lockchaos.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.lockchaos.checker.LostUpdateChecker;
+import io.lockchaos.checker.Recipe;
+import io.lockchaos.checker.Verdict;
+import io.lockchaos.history.History;
+import io.lockchaos.history.HistoryWriter;
+import io.lockchaos.history.JsonlHistoryReader;
+import io.lockchaos.history.Op;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The set a lock protects in this JVM: read whole, written back whole, so two holders at once lose an add. */
+class ResourcesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anInsertKeepsTheOrderAndLeavesTheReadArrayAlone() {
+        long[] s = {100, 300};
+        long[] t = Resources.with(s, 200);
+        assertArrayEquals(new long[] {100, 200, 300}, t);
+        assertArrayEquals(new long[] {100, 300}, s, "a holder's read does not change under it");
+        assertArrayEquals(new long[] {5}, Resources.with(new long[0], 5));
+        assertArrayEquals(new long[] {100, 300, 400}, Resources.with(s, 400));
+        assertSame(t, Resources.with(t, 200), "already there");
+    }
+
+    @Test
+    void oneHolderAfterAnotherKeepsEveryAddAndTwoAtOnceLoseOne() throws Exception {
+        Path file = dir.resolve("h.jsonl");
+        Resources res = new Resources("/k");
+        try (HistoryWriter w = HistoryWriter.create(file)) {
+            Recorder rec = new Recorder(w);
+            res.criticalSection(rec, 0, -1, 0, () -> true);
+            res.criticalSection(rec, 1, -1, 0, () -> true);
+            // two holders at once: both read the same set, each writes back its own add
+            CountDownLatch bothRead = new CountDownLatch(2);
+            Thread a = new Thread(() -> overlap(res, rec, 2, bothRead));
+            Thread b = new Thread(() -> overlap(res, rec, 3, bothRead));
+            a.start();
+            b.start();
+            a.join();
+            b.join();
+            res.finalRead(rec, Op.FIRST_FINAL_PROCESS);
+        }
+        History h = JsonlHistoryReader.read(file);
+        Op read = h.ops().get(h.ops().size() - 1);
+        assertEquals(3, ((List<?>) read.value()).size(), "four adds, one lost: " + read.value());
+        assertEquals(Verdict.INVALID, new LostUpdateChecker(Recipe.MUTEX).check(h).verdict());
+        assertEquals(1L, new LostUpdateChecker(Recipe.MUTEX).check(h).stats().get("lost"));
+    }
+
+    private static void overlap(Resources res, Recorder rec, int process, CountDownLatch bothRead) {
+        int[] checks = {0};
+        try {
+            // its first check comes before the read; the next ones, in the hold between the read and the write,
+            // wait for the other holder's read
+            res.criticalSection(rec, process, -1, 0, () -> {
+                if (checks[0]++ == 1) {
+                    bothRead.countDown();
+                    try {
+                        bothRead.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return true;
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
