@@ -57,7 +57,7 @@ final class DiskNemesis implements Nemesis {
                 deleteTree(copy);
                 copyTree(n.dataDir(), copy);
                 copies.put(n, copy);
-                at.put(Integer.toString(n.id()), lastZxid(copy));
+                at.put(Integer.toString(n.id()), "0x" + Long.toHexString(lastZxid(copy)));
             }
             value.put("image_zxid", at);
             return new Started(value, () -> rollBack(local, targets, value));
