@@ -145,6 +145,16 @@ public enum FaultKind {
         return this == CLOCK_JUMP || this == CLOCK_STROBE;
     }
 
+    /** The target names this kind takes (besides {@code process:N} or {@code node:N} where it takes those). */
+    public Set<String> targetNames() {
+        return targets.names;
+    }
+
+    /** Whether the kind takes {@code node:N}: a server named by its number. */
+    public boolean takesNodes() {
+        return targets.accepts("node:2");
+    }
+
     /** Whether the fault changes servers' data on disk (so it needs ZooKeeper servers this machine runs). */
     public boolean damagesDisk() {
         return this == TRUNCATE_LOG || this == CORRUPT_LOG || this == ROLLBACK;
