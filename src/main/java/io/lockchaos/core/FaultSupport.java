@@ -57,6 +57,48 @@ public final class FaultSupport {
         return false;
     }
 
+    /**
+     * Faults that a {@code combined} entry leaves out: a failover fences every other server for the rest of the run,
+     * and the disk faults lose acknowledged data or a server for good by design; a schedule names them itself.
+     */
+    static final java.util.Set<FaultKind> NOT_COMBINED = java.util.EnumSet.of(FaultKind.FAILOVER,
+            FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK);
+
+    private static final Map<TestSpec, List<io.lockchaos.nemesis.Fault>> COMBINABLE =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What a {@code combined} entry of {@code spec}'s schedule draws from: every fault and target that passes
+     * validation for this very workload (its recipe, servers and cluster), but those of {@link #NOT_COMBINED} and the
+     * targets that wait for a moment ({@code releaser}), in a fixed order so that a seed draws the same schedule.
+     */
+    public static List<io.lockchaos.nemesis.Fault> combinable(TestSpec spec) {
+        return COMBINABLE.computeIfAbsent(spec, FaultSupport::findCombinable);
+    }
+
+    private static List<io.lockchaos.nemesis.Fault> findCombinable(TestSpec spec) {
+        List<io.lockchaos.nemesis.Fault> out = new ArrayList<>();
+        for (FaultKind kind : FaultKind.values()) {
+            if (NOT_COMBINED.contains(kind)) {
+                continue;
+            }
+            for (String target : new TreeSet<>(kind.targetNames())) {
+                if (target.equals("releaser")) {
+                    continue;
+                }
+                try {
+                    TestSpecs.validate("combined", TestSpecs.with("combined", spec, Map.of("nemesis", "at 1s "
+                            + kind.wireName() + (target.isEmpty() ? "" : " " + target)
+                            + (kind.instantaneous() ? "" : " for 1s"))));
+                    out.add(new io.lockchaos.nemesis.Fault(kind, target, Map.of()));
+                } catch (SpecException | IllegalArgumentException refused) {
+                    // this workload does not take it
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** The table of the Faults page: a row per fault, a column per backend. */
     public static String markdownTable() {
         StringBuilder b = new StringBuilder("| fault |");

@@ -73,7 +73,8 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
     }
 
     public Schedule schedule() {
-        return Schedule.parse(faults.nemesis(), seed, workload.timeSeconds() * 1000);
+        return Schedule.parse(faults.nemesis(), seed, workload.timeSeconds() * 1000,
+                () -> FaultSupport.combinable(this));
     }
 
     /** How long the final quiesce lasts. */

@@ -28,6 +28,8 @@ public record Schedule(List<FaultEvent> events) {
     private static final Pattern AT = Pattern.compile("at\\s+(\\S+)\\s+(\\S+)(.*?)(?:\\s+for\\s+(\\S+))?");
     private static final Pattern MIX = Pattern.compile("mix\\s+(\\S+)\\s+every\\s+(\\S+)\\s+for\\s+(\\S+)"
             + "(?:\\s+from\\s+(\\S+))?");
+    private static final Pattern COMBINED = Pattern.compile("combined\\s+every\\s+(\\S+)\\s+for\\s+(\\S+)"
+            + "(?:\\s+from\\s+(\\S+))?");
     private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m)");
     private static final Pattern OPTION = Pattern.compile("([a-z_]+)=(-?[0-9]+)");
 
@@ -79,6 +81,16 @@ public record Schedule(List<FaultEvent> events) {
      * @throws IllegalArgumentException with a one-line message quoting the entry at fault
      */
     public static Schedule parse(String text, long seed, long mainMillis) {
+        return parse(text, seed, mainMillis, null);
+    }
+
+    /**
+     * Parses a schedule whose {@code combined} entries draw from {@code combinable}: the faults (kind and target)
+     * the run's backend and cluster take, as Jepsen's combined nemesis mixes every fault class a database supports.
+     * Null refuses {@code combined} (what it draws from depends on the workload).
+     */
+    public static Schedule parse(String text, long seed, long mainMillis,
+                                 java.util.function.Supplier<List<Fault>> combinable) {
         List<FaultEvent> events = new ArrayList<>();
         SplittableRandom random = new SplittableRandom(seed);
         for (String raw : text.split("[;\\n]")) {
@@ -88,13 +100,21 @@ public record Schedule(List<FaultEvent> events) {
             }
             Matcher mix = MIX.matcher(entry);
             Matcher at = AT.matcher(entry);
+            Matcher combined = COMBINED.matcher(intensity(entry));
             if (mix.matches()) {
                 events.addAll(expandMix(entry, mix, random, mainMillis));
+            } else if (combined.matches()) {
+                if (combinable == null) {
+                    throw new IllegalArgumentException("'" + entry + "': combined draws the faults a workload's"
+                            + " backend takes: it needs a workload (recipe, nodes, cluster)");
+                }
+                events.addAll(expandCombined(entry, combined, random, mainMillis, combinable.get()));
             } else if (at.matches()) {
                 events.add(event(entry, at, mainMillis));
             } else {
                 throw new IllegalArgumentException("'" + entry + "': expected 'at TIME FAULT [TARGET] [key=N...]"
-                        + " [for TIME]' or 'mix FAULT,FAULT... every TIME for TIME [from TIME]'");
+                        + " [for TIME]', 'mix FAULT,FAULT... every TIME for TIME [from TIME]' or 'combined low|medium|high' or"
+                        + " 'combined every TIME for TIME [from TIME]'");
             }
         }
         return new Schedule(events);
@@ -201,6 +221,43 @@ public record Schedule(List<FaultEvent> events) {
                     : drawn.names.stream().filter(name -> !name.equals("releaser")).sorted().toList();
             String target = targets.get(random.nextInt(targets.size()));
             out.add(new FaultEvent(t, new Fault(k, target, Map.of()), k.instantaneous() ? 0 : duration));
+        }
+        return out;
+    }
+
+    /**
+     * {@code combined low}, {@code medium} and {@code high} in full: a fault of 3 s every 10 s, of 3 s every 5 s, of 1 s
+     * every 2 s (the faults start 2 s, 2 s and 1 s into the main phase); anything else as it is.
+     */
+    static String intensity(String entry) {
+        return switch (entry) {
+            case "combined low" -> "combined every 10s for 3s from 2s";
+            case "combined medium", "combined" -> "combined every 5s for 3s from 2s";
+            case "combined high" -> "combined every 2s for 1s from 1s";
+            default -> entry;
+        };
+    }
+
+    private static List<FaultEvent> expandCombined(String entry, Matcher m, SplittableRandom random,
+                                                   long mainMillis, List<Fault> pairs) {
+        long every = millis(entry, m.group(1));
+        long duration = millis(entry, m.group(2));
+        long from = m.group(3) == null ? 0 : millis(entry, m.group(3));
+        if (every <= 0 || duration <= 0) {
+            throw new IllegalArgumentException("'" + entry + "': every and for must be positive");
+        }
+        if (duration > every) {
+            throw new IllegalArgumentException("'" + entry + "': faults of " + duration + " ms every " + every
+                    + " ms would overlap; make 'for' at most 'every'");
+        }
+        if (pairs.isEmpty()) {
+            throw new IllegalArgumentException("'" + entry + "': this workload takes none of the faults combined"
+                    + " draws from");
+        }
+        List<FaultEvent> out = new ArrayList<>();
+        for (long t = from; t < mainMillis; t += every) {
+            Fault f = pairs.get(random.nextInt(pairs.size()));
+            out.add(new FaultEvent(t, f, f.kind().instantaneous() ? 0 : duration));
         }
         return out;
     }

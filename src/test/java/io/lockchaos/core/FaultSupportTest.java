@@ -31,4 +31,49 @@ class FaultSupportTest {
         assertFalse(FaultSupport.supported(FaultKind.FAILOVER, "ZooKeeper"));
         assertTrue(FaultSupport.supported(FaultKind.PACKET_LOSS, "ZooKeeper"), "with cluster netns");
     }
+
+    private static TestSpec spec(String recipe, String nodes, String nemesis) throws SpecException {
+        return TestSpecs.validate("w.json", TestSpecs.with("w.json", TestSpec.DEFAULTS, java.util.Map.of("recipe",
+                recipe, "nodes", nodes, "time_s", "30", "seed", "7", "nemesis", nemesis)));
+    }
+
+    @Test
+    void combinedDrawsOnlyWhatTheWorkloadTakesAndTheSeedFixesTheDraw() throws Exception {
+        TestSpec etcd = spec("etcd-lock", "3", "combined every 3s for 1s from 1s");
+        java.util.List<io.lockchaos.nemesis.FaultEvent> events = etcd.schedule().events();
+        assertEquals(10, events.size(), "at 1, 4, ..., 28 s");
+        for (io.lockchaos.nemesis.FaultEvent e : events) {
+            FaultKind k = e.fault().kind();
+            assertTrue(FaultSupport.supported(k, "etcd"), e.toString());
+            assertFalse(k == FaultKind.EXPIRE || k.movesClocks() || k.partitionsServers(), e.toString());
+            assertFalse(e.fault().target().equals("releaser"), e.toString());
+        }
+        assertEquals(etcd.schedule().timeline(), spec("etcd-lock", "3", "combined every 3s for 1s from 1s")
+                .schedule().timeline(), "the same seed draws the same schedule");
+        java.util.Set<FaultKind> zk = new java.util.HashSet<>();
+        FaultSupport.combinable(spec("mutex", "3", "combined every 3s for 1s")).forEach(f -> zk.add(f.kind()));
+        assertTrue(zk.containsAll(java.util.List.of(FaultKind.EXPIRE, FaultKind.PARTITION_HALVES, FaultKind.KILL,
+                FaultKind.CLOCK_JUMP)), zk.toString());
+        assertFalse(zk.contains(FaultKind.PARTITION_RING), "a ring needs 5 servers");
+        assertFalse(zk.stream().anyMatch(FaultSupport.NOT_COMBINED::contains), "no failover or disk fault");
+    }
+
+    @Test
+    void combinedIntensitiesAreSchedulesInFull() throws Exception {
+        assertEquals(spec("mutex", "3", "combined every 2s for 1s from 1s").schedule().timeline(),
+                spec("mutex", "3", "combined high").schedule().timeline());
+        assertEquals(spec("mutex", "3", "combined every 5s for 3s from 2s").schedule().timeline(),
+                spec("mutex", "3", "combined").schedule().timeline());
+        assertEquals(3, spec("mutex", "3", "combined low").schedule().events().size(), "at 2, 12 and 22 s");
+    }
+
+    @Test
+    void combinedIsRefusedWithoutAWorkloadAndWithOverlappingFaults() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> io.lockchaos.nemesis.Schedule.parse("combined every 3s for 1s", 1, 10_000));
+        assertTrue(e.getMessage().contains("it needs a workload"), e.getMessage());
+        SpecException x = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> spec("mutex", "3", "combined every 1s for 2s"));
+        assertTrue(x.getMessage().contains("would overlap"), x.getMessage());
+    }
 }
