@@ -1,6 +1,6 @@
 package io.lockchaos.cli;
 
-import io.lockchaos.agent.CuratorResolver;
+import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.core.ClientSpec;
 import io.lockchaos.core.SpecException;
@@ -72,7 +72,7 @@ final class MatrixCommand implements Callable<Integer> {
         } catch (SpecException e) {
             throw new UserError(e.getMessage());
         }
-        CuratorResolver resolver = CuratorResolver.defaults();
+        VersionResolver resolver = VersionResolver.defaults();
         List<String> list;
         if (bisect != null) {
             int dots = bisect.indexOf("..");
@@ -81,7 +81,7 @@ final class MatrixCommand implements Callable<Integer> {
             }
             try {
                 list = resolver.versions(bisect.substring(0, dots), bisect.substring(dots + 2));
-            } catch (CuratorResolver.UnresolvableVersion e) {
+            } catch (VersionResolver.UnresolvableVersion e) {
                 throw new UserError("--bisect: " + e.getMessage());
             }
             System.out.println("bisect: " + list.size() + " released versions from " + list.get(0) + " to "
@@ -93,7 +93,7 @@ final class MatrixCommand implements Callable<Integer> {
                 if (!v.equals(ClientSpec.LINKED)) {
                     try {
                         resolver.classpath(v);
-                    } catch (CuratorResolver.UnresolvableVersion e) {
+                    } catch (VersionResolver.UnresolvableVersion e) {
                         throw new UserError(e.getMessage());
                     }
                 }

@@ -115,7 +115,8 @@ final class RunCommand implements Callable<Integer> {
         System.out.println("run " + spec.name() + ": " + spec.clients().count() + " clients on "
                 + spec.workload().keys() + " key(s) of " + spec.recipe().promises().name() + ", " + (connect == null
                 ? spec.cluster().nodes() + "-node " + spec.cluster().kind().wireName() + (spec.recipe().redis()
-                ? " Redis" : " ensemble")
+                ? " Redis" : " ensemble") + (spec.cluster().linkedZooKeeper() ? ""
+                : " of ZooKeeper " + spec.cluster().zooKeeper())
                 : "ensemble " + connect)
                 + ", " + spec.workload().timeSeconds() + " s, seed " + spec.seed());
         System.out.println("  store: " + dir);

@@ -33,11 +33,17 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     private final Netns netns;
     private final Map<String, String> properties;
     private final ServerClocks clocks;
+    /** The servers' classpath: the runner's own, or the launcher's part of it and another ZooKeeper's jars. */
+    private final String classpath;
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
     private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
-            Netns netns, Map<String, String> properties, Path shiftLibrary) {
+            Netns netns, Map<String, String> properties, Path shiftLibrary, List<Path> zooKeeperJars) {
+        this.classpath = zooKeeperJars == null ? System.getProperty("java.class.path")
+                : String.join(java.io.File.pathSeparator, ServerClasspath.launcher(java.util.Arrays.stream(System
+                        .getProperty("java.class.path").split(java.io.File.pathSeparator)).map(Path::of).toList(),
+                        zooKeeperJars).stream().map(Path::toString).toList());
         this.clocks = ServerClocks.shared("these ZooKeeper servers", nodes, shiftLibrary,
                 n -> n.dataDir().getParent().resolve("clock.offset"));
         this.properties = Map.copyOf(properties);
@@ -62,6 +68,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         private PeerRouting routing = PeerRouting.DIRECT;
         private Netns netns;
         private boolean clockShift;
+        private List<Path> zooKeeperJars;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -85,6 +92,16 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         /** Any other zoo.cfg key. */
         public Builder config(String key, String value) {
             extra.put(key, value);
+            return this;
+        }
+
+        /**
+         * Runs the servers on another ZooKeeper release: {@code jars} are its jar and its dependencies (see
+         * VersionResolver); the servers then run ZooKeeper's own QuorumPeerMain, so there is no routing through peer
+         * proxies (which needs lockchaos' server main, built on the linked ZooKeeper).
+         */
+        public Builder zooKeeperJars(List<Path> jars) {
+            zooKeeperJars = jars == null ? null : List.copyOf(jars);
             return this;
         }
 
@@ -141,7 +158,11 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                                 dir.resolve("server.log")));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
-            return new LocalEnsemble(nodes, tickTime, extra, routing, netns, properties, lib);
+            if (zooKeeperJars != null && routing != PeerRouting.DIRECT) {
+                throw new IllegalArgumentException("servers of another ZooKeeper version run its own QuorumPeerMain:"
+                        + " no routing through peer proxies");
+            }
+            return new LocalEnsemble(nodes, tickTime, extra, routing, netns, properties, lib, zooKeeperJars);
         }
     }
 
@@ -246,7 +267,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         if (advertise != null) {
             cmd.add(advertise);
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildServer.class.getName(),
+        cmd.addAll(List.of("-cp", classpath, ChildServer.class.getName(),
                 Long.toString(ProcessHandle.current().pid()), configs.get(n.id()).toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(netns == null ? cmd : netns.inside(n.id(), cmd));
         pb.redirectErrorStream(true);

@@ -30,6 +30,16 @@ final class ServerClasspath {
             "org/apache/jute/", "org/slf4j/", "com/codahale/metrics/", "org/xerial/snappy/", "org/apache/yetus/",
             "io/netty/", "org/apache/commons/io/", "META-INF/services/", "META-INF/native/");
 
+    /**
+     * What a server of another ZooKeeper version needs of the runner's classpath: this package (ChildServer and its
+     * watchdog) and slf4j with its simple back-end, first on the classpath so that the server logs as ours do (slf4j
+     * 2's API serves callers of 1.7's), and the metrics and snappy libraries that ZooKeeper 3.6 and 3.7 declare as
+     * provided (their server needs Dropwizard's metrics-core to start: NoClassDefFoundError on
+     * com/codahale/metrics/Reservoir without it); ZooKeeper and its other dependencies come from that version's jars.
+     */
+    static final List<String> LAUNCHER = List.of("io/lockchaos/cluster/", "org/slf4j/", "com/codahale/metrics/",
+            "org/xerial/snappy/", "META-INF/services/");
+
     private static final Map<String, Path> FILTERED = new ConcurrentHashMap<>();
     private static Path scratch;
 
@@ -38,16 +48,30 @@ final class ServerClasspath {
 
     /** The entries of {@code classpath} a server needs, with mixed jars replaced by filtered copies. */
     static List<Path> of(List<Path> classpath) {
+        return of(classpath, PACKAGES);
+    }
+
+    /**
+     * The classpath of a server of another ZooKeeper version: {@link #LAUNCHER}'s part of {@code classpath}, then
+     * {@code zooKeeperJars}.
+     */
+    static List<Path> launcher(List<Path> classpath, List<Path> zooKeeperJars) {
+        List<Path> out = new ArrayList<>(of(classpath, LAUNCHER));
+        out.addAll(zooKeeperJars);
+        return out;
+    }
+
+    private static List<Path> of(List<Path> classpath, List<String> packages) {
         List<Path> out = new ArrayList<>();
         for (Path entry : classpath) {
             try {
                 if (Files.isDirectory(entry)) {
-                    if (PACKAGES.stream().anyMatch(p -> !p.startsWith("META-INF")
+                    if (packages.stream().anyMatch(p -> !p.startsWith("META-INF")
                             && Files.isDirectory(entry.resolve(p)))) {
                         out.add(entry);
                     }
                 } else if (Files.isRegularFile(entry)) {
-                    Path kept = filtered(entry);
+                    Path kept = filtered(entry, packages);
                     if (kept != null) {
                         out.add(kept);
                     }
@@ -60,7 +84,7 @@ final class ServerClasspath {
     }
 
     /** The jar itself when all it holds is needed, a filtered copy when some is, null when none is. */
-    private static Path filtered(Path jar) throws IOException {
+    private static Path filtered(Path jar, List<String> packages) throws IOException {
         int needed = 0;
         int other = 0;
         try (JarFile f = new JarFile(jar.toFile())) {
@@ -69,7 +93,7 @@ final class ServerClasspath {
                 if (je.isDirectory() || !je.getName().endsWith(".class")) {
                     continue;
                 }
-                if (needed(je.getName())) {
+                if (needed(je.getName(), packages)) {
                     needed++;
                 } else {
                     other++;
@@ -82,17 +106,18 @@ final class ServerClasspath {
         if (other == 0) {
             return jar;
         }
-        String key = jar.toAbsolutePath() + "@" + Files.getLastModifiedTime(jar).toMillis() + ":" + Files.size(jar);
+        String key = jar.toAbsolutePath() + "@" + Files.getLastModifiedTime(jar).toMillis() + ":" + Files.size(jar)
+                + packages;
         try {
-            return FILTERED.computeIfAbsent(key, k -> copy(jar));
+            return FILTERED.computeIfAbsent(key, k -> copy(jar, packages));
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
     }
 
-    private static boolean needed(String name) {
+    private static boolean needed(String name, List<String> packages) {
         // resources at the root (simplelogger.properties) configure the server's logging
-        return name.indexOf('/') < 0 || PACKAGES.stream().anyMatch(name::startsWith);
+        return name.indexOf('/') < 0 || packages.stream().anyMatch(name::startsWith);
     }
 
     /** This JVM's scratch folder for filtered jars, made at first use. */
@@ -106,7 +131,7 @@ final class ServerClasspath {
         return scratch;
     }
 
-    private static Path copy(Path jar) {
+    private static Path copy(Path jar, List<String> packages) {
         try {
             Path out = Files.createTempFile(scratch(), "server-", ".jar");
             try (JarFile in = new JarFile(jar.toFile());
@@ -114,7 +139,7 @@ final class ServerClasspath {
                     JarOutputStream jos = new JarOutputStream(file)) {
                 for (Enumeration<JarEntry> e = in.entries(); e.hasMoreElements(); ) {
                     JarEntry je = e.nextElement();
-                    if (je.isDirectory() || !needed(je.getName()) || je.getName().startsWith("META-INF/MANIFEST")) {
+                    if (je.isDirectory() || !needed(je.getName(), packages) || je.getName().startsWith("META-INF/MANIFEST")) {
                         continue;
                     }
                     JarEntry copy = new JarEntry(je.getName());

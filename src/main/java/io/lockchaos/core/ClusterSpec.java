@@ -9,8 +9,15 @@ package io.lockchaos.core;
  * @param tickMillis the servers' tickTime, which bounds the session timeouts they grant (2 to 20 ticks)
  * @param containerCheckMillis how often the servers reap empty container nodes (a lock's parent, once its last lock
  *     node is gone), {@code container_check_ms}; -1 keeps ZooKeeper's minute
+ * @param zooKeeper the ZooKeeper release the servers run: {@value #LINKED} (the one lockchaos is built with) or a
+ *     version resolved from Maven Central ({@code zookeeper})
  */
-public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis) {
+public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis, String zooKeeper) {
+    /** The servers run the ZooKeeper lockchaos is built with. */
+    public static final String LINKED = "linked";
+    /** The version of {@link #LINKED}. */
+    public static final String LINKED_VERSION = "3.9.5";
+
     /** The ranges of these keys, each refusal naming its key. */
     public ClusterSpec {
         if (nodes < 1 || nodes > 5) {
@@ -26,7 +33,21 @@ public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long cont
     }
 
     public ClusterSpec(ClusterKind kind, int nodes, int tickMillis) {
-        this(kind, nodes, tickMillis, -1);
+        this(kind, nodes, tickMillis, -1, LINKED);
+    }
+
+    public ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis) {
+        this(kind, nodes, tickMillis, containerCheckMillis, LINKED);
+    }
+
+    /** Whether the servers run the ZooKeeper lockchaos is built with. */
+    public boolean linkedZooKeeper() {
+        return zooKeeper == null || zooKeeper.equals(LINKED) || zooKeeper.equals(LINKED_VERSION);
+    }
+
+    /** The ZooKeeper version the servers run. */
+    public String zooKeeperVersion() {
+        return linkedZooKeeper() ? LINKED_VERSION : zooKeeper;
     }
 
     public boolean containers() {

@@ -173,6 +173,11 @@ public final class Keys {
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"
                     + " Curator ahead of the one `lock_jar` brings", s -> s.clients().curator()),
+            key("zookeeper", Type.TEXT, ClusterSpec.LINKED, "--zookeeper", "`linked`: the servers run the ZooKeeper"
+                    + " lockchaos is built with (" + ClusterSpec.LINKED_VERSION + "); a version (e.g. `3.5.10`): that"
+                    + " release, resolved from Maven Central, its own QuorumPeerMain in each child JVM (cluster local"
+                    + " or netns; cuts between servers need netns; see ZooKeeper ensembles)",
+                    s -> s.cluster().zooKeeper()),
             key("expect_by_curator", Type.TEXT, "", null, "the verdict expected per Curator version range, e.g."
                     + " `{\"<5.5.0\": \"invalid\", \">=5.5.0\": \"valid\"}`; first match wins, `expect` covers the"
                     + " rest (see Curator versions)", s -> s.checking().byCuratorText()),

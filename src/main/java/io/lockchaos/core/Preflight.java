@@ -58,10 +58,18 @@ public final class Preflight {
                         "partitioner: iptables"));
             }
         }
+        if (!spec.cluster().linkedZooKeeper() && connect == null) {
+            try {
+                io.lockchaos.agent.VersionResolver.defaults(io.lockchaos.agent.VersionResolver.Module.ZOOKEEPER)
+                        .classpath(spec.cluster().zooKeeper());
+            } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+        }
         if (spec.clients().agents()) {
             try {
-                io.lockchaos.agent.CuratorResolver.defaults().classpath(spec.clients().curator());
-            } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
+                io.lockchaos.agent.VersionResolver.defaults().classpath(spec.clients().curator());
+            } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
         }

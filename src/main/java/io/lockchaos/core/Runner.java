@@ -132,14 +132,29 @@ public final class Runner {
             io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
             try {
                 return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                        .tickTime(spec.cluster().tickMillis()).netns(ns).clockShift(clock)).build();
+                        .tickTime(spec.cluster().tickMillis()).netns(ns).clockShift(clock)
+                        .zooKeeperJars(zooKeeperJars())).build();
             } catch (IOException | RuntimeException e) {
                 ns.close();
                 throw e;
             }
         }
         return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                .tickTime(spec.cluster().tickMillis()).routing(routing).clockShift(clock)).build();
+                .tickTime(spec.cluster().tickMillis()).routing(routing).clockShift(clock)
+                .zooKeeperJars(zooKeeperJars())).build();
+    }
+
+    /** The jars of the servers' ZooKeeper release, or null for the linked one. */
+    private List<Path> zooKeeperJars() throws IOException {
+        if (spec.cluster().linkedZooKeeper()) {
+            return null;
+        }
+        try {
+            return io.lockchaos.agent.VersionResolver.defaults(io.lockchaos.agent.VersionResolver.Module.ZOOKEEPER)
+                    .classpath(spec.cluster().zooKeeper());
+        } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
     }
 
     /** The servers' container reaping interval, when the spec sets one. */
@@ -493,9 +508,9 @@ public final class Runner {
         }
         List<Path> jars;
         try {
-            jars = spec.clients().agents() ? io.lockchaos.agent.CuratorResolver.defaults().classpath(
+            jars = spec.clients().agents() ? io.lockchaos.agent.VersionResolver.defaults().classpath(
                     spec.clients().curator()) : List.of();
-        } catch (io.lockchaos.agent.CuratorResolver.UnresolvableVersion e) {
+        } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
         }
         // agents whose clocks a fault moves run under the clock-shift library, each with an offset file of its own
@@ -542,7 +557,7 @@ public final class Runner {
         t.put("schedule", spec.schedule().timeline());
         Map<String, Object> versions = new LinkedHashMap<>();
         versions.put("lockchaos", "0.1.0");
-        versions.put("zookeeper", "3.9.5");
+        versions.put("zookeeper", spec.cluster().zooKeeperVersion());
         boolean user = spec.recipe().user() != null;
         versions.put("curator", user ? "lock_jar's" : spec.clients().curatorVersion());
         versions.put("clients", spec.clients().agents() || user ? "client agents" : "in-process");

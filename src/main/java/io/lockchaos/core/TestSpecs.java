@@ -164,7 +164,7 @@ public final class TestSpecs {
         }
         try {
             ClusterSpec cluster = new ClusterSpec(kind, (int) number(source, m, "nodes"), (int) number(source, m,
-                    "tick_ms"), number(source, m, "container_check_ms"));
+                    "tick_ms"), number(source, m, "container_check_ms"), m.get("zookeeper"));
             ClientSpec clients = new ClientSpec((int) number(source, m, "clients"), number(source, m,
                     "session_timeout_ms"), mode, (int) number(source, m, "reentry_depth"), m.get("curator"));
             WorkloadSpec workload = new WorkloadSpec((int) number(source, m, "keys"), number(source, m, "time_s"),
@@ -278,6 +278,34 @@ public final class TestSpecs {
     }
 
     /**
+     * Servers of another ZooKeeper release run its own QuorumPeerMain as child JVMs here: a ZooKeeper recipe, cluster
+     * local or netns, and no cut between servers through proxies (which needs lockchaos' server main).
+     */
+    private static void validateZooKeeperVersion(String source, TestSpec s) throws SpecException {
+        ClusterSpec c = s.cluster();
+        if (c.linkedZooKeeper()) {
+            return;
+        }
+        String at = source + ": zookeeper: ";
+        if (!io.lockchaos.agent.VersionResolver.plausible(c.zooKeeper())) {
+            throw new SpecException(at + "expected " + ClusterSpec.LINKED + " or a version such as 3.8.4, got '"
+                    + c.zooKeeper() + "'");
+        }
+        if (!s.recipe().zooKeeper()) {
+            throw new SpecException(at + "a ZooKeeper release is for ZooKeeper recipes; " + s.recipe().wireName()
+                    + " runs on " + s.recipe().kind().backend().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (c.containers()) {
+            throw new SpecException(at + "containers run the linked ZooKeeper (" + ClusterSpec.LINKED_VERSION
+                    + "); another release runs on cluster local or netns");
+        }
+        if (!c.namespaces() && s.schedule().needsPeerProxies()) {
+            throw new SpecException(at + c.zooKeeper() + " runs ZooKeeper's own QuorumPeerMain, whose election"
+                    + " connections bypass peer proxies: cut servers apart with cluster netns (iptables)");
+        }
+    }
+
+    /**
      * Client clocks move in client agents (the library is loaded as a JVM starts): clients of a lock of the user's
      * own or of another Curator; the holder's alone only where each client has an agent of its own.
      */
@@ -319,7 +347,7 @@ public final class TestSpecs {
                     + " netns servers, not containers (use cluster local)");
         }
         if (clients.agents()) {
-            if (!io.lockchaos.agent.CuratorResolver.plausible(clients.curator())) {
+            if (!io.lockchaos.agent.VersionResolver.plausible(clients.curator())) {
                 throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
                         + " 5.4.0, got '" + clients.curator() + "'");
             }
@@ -542,6 +570,7 @@ public final class TestSpecs {
             throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.cluster().nodes());
         }
         validateSchedule(source, s);
+        validateZooKeeperVersion(source, s);
         validateAgents(source, s);
         if (!s.recipe().postgres() && s.redis().pgReplication() != io.lockchaos.pg.PgReplication.NONE) {
             throw new SpecException(source + ": pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName()

@@ -1,6 +1,6 @@
 package io.lockchaos.scenario;
 
-import io.lockchaos.agent.CuratorResolver;
+import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.core.ClientSpec;
@@ -28,11 +28,11 @@ public final class VersionMatrix {
     private final int runs;
     private final Path store;
     private final long base;
-    private final CuratorResolver resolver;
+    private final VersionResolver resolver;
     private final PrintStream out;
 
     /** Runs are stored under {@code store}; progress lines go to {@code out}. */
-    public VersionMatrix(TestSpec spec, int runs, Path store, long baseSeed, CuratorResolver resolver,
+    public VersionMatrix(TestSpec spec, int runs, Path store, long baseSeed, VersionResolver resolver,
                          PrintStream out) {
         if (runs < 1 || runs > 1000) {
             throw new IllegalArgumentException("--runs: expected 1 to 1000, got " + runs);
@@ -100,7 +100,7 @@ public final class VersionMatrix {
         if (!version.equals(ClientSpec.LINKED)) {
             try {
                 resolver.classpath(version);
-            } catch (CuratorResolver.UnresolvableVersion e) {
+            } catch (VersionResolver.UnresolvableVersion e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
         }

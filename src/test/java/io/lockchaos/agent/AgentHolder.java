@@ -8,7 +8,7 @@ public final class AgentHolder {
     }
 
     public static void main(String[] args) throws Exception {
-        AgentLauncher agents = AgentLauncher.start(CuratorResolver.defaults().classpath(args[1]), 2, Path.of(args[0]));
+        AgentLauncher agents = AgentLauncher.start(VersionResolver.defaults().classpath(args[1]), 2, Path.of(args[0]));
         StringBuilder pids = new StringBuilder();
         for (AgentLauncher.Agent a : agents.agents()) {
             pids.append(pids.length() == 0 ? "" : " ").append(a.process().pid());

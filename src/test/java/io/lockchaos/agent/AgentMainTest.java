@@ -45,7 +45,7 @@ class AgentMainTest {
         ensemble = LocalEnsemble.builder(dir.resolve("servers")).size(1).tickTime(100).build();
         ensemble.start();
         ensemble.awaitHealthy(Duration.ofSeconds(60));
-        agents = AgentLauncher.start(CuratorResolver.defaults().classpath(OLD), 2, dir.resolve("agents"));
+        agents = AgentLauncher.start(VersionResolver.defaults().classpath(OLD), 2, dir.resolve("agents"));
     }
 
     @AfterAll
@@ -144,7 +144,7 @@ class AgentMainTest {
 
     @Test
     void aKilledAgentFailsTheAcquireInFlight() throws Exception {
-        AgentLauncher own = AgentLauncher.start(CuratorResolver.defaults().classpath(OLD), 1, dir.resolve("doomed"));
+        AgentLauncher own = AgentLauncher.start(VersionResolver.defaults().classpath(OLD), 1, dir.resolve("doomed"));
         try (RemoteClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
              RemoteClient waiter = RemoteClient.connect(own.agents().get(0).address())) {
             waiter.open("reentrant-mutex", ensemble.connectString(), "/doomed", false, List.of(), SESSION_MS, 1000,
@@ -171,12 +171,12 @@ class AgentMainTest {
 
     @Test
     void anUnknownVersionIsOneLineAndAPathIsNoVersion() {
-        CuratorResolver r = new CuratorResolver(dir.resolve("empty-repo"), "https://repo.maven.apache.org/maven2/");
-        CuratorResolver.UnresolvableVersion e = assertThrows(CuratorResolver.UnresolvableVersion.class,
+        VersionResolver r = new VersionResolver(dir.resolve("empty-repo"), "https://repo.maven.apache.org/maven2/");
+        VersionResolver.UnresolvableVersion e = assertThrows(VersionResolver.UnresolvableVersion.class,
                 () -> r.classpath("0.0.1"));
         assertTrue(e.getMessage().startsWith("curator: version 0.0.1 cannot be resolved from "), e.getMessage());
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
-        e = assertThrows(CuratorResolver.UnresolvableVersion.class, () -> r.classpath("../../etc"));
+        e = assertThrows(VersionResolver.UnresolvableVersion.class, () -> r.classpath("../../etc"));
         assertEquals("curator: '../../etc' is not a version (expected e.g. 5.4.0)", e.getMessage());
     }
 

@@ -33,7 +33,8 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "expect_by_curator", "acquire_slack_ms", "expect_memory_growth_mb",
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "zookeeper", "expect_by_curator", "acquire_slack_ms",
+                "expect_memory_growth_mb",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
     }

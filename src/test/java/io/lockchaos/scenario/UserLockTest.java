@@ -34,7 +34,7 @@ class UserLockTest {
     private static List<Path> classpathOnCurator550() throws Exception {
         List<Path> cp = new ArrayList<>();
         cp.add(TEST_CLASSES);
-        cp.addAll(io.lockchaos.agent.CuratorResolver.defaults().classpath("5.5.0"));
+        cp.addAll(io.lockchaos.agent.VersionResolver.defaults().classpath("5.5.0"));
         return cp;
     }
 

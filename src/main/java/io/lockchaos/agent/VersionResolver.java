@@ -21,13 +21,32 @@ import org.eclipse.aether.supplier.SessionBuilderSupplier;
 import org.eclipse.aether.util.artifact.JavaScopes;
 
 /**
- * Finds the jars of one Curator version: {@code org.apache.curator:curator-recipes:VERSION} and its runtime
- * dependencies, resolved with Apache Maven Resolver from Maven Central (or {@code LOCKCHAOS_MAVEN_REPO}) into the local
- * repository ({@code maven.repo.local}, else {@code ~/.m2/repository}). The classpath found is cached next to the
- * local repository, so later runs start without asking the network. Logging back-ends are left out (the agent logs
- * nothing; ZooKeeper 3.8's logback would print every debug line).
+ * Finds the jars of one version of Curator ({@code org.apache.curator:curator-recipes:VERSION}, for client agents) or
+ * of ZooKeeper ({@code org.apache.zookeeper:zookeeper:VERSION}, for servers) and their runtime dependencies, resolved
+ * with Apache Maven Resolver from Maven Central (or {@code LOCKCHAOS_MAVEN_REPO}) into the local repository ({@code
+ * maven.repo.local}, else {@code ~/.m2/repository}). The classpath found is cached next to the local repository, so
+ * later runs start without asking the network. Logging back-ends are left out (the agent logs nothing; ZooKeeper
+ * 3.8's logback would print every debug line, and a server logs through the runner's slf4j-simple).
  */
-public final class CuratorResolver {
+public final class VersionResolver {
+    /** What is resolved: the workload key that names the version, and the artifact at the root. */
+    public enum Module {
+        CURATOR("curator", "org.apache.curator", "curator-recipes", "5.4.0"),
+        ZOOKEEPER("zookeeper", "org.apache.zookeeper", "zookeeper", "3.8.4");
+
+        final String key;
+        final String group;
+        final String artifact;
+        final String example;
+
+        Module(String key, String group, String artifact, String example) {
+            this.key = key;
+            this.group = group;
+            this.artifact = artifact;
+            this.example = example;
+        }
+    }
+
     /** What cannot be resolved: the message is the one line the user sees. */
     public static final class UnresolvableVersion extends Exception {
         public UnresolvableVersion(String message) {
@@ -45,10 +64,16 @@ public final class CuratorResolver {
 
     private final Path localRepository;
     private final String remote;
+    private final Module module;
 
-    public CuratorResolver(Path localRepository, String remote) {
+    public VersionResolver(Path localRepository, String remote) {
+        this(localRepository, remote, Module.CURATOR);
+    }
+
+    public VersionResolver(Path localRepository, String remote, Module module) {
         this.localRepository = localRepository;
         this.remote = remote;
+        this.module = module;
     }
 
     /**
@@ -64,14 +89,19 @@ public final class CuratorResolver {
         }
     }
 
-    /** The resolver of this machine's defaults (see the class comment). */
-    public static CuratorResolver defaults() {
+    /** The resolver of this machine's defaults (see the class comment) for Curator. */
+    public static VersionResolver defaults() {
+        return defaults(Module.CURATOR);
+    }
+
+    /** The resolver of this machine's defaults for {@code module}. */
+    public static VersionResolver defaults(Module module) {
         String local = System.getProperty("maven.repo.local");
         Path repo = local != null && !local.isBlank() ? Path.of(local)
                 : Path.of(System.getProperty("user.home"), ".m2", "repository");
         String remote = System.getenv("LOCKCHAOS_MAVEN_REPO");
-        return new CuratorResolver(repo, remote == null || remote.isBlank()
-                ? "https://repo.maven.apache.org/maven2/" : remote);
+        return new VersionResolver(repo, remote == null || remote.isBlank()
+                ? "https://repo.maven.apache.org/maven2/" : remote, module);
     }
 
     /** Whether {@code v} looks like a Maven version this resolver may ask for (no paths, no ranges). */
@@ -80,15 +110,16 @@ public final class CuratorResolver {
     }
 
     /**
-     * The jars of Curator {@code version}, from the cache when every jar it names is still there.
+     * The jars of {@code version} of the module, from the cache when every jar it names is still there.
      *
      * @throws UnresolvableVersion with one line saying what could not be resolved
      */
     public List<Path> classpath(String version) throws UnresolvableVersion {
         if (!plausible(version)) {
-            throw new UnresolvableVersion("curator: '" + version + "' is not a version (expected e.g. 5.4.0)");
+            throw new UnresolvableVersion(module.key + ": '" + version + "' is not a version (expected e.g. "
+                    + module.example + ")");
         }
-        Path cache = localRepository.resolve(".lockchaos").resolve("curator-" + version + ".classpath");
+        Path cache = localRepository.resolve(".lockchaos").resolve(module.key + "-" + version + ".classpath");
         try {
             if (Files.isRegularFile(cache)) {
                 List<Path> cached = new ArrayList<>();
@@ -107,7 +138,7 @@ public final class CuratorResolver {
         List<Path> jars = resolve(version);
         try {
             Files.createDirectories(cache.getParent());
-            Path tmp = Files.createTempFile(cache.getParent(), "curator-", ".tmp");
+            Path tmp = Files.createTempFile(cache.getParent(), module.key + "-", ".tmp");
             StringBuilder b = new StringBuilder();
             jars.forEach(j -> b.append(j.toAbsolutePath()).append('\n'));
             Files.writeString(tmp, b, StandardCharsets.UTF_8);
@@ -163,8 +194,8 @@ public final class CuratorResolver {
         try (RepositorySystemSession.CloseableSession session = new SessionBuilderSupplier(system).get()
                 .withLocalRepositoryBaseDirectories(localRepository).build()) {
             RemoteRepository central = new RemoteRepository.Builder("central", "default", remote).build();
-            Dependency root = new Dependency(new DefaultArtifact("org.apache.curator", "curator-recipes", "jar",
-                    version), JavaScopes.RUNTIME, false, LOGGING);
+            Dependency root = new Dependency(new DefaultArtifact(module.group, module.artifact, "jar", version),
+                    JavaScopes.RUNTIME, false, LOGGING);
             CollectRequest collect = new CollectRequest(root, List.of(central));
             List<Path> jars = new ArrayList<>();
             for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null))
@@ -174,7 +205,7 @@ public final class CuratorResolver {
                 }
             }
             if (jars.isEmpty()) {
-                throw new UnresolvableVersion("curator: " + version + " resolved to no jars from " + remote);
+                throw new UnresolvableVersion(module.key + ": " + version + " resolved to no jars from " + remote);
             }
             return jars;
         } catch (org.eclipse.aether.resolution.DependencyResolutionException e) {
@@ -183,7 +214,8 @@ public final class CuratorResolver {
                 root = root.getCause();
             }
             String why = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-            throw new UnresolvableVersion("curator: version " + version + " cannot be resolved from " + remote + " ("
+            throw new UnresolvableVersion(module.key + ": version " + version + " cannot be resolved from " + remote
+                    + " ("
                     + why.lines().findFirst().orElse(why) + ")");
         } finally {
             system.shutdown();
