@@ -200,18 +200,10 @@ public record Schedule(List<FaultEvent> events) {
             }
             kinds.add(k);
         }
-        long every = millis(entry, m.group(2));
-        long duration = millis(entry, m.group(3));
-        long from = m.group(4) == null ? 0 : millis(entry, m.group(4));
-        if (every <= 0 || duration <= 0) {
-            throw new IllegalArgumentException("'" + entry + "': every and for must be positive");
-        }
-        if (duration > every) {
-            throw new IllegalArgumentException("'" + entry + "': faults of " + duration + " ms every " + every
-                    + " ms would overlap; make 'for' at most 'every'");
-        }
+        Slots slots = Slots.of(entry, m.group(2), m.group(3), m.group(4));
+        long duration = slots.duration();
         List<FaultEvent> out = new ArrayList<>();
-        for (long t = from; t < mainMillis; t += every) {
+        for (long t = slots.from(); t < mainMillis; t += slots.every()) {
             FaultKind k = kinds.get(random.nextInt(kinds.size()));
             // packet-loss drops packets between servers only: drawing clients for it would refuse the mix by seed
             // (and releaser and the clock faults' client targets, added later, are left out so that the seeds of
@@ -240,26 +232,32 @@ public record Schedule(List<FaultEvent> events) {
 
     private static List<FaultEvent> expandCombined(String entry, Matcher m, SplittableRandom random,
                                                    long mainMillis, List<Fault> pairs) {
-        long every = millis(entry, m.group(1));
-        long duration = millis(entry, m.group(2));
-        long from = m.group(3) == null ? 0 : millis(entry, m.group(3));
-        if (every <= 0 || duration <= 0) {
-            throw new IllegalArgumentException("'" + entry + "': every and for must be positive");
-        }
-        if (duration > every) {
-            throw new IllegalArgumentException("'" + entry + "': faults of " + duration + " ms every " + every
-                    + " ms would overlap; make 'for' at most 'every'");
-        }
+        Slots slots = Slots.of(entry, m.group(1), m.group(2), m.group(3));
         if (pairs.isEmpty()) {
             throw new IllegalArgumentException("'" + entry + "': this workload takes none of the faults combined"
                     + " draws from");
         }
         List<FaultEvent> out = new ArrayList<>();
-        for (long t = from; t < mainMillis; t += every) {
+        for (long t = slots.from(); t < mainMillis; t += slots.every()) {
             Fault f = pairs.get(random.nextInt(pairs.size()));
-            out.add(new FaultEvent(t, f, f.kind().instantaneous() ? 0 : duration));
+            out.add(new FaultEvent(t, f, f.kind().instantaneous() ? 0 : slots.duration()));
         }
         return out;
+    }
+
+    /** The slots of a mix or a combined entry: a fault of {@code duration} every {@code every} from {@code from}. */
+    private record Slots(long every, long duration, long from) {
+        static Slots of(String entry, String every, String duration, String from) {
+            Slots s = new Slots(millis(entry, every), millis(entry, duration), from == null ? 0 : millis(entry, from));
+            if (s.every <= 0 || s.duration <= 0) {
+                throw new IllegalArgumentException("'" + entry + "': every and for must be positive");
+            }
+            if (s.duration > s.every) {
+                throw new IllegalArgumentException("'" + entry + "': faults of " + s.duration + " ms every "
+                        + s.every + " ms would overlap; make 'for' at most 'every'");
+            }
+            return s;
+        }
     }
 
     private static long millis(String entry, String text) {

@@ -5,21 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.nemesis.FaultKind;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class FaultSupportTest {
     @Test
     void theFaultsPagesTableIsTheComputedOne() throws Exception {
-        String doc = Files.readString(Path.of("docs/faults.md"));
-        String start = "<!-- faults-by-backend: generated from core/FaultSupport.java; FaultSupportTest checks it is"
-                + " this table -->\n";
-        int i = doc.indexOf(start);
-        int j = doc.indexOf("<!-- /faults-by-backend -->", i);
-        assertTrue(i >= 0 && j > i, "docs/faults.md has the generated table between its markers");
-        assertEquals(FaultSupport.markdownTable(), doc.substring(i + start.length(), j),
-                "regenerate the table from FaultSupport.markdownTable()");
+        GeneratedSection.assertIs(FaultSupport.markdownTable(), Path.of("docs/faults.md"), "<!-- faults-by-backend:"
+                + " generated from core/FaultSupport.java; FaultSupportTest checks it is this table -->",
+                "<!-- /faults-by-backend -->", "regenerate the table from FaultSupport.markdownTable()");
     }
 
     @Test

@@ -13,13 +13,8 @@ import org.junit.jupiter.api.Test;
 class KeysTest {
     @Test
     void theManualsTableIsTheGeneratedOne() throws Exception {
-        String doc = Files.readString(Path.of("docs/commands.md"));
-        String start = "<!-- keys: generated from core/Keys.java (Keys.markdownTable()); KeysTest checks it is this"
-                + " table -->\n";
-        int i = doc.indexOf(start);
-        int j = doc.indexOf("<!-- /keys -->", i);
-        assertTrue(i >= 0 && j > i, "docs/commands.md has the generated table between its markers");
-        assertEquals(Keys.markdownTable(), doc.substring(i + start.length(), j),
+        GeneratedSection.assertIs(Keys.markdownTable(), Path.of("docs/commands.md"), "<!-- keys: generated from"
+                + " core/Keys.java (Keys.markdownTable()); KeysTest checks it is this table -->", "<!-- /keys -->",
                 "regenerate the table from Keys.markdownTable()");
     }
 

@@ -140,6 +140,16 @@ class DocCommandsTest {
                 && !CI_PAGES.contains(p.getFileName().toString())).toList(), 10);
     }
 
+    /**
+     * Runs the commands of the pages named (file names under docs/) in a working copy of their own: another test
+     * class's share of the pages, in its own test JVM's time.
+     */
+    static void runPages(List<String> names, int least) throws Exception {
+        List<Path> pages = pages().stream().filter(p -> names.contains(p.getFileName().toString())).toList();
+        assertEquals(names.size(), pages.size(), "every page named is there: " + names + " in " + pages);
+        runAll(pages, least);
+    }
+
     /** Runs the commands of {@code pages} in a working copy of its own; at least {@code least} of them run. */
     static void runAll(List<Path> pages, int least) throws Exception {
         Path work = workingCopy();
