@@ -49,6 +49,10 @@ final class SuiteCommand implements Callable<Integer> {
             + " kill,pause,isolate-client every 5s for 3s from 2s' (default: they run as they are)")
     String mix;
 
+    @Option(names = "--shrink", description = "shrink each new failure (invalid where the previous suite run did not"
+            + " fail) within the budget: RUN_DIR/minimal.json, named in the record")
+    boolean shrink;
+
     @Override
     public Integer call() throws Exception {
         Duration b = Durations.parse("--budget", budget);
@@ -67,10 +71,11 @@ final class SuiteCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             throw new UserError((paths == null ? "workloads" : paths.toString()) + ": no workload files (*.json)");
         }
+        java.util.Set<String> failingBefore = failingInLastSuite(store.resolve("suite"));
         Path dir = new Store(store).newRun("suite");
         SuiteRecord record = new SuiteRecord(dir, b.toSeconds());
         record.write();
-        Suite suite = new Suite(files, b, store, repeat, mix, System.out, record);
+        Suite suite = new Suite(files, b, store, repeat, mix, shrink, failingBefore, System.out, record);
         System.out.println("suite: " + files.size() + " workload(s), budget " + budget + "; record: " + dir);
         CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -109,5 +114,21 @@ final class SuiteCommand implements Callable<Integer> {
             changes.forEach(c -> System.out.println("  " + c));
         }
         return record.exitCode();
+    }
+
+    /** The workloads that missed their expectation in the latest suite run stored under {@code suiteRoot}. */
+    private static java.util.Set<String> failingInLastSuite(Path suiteRoot) throws java.io.IOException {
+        List<Path> runs = Trends.of(suiteRoot, null).runs();
+        if (runs.isEmpty()) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (io.lockchaos.suite.SuiteEntry e : io.lockchaos.suite.SuiteRecord.read(runs.get(runs.size() - 1))
+                .entries()) {
+            if (e.outcome() == io.lockchaos.suite.SuiteEntry.Outcome.NOT_MET) {
+                out.add(e.name());
+            }
+        }
+        return out;
     }
 }

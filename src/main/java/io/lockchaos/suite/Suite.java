@@ -29,6 +29,8 @@ public final class Suite {
     private final Path store;
     private final int repeat;
     private final String mix;
+    private final boolean shrink;
+    private final java.util.Set<String> failingBefore;
     private final PrintStream console;
     private final SuiteRecord record;
     private Process current;
@@ -42,6 +44,18 @@ public final class Suite {
      */
     public Suite(List<Path> files, Duration budget, Path store, int repeat, String mix, PrintStream console,
                  SuiteRecord record) {
+        this(files, budget, store, repeat, mix, false, java.util.Set.of(), console, record);
+    }
+
+    /**
+     * @param shrink shrink each new failure (an invalid run of a workload that the previous suite run did not find
+     *     failing) within the budget, with {@code shrink RUN_DIR} in a JVM of its own
+     * @param failingBefore the workloads (by name) that missed their expectation in the previous suite run
+     */
+    public Suite(List<Path> files, Duration budget, Path store, int repeat, String mix, boolean shrink,
+                 java.util.Set<String> failingBefore, PrintStream console, SuiteRecord record) {
+        this.shrink = shrink;
+        this.failingBefore = java.util.Set.copyOf(failingBefore);
         this.files = List.copyOf(files);
         this.budget = budget;
         this.store = store;
@@ -108,16 +122,63 @@ public final class Suite {
                     }
                 }
             }
+            String minimal = "";
+            if (shrink && a.outcome() == SuiteEntry.Outcome.NOT_MET && a.verdict().equals("invalid")
+                    && !failingBefore.contains(spec.name()) && System.nanoTime() < deadline && !isStopped()) {
+                minimal = shrunk(spec.name(), a.runDir(), deadline);
+            }
             SuiteEntry e = new SuiteEntry(file.toString(), spec.name(), a.outcome(), a.verdict(), expected,
                     a.seconds(), a.runDir(), a.runDir().isEmpty() ? "" : "bin/lockchaos replay " + a.runDir(),
-                    a.firstStory(), a.summary(), reproduced, repeats);
+                    a.firstStory(), a.summary(), reproduced, repeats, minimal);
             record.add(e);
-            console.println(String.format("%-8s %s: %s (expected %s), %.1f s%s%s", e.outcome().wireName(), e.name(),
+            console.println(String.format("%-8s %s: %s (expected %s), %.1f s%s%s%s", e.outcome().wireName(), e.name(),
                     e.verdict().isEmpty() ? "no verdict" : e.verdict(), expected, e.seconds(),
                     repeats > 0 ? ", missed again in " + reproduced + " of " + repeats + " reruns" : "",
-                    e.runDir().isEmpty() ? "" : "  " + e.runDir()));
+                    e.runDir().isEmpty() ? "" : "  " + e.runDir(), minimal.isEmpty() ? "" : "; shrunk to " + minimal));
         }
         return record;
+    }
+
+    /**
+     * Shrinks a new failure's run with {@code shrink RUN_DIR} (one run per candidate, at most 8 candidates, the result
+     * run twice) in a JVM of its own, stopped at the budget like a run; returns its {@code minimal.json}, or empty.
+     */
+    private String shrunk(String name, String runDir, long deadline) throws IOException, InterruptedException {
+        if (runDir.isEmpty()) {
+            return "";
+        }
+        Process p = child(List.of("shrink", runDir, "--attempts", "1", "--max-runs", "8", "--rate-runs", "2"),
+                Files.createTempFile(record.dir(), name + "-shrink-", ".log"));
+        if (p == null) {
+            return "";
+        }
+        boolean ended = p.waitFor(Math.max(deadline - System.nanoTime() + GRACE.toNanos(), 0), TimeUnit.NANOSECONDS);
+        if (!ended) {
+            stop(p);
+        }
+        synchronized (this) {
+            current = null;
+        }
+        Path minimal = Path.of(runDir, "minimal.json");
+        return ended && Files.isRegularFile(minimal) ? minimal.toString() : "";
+    }
+
+    /** Starts {@code Main ARGS} in a JVM of its own, its output to {@code log}; null once the suite is stopped. */
+    private Process child(List<String> args, Path log) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "io.lockchaos.cli.Main"));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        // the run's own watchdog ends it (and so its servers) if this JVM is killed
+        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+        synchronized (this) {
+            if (stopped) {
+                return null;
+            }
+            current = pb.start();
+            return current;
+        }
     }
 
     private static String nameOf(Path file) {
@@ -133,24 +194,15 @@ public final class Suite {
     private Attempt attempt(Path file, String name, boolean mixed, long deadline)
             throws IOException, InterruptedException {
         Path log = Files.createTempFile(record.dir(), name + "-", ".log");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "io.lockchaos.cli.Main", "run", "--workload",
-                file.toString(), "--check-expect", "--store", store.toString()));
+        List<String> args = new ArrayList<>(List.of("run", "--workload", file.toString(), "--check-expect", "--store",
+                store.toString()));
         if (mixed) {
-            cmd.addAll(List.of("--nemesis", mix));
+            args.addAll(List.of("--nemesis", mix));
         }
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        // the run's own watchdog ends it (and so its servers) if this JVM is killed
-        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
         long t0 = System.nanoTime();
-        Process p;
-        synchronized (this) {
-            if (stopped) {
-                return new Attempt(SuiteEntry.Outcome.CUT, "", 0, "", "", "");
-            }
-            p = pb.start();
-            current = p;
+        Process p = child(args, log);
+        if (p == null) {
+            return new Attempt(SuiteEntry.Outcome.CUT, "", 0, "", "", "");
         }
         long left = deadline - System.nanoTime() + GRACE.toNanos();
         boolean ended = p.waitFor(Math.max(left, 0), TimeUnit.NANOSECONDS);

@@ -18,10 +18,18 @@ import java.util.Map;
  * @param summary its summary.txt (or the end of its output when it crashed)
  * @param reproduced with {@code --repeat}: in how many of the {@code repeats} further runs the expectation was missed
  * @param repeats the further runs made
+ * @param minimal with {@code --shrink}: the smaller workload that still fails ({@code RUN_DIR/minimal.json}), or
+ *     empty when none was made
  */
 public record SuiteEntry(String file, String name, Outcome outcome, String verdict, String expected, double seconds,
                          String runDir, String replay, String firstStory, String summary, int reproduced,
-                         int repeats) {
+                         int repeats, String minimal) {
+    public SuiteEntry(String file, String name, Outcome outcome, String verdict, String expected, double seconds,
+                      String runDir, String replay, String firstStory, String summary, int reproduced, int repeats) {
+        this(file, name, outcome, verdict, expected, seconds, runDir, replay, firstStory, summary, reproduced, repeats,
+                "");
+    }
+
     /** What became of a workload in a suite run. */
     public enum Outcome {
         /** The run reached the verdict its workload expects. */
@@ -57,6 +65,7 @@ public record SuiteEntry(String file, String name, Outcome outcome, String verdi
         m.put("first_story", firstStory);
         m.put("reproduced", reproduced);
         m.put("repeats", repeats);
+        m.put("minimal", minimal);
         return m;
     }
 
@@ -65,7 +74,7 @@ public record SuiteEntry(String file, String name, Outcome outcome, String verdi
         return new SuiteEntry(str(m, "file"), str(m, "name"), Outcome.parse(str(m, "outcome")), str(m, "verdict"),
                 str(m, "expected"), m.get("seconds") instanceof Number n ? n.doubleValue() : 0, str(m, "run_dir"),
                 str(m, "replay"), str(m, "first_story"), "", m.get("reproduced") instanceof Number n ? n.intValue() : 0,
-                m.get("repeats") instanceof Number n ? n.intValue() : 0);
+                m.get("repeats") instanceof Number n ? n.intValue() : 0, str(m, "minimal"));
     }
 
     private static String str(Map<?, ?> m, String k) {

@@ -132,7 +132,8 @@ public final class SuiteRecord {
                 String says = (e.verdict().isEmpty() ? "no verdict" : e.verdict()) + ", expected " + e.expected()
                         + (e.firstStory().isEmpty() ? "" : ": " + e.firstStory());
                 switch (e.outcome()) {
-                    case NOT_MET -> element(x, "failure", "expectation", says, e.replay());
+                    case NOT_MET -> element(x, "failure", "expectation", says, e.replay()
+                            + (e.minimal().isEmpty() ? "" : "\nshrunk: bin/lockchaos run --workload " + e.minimal()));
                     case CRASHED -> element(x, "error", "crashed", says, e.replay());
                     case CUT -> element(x, "error", "cut", "stopped by the budget or an interrupt: " + says,
                             e.replay());

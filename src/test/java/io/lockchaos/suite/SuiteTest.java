@@ -146,6 +146,26 @@ class SuiteTest {
     }
 
     @Test
+    void aNewFailureIsShrunkWithinTheBudgetAndTheRecordNamesTheSmallerWorkload() throws Exception {
+        // the holder's session expires on the server while it keeps holding (client_mode ignore): invalid
+        Path f = dir.resolve("w").resolve("suite-shrink.json");
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, "{\"name\": \"suite-shrink\", \"recipe\": \"mutex\", \"nodes\": 1, \"clients\": 3,"
+                + " \"time_s\": 4, \"hold_ms\": 1500, \"nemesis\": \"at 1s expire holder\"}\n");
+        String out = suite(1, f.toString(), "--budget", "4m", "--shrink");
+        assertTrue(out.contains("shrunk to "), out);
+        SuiteEntry e = SuiteRecord.read(dir.resolve("store/suite/latest")).entries().get(0);
+        assertEquals(SuiteEntry.Outcome.NOT_MET, e.outcome());
+        assertTrue(Files.isRegularFile(Path.of(e.minimal())), "minimal.json is there: " + e);
+        assertTrue(Files.readString(Path.of(e.minimal())).contains("\"expect\" : \"invalid\""),
+                Files.readString(Path.of(e.minimal())));
+        Element failure = (Element) xml(dir.resolve("store/suite/latest/junit.xml")).getDocumentElement()
+                .getElementsByTagName("failure").item(0);
+        assertTrue(failure.getTextContent().contains("shrunk: bin/lockchaos run --workload " + e.minimal()),
+                failure.getTextContent());
+    }
+
+    @Test
     void aStoppedSuiteKeepsItsResultsAndRecordsTheRunningWorkloadAsCut() throws Exception {
         Path a = workload("stop-a", "valid");
         Path slow = dir.resolve("w/stop-slow.json");
