@@ -74,11 +74,16 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         Op second = byIndex(h, a.ops().get(0));
         Op first = byIndex(h, a.ops().get(1));
         long session = first.longField("session", 0);
+        // a grant on a node another session owns (CURATOR-604: the holder's own previous session) lasts as long as
+        // that session: its expiry, not the holder's, is what ends the hold on the server
+        long owner = first.longField("owner", session);
+        boolean foreign = owner != 0 && owner != session;
         List<Event> events = new ArrayList<>();
         // a Redis grant names the lock's value: Redis locks have no session
         String lockValue = first.stringField("value");
         events.add(new Event(first.time(), "process " + first.process() + " is granted " + first.key()
-                + (lockValue != null ? " with value " + lockValue : " on session 0x" + Long.toHexString(session))));
+                + (lockValue != null ? " with value " + lockValue : " on session 0x" + Long.toHexString(session))
+                + (foreign ? ", on a node that session 0x" + Long.toHexString(owner) + " owns" : "")));
         Long suspended = null;
         Long lost = null;
         long mainPhase = mainPhaseStart(h);
@@ -124,10 +129,10 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
                 }
             }
         }
-        Long expiry = serverExpiries.get(session);
+        Long expiry = serverExpiries.get(foreign ? owner : session);
         if (expiry != null) {
-            events.add(new Event(expiry, "the server expires session 0x" + Long.toHexString(session)
-                    + " and deletes its lock node"));
+            events.add(new Event(expiry, "the server expires session 0x" + Long.toHexString(foreign ? owner : session)
+                    + " and deletes " + (foreign ? "the lock node it owned" : "its lock node")));
         }
         events.add(new Event(second.time(), "process " + second.process() + " is granted " + second.key()
                 + (second.longField("owner", 0) != second.longField("session", 0)

@@ -44,4 +44,30 @@ class OverlapStoryTest {
                 "     7.000 s  process 1 is granted /k",
                 "  both held it for 1.000 s"), stories.get(0).lines());
     }
+
+    @Test
+    void aGrantOnANodeOfAnotherSessionIsToldWithThatSessionsExpiry() {
+        long s = 1_000_000_000L;
+        // process 0 is granted on a node its old session 5 owns; the server expires session 5 and process 1 is
+        // granted; session 7, process 0's own, expires much later
+        History h = History.ofValid(List.of(
+                Op.of(OpType.INVOKE, s / 10, 0, Fn.ACQUIRE, "/k", null),
+                Op.of(OpType.OK, s, 0, Fn.ACQUIRE, "/k", Map.of("node", "/k/n1", "session", 7L, "owner", 5L,
+                        "seq", 1L)),
+                Op.of(OpType.INVOKE, s + 1, 1, Fn.ACQUIRE, "/k", null),
+                Op.of(OpType.OK, 2 * s, 1, Fn.ACQUIRE, "/k", Map.of("node", "/k/n2", "session", 8L, "owner", 8L,
+                        "seq", 2L)),
+                Op.of(OpType.INVOKE, 3 * s, 0, Fn.RELEASE, "/k", null),
+                Op.of(OpType.FAIL, 3 * s + 1, 0, Fn.RELEASE, "/k", null),
+                Op.of(OpType.INVOKE, 3 * s + 2, 1, Fn.RELEASE, "/k", null),
+                Op.of(OpType.OK, 3 * s + 3, 1, Fn.RELEASE, "/k", null)));
+        CheckResult r = Checkers.forRecipe(Recipe.MUTEX).check(h);
+        List<OverlapStory> stories = OverlapStory.of(h, r, Map.of(5L, 2 * s - 1000, 7L, 30 * s));
+        assertEquals(1, stories.size(), r.toString());
+        List<String> lines = stories.get(0).lines();
+        assertEquals("     1.000 s  process 0 is granted /k on session 0x7, on a node that session 0x5 owns",
+                lines.get(1));
+        assertEquals("     2.000 s  the server expires session 0x5 and deletes the lock node it owned", lines.get(2));
+        assertEquals("     2.000 s  process 1 is granted /k", lines.get(3));
+    }
 }
