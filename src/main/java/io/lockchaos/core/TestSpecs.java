@@ -262,6 +262,11 @@ public final class TestSpecs {
                             + " servers' transaction logs, which this machine has only for cluster local or netns and"
                             + " a ZooKeeper recipe");
                 }
+                long txns = f.option("txns", 10);
+                if (k == io.lockchaos.nemesis.FaultKind.TRUNCATE_LOG && (txns < 1 || txns > 100_000)) {
+                    throw new SpecException(source + ": nemesis: truncate-log: txns: expected 1 to 100000, got "
+                            + txns);
+                }
                 if (f.movesClientClocks()) {
                     clientClockProblem(source, s, f);
                 }

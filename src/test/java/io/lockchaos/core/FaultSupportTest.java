@@ -70,4 +70,15 @@ class FaultSupportTest {
                 () -> spec("mutex", "3", "combined every 1s for 2s"));
         assertTrue(x.getMessage().contains("would overlap"), x.getMessage());
     }
+
+    @Test
+    void diskFaultsAreRefusedWhereThereIsNoLogOfOursAndTxnsIsBounded() {
+        SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> spec("redis-single", "1", "at 1s truncate-log all for 1s"));
+        assertTrue(e.getMessage().startsWith("w.json: nemesis: truncate-log: disk faults change ZooKeeper servers'"),
+                e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> spec("mutex", "3", "at 1s truncate-log all txns=0 for 1s"));
+        assertEquals("w.json: nemesis: truncate-log: txns: expected 1 to 100000, got 0", e.getMessage());
+    }
 }
