@@ -173,7 +173,8 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
      * A free loopback port below the kernel's ephemeral range. A port from the ephemeral range (what binding port 0
      * gives) can be taken, between this check and the server's bind, by any outgoing connection's local end, and a
      * run opens many: the server then dies with "Address already in use". Below the range only another listener can
-     * take it. Falls back to port 0 where the range cannot be read.
+     * take it, and {@link PortReservations} keeps other runners on the machine (parallel test JVMs, runs started
+     * together) from picking it between this check and that bind. Falls back to port 0 where the range cannot be read.
      */
     public static int freePort() throws IOException {
         int low = ephemeralLow();
@@ -182,6 +183,9 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             int port = r.nextInt(10_000, low);
             if (!HANDED_OUT.add(port)) {
                 continue; // the set is the gate: two threads never get the same port
+            }
+            if (!PortReservations.reserve(port)) {
+                continue; // another runner on this machine handed it out and may not have bound it yet
             }
             try (ServerSocket s = new ServerSocket()) {
                 s.setReuseAddress(false);
