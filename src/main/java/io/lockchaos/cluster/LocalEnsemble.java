@@ -304,7 +304,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             for (Map.Entry<Integer, Process> e : processes.all().entrySet()) {
                 if (!e.getValue().isAlive() && isRunning(e.getKey())) {
                     throw new IOException("server " + e.getKey() + " exited with code " + e.getValue().exitValue()
-                            + "; see " + nodes.get(e.getKey() - 1).logFile());
+                            + why(nodes.get(e.getKey() - 1)) + "; see " + nodes.get(e.getKey() - 1).logFile());
                 }
             }
             if (System.nanoTime() > deadline) {
@@ -321,6 +321,23 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     public synchronized int exitCode(ZkNode n) {
         Process p = processes.get(n.id());
         return p == null || p.isAlive() ? -1 : p.exitValue();
+    }
+
+    /**
+     * The first error line of a server's log (ZooKeeper logs why it stops, then a stack trace), quoted, or the last
+     * line when none says ERROR: the log of a test's server is gone with its folder, the exception is what is left.
+     */
+    private static String why(ZkNode n) {
+        try {
+            List<String> lines = Files.readAllLines(n.logFile());
+            String pick = lines.stream().filter(l -> l.contains("ERROR") || l.startsWith("Error")
+                    || l.startsWith("Exception")).findFirst()
+                    .orElse(lines.stream().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse(""));
+            pick = pick.trim();
+            return pick.isEmpty() ? "" : ": \"" + (pick.length() > 300 ? pick.substring(0, 300) + "..." : pick) + "\"";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     /** Whether the server is meant to be running (started and not killed). */
