@@ -330,11 +330,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     private static String why(ZkNode n) {
         try {
             List<String> lines = Files.readAllLines(n.logFile());
-            String pick = lines.stream().filter(l -> l.contains("ERROR") || l.startsWith("Error")
-                    || l.startsWith("Exception")).findFirst()
-                    .orElse(lines.stream().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse(""));
-            pick = pick.trim();
-            return pick.isEmpty() ? "" : ": \"" + (pick.length() > 300 ? pick.substring(0, 300) + "..." : pick) + "\"";
+            String pick = "";
+            for (int i = 0; i < lines.size() && pick.isEmpty(); i++) {
+                String l = lines.get(i);
+                if (l.contains("ERROR") || l.startsWith("Error") || l.startsWith("Exception")) {
+                    // ZooKeeper's "Unexpected exception, exiting abnormally" says why on the line after it
+                    pick = l.trim() + (i + 1 < lines.size() ? " / " + lines.get(i + 1).trim() : "");
+                }
+            }
+            if (pick.isEmpty()) {
+                pick = lines.stream().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("").trim();
+            }
+            return pick.isEmpty() ? "" : ": \"" + (pick.length() > 500 ? pick.substring(0, 500) + "..." : pick) + "\"";
         } catch (IOException | RuntimeException e) {
             return "";
         }
