@@ -241,8 +241,8 @@ public final class MutualExclusionChecker implements Checker {
      * "ended", "alive" or "unknown": what the history shows of the first holder's session (the one its grant was made
      * on) around the second grant at position p. Ended: the history records that session's end (LOST for it, or an
      * expiry) while the holder still believed it held, so the client went on as if it held the lock. Alive: the session
-     * is seen alive after the second grant (a later grant on it, a connection on it, or the holder's release finding its
-     * node), and sessions never come back, so the lock service granted twice.
+     * is seen alive after the second grant (a later grant on it, a connection on it, or the holder's release completing
+     * with no disconnection since its grant), and sessions never come back, so the lock service granted twice.
      */
     static String sessionState(LockHolds holds, Hold x, long p) {
         long s = x.grant().session();
@@ -252,10 +252,26 @@ public final class MutualExclusionChecker implements Checker {
         if (s != 0 && holds.sessionEndedAt(s) < x.certain().until()) {
             return "ended";
         }
-        if (x.release() == Hold.ReleaseOutcome.RELEASED) {
-            return "alive"; // its release found the node: the session that owned it was alive until then
+        if (x.release() == Hold.ReleaseOutcome.RELEASED && !disconnectedWhileHeld(holds, x)) {
+            // connected from the grant through its release's ok: an ended session would have closed the connection
+            return "alive";
         }
         return "unknown";
+    }
+
+    /**
+     * Whether the holder was told SUSPENDED or LOST between its grant and its release's completion. A release ok after
+     * that proves nothing of the session: Curator's release, like many a user's, ignores a lock node already gone.
+     */
+    private static boolean disconnectedWhileHeld(LockHolds holds, Hold x) {
+        long until = x.possible().until();
+        for (LockHolds.StateEvent e : holds.states(x.process())) {
+            if (("SUSPENDED".equals(e.state()) || "LOST".equals(e.state())) && e.position() >= x.certain().from()
+                    && e.position() < until) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Anomaly lostLock(LockHolds holds, Hold x) {
