@@ -11,6 +11,8 @@ import java.util.Optional;
  * @param expect the verdict a scenario is expected to reach, or null when the workload states none
  * @param byCurator the verdict expected per Curator version range ({@code expect_by_curator}), first match wins; a
  *     version no range matches falls back to {@code expect}
+ * @param byZooKeeper the same per ZooKeeper server release ({@code expect_by_zookeeper}); a match here comes before
+ *     one of {@code byCurator}
  * @param acquireSlackMillis when 0 or more, acquires that return later than their timeout plus this many ms are
  *     violations ({@code acquire_slack_ms}; -1, the default, does not check)
  * @param memoryGrowthMb when 0 or more, the most the runner's live heap (in use after a full collection) may grow, in
@@ -20,8 +22,8 @@ import java.util.Optional;
  *     whose expectation is its memory bound, under faults where a known bug shows at random moments); unknown still
  *     is no verdict
  */
-public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireSlackMillis, long memoryGrowthMb,
-        boolean anyVerdict) {
+public record CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersion> byZooKeeper,
+        long acquireSlackMillis, long memoryGrowthMb, boolean anyVerdict) {
     public CheckSpec {
         if (anyVerdict && expect != null) {
             throw new IllegalArgumentException("expect: any and a verdict at once");
@@ -31,6 +33,7 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
                     + " got " + memoryGrowthMb);
         }
         byCurator = byCurator == null ? List.of() : List.copyOf(byCurator);
+        byZooKeeper = byZooKeeper == null ? List.of() : List.copyOf(byZooKeeper);
         if (acquireSlackMillis < -1 || acquireSlackMillis > 600_000) {
             throw new IllegalArgumentException("acquire_slack_ms: expected -1 (no check) or 0 to 600000, got "
                     + acquireSlackMillis);
@@ -38,7 +41,7 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
     }
 
     public CheckSpec(Verdict expect) {
-        this(expect, List.of(), -1, -1, false);
+        this(expect, List.of(), List.of(), -1, -1, false);
     }
 
     /** What {@code expect} says: a verdict's name, {@code any}, or empty when the workload states nothing. */
@@ -52,8 +55,23 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
 
     /** The verdict expected of a run on Curator {@code version}. */
     public Optional<Verdict> expected(String version) {
+        return expected(version, null);
+    }
+
+    /**
+     * The verdict expected of a run on Curator {@code curator} against ZooKeeper servers {@code zooKeeper} (null: not
+     * ZooKeeper): a server release's range first, since a server bug shows whatever the client.
+     */
+    public Optional<Verdict> expected(String curator, String zooKeeper) {
+        if (zooKeeper != null) {
+            for (ByVersion b : byZooKeeper) {
+                if (b.matches(zooKeeper)) {
+                    return Optional.of(b.verdict());
+                }
+            }
+        }
         for (ByVersion b : byCurator) {
-            if (b.matches(version)) {
+            if (b.matches(curator)) {
                 return Optional.of(b.verdict());
             }
         }
@@ -62,8 +80,17 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
 
     /** The expectations per version as text, as a workload file may also give them: {@code "<5.5.0 invalid; ..."}. */
     public String byCuratorText() {
+        return text(byCurator);
+    }
+
+    /** {@link #byCuratorText()} for the ZooKeeper releases. */
+    public String byZooKeeperText() {
+        return text(byZooKeeper);
+    }
+
+    private static String text(List<ByVersion> ranges) {
         StringBuilder b = new StringBuilder();
-        for (ByVersion v : byCurator) {
+        for (ByVersion v : ranges) {
             b.append(b.length() == 0 ? "" : "; ").append(v.comparison()).append(v.version()).append(' ')
                     .append(v.verdict().wireName());
         }
@@ -71,11 +98,11 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, long acquireS
     }
 
     /**
-     * Reads {@link #byCuratorText()}'s form.
+     * Reads {@link #byCuratorText()}'s form (and {@link #byZooKeeperText()}'s).
      *
      * @throws IllegalArgumentException naming the entry that cannot be read
      */
-    public static List<ByVersion> parseByCurator(String text) {
+    public static List<ByVersion> parseByVersion(String text) {
         List<ByVersion> out = new ArrayList<>();
         if (text == null || text.isBlank()) {
             return out;

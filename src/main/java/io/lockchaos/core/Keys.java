@@ -181,6 +181,9 @@ public final class Keys {
             key("expect_by_curator", Type.TEXT, "", null, "the verdict expected per Curator version range, e.g."
                     + " `{\"<5.5.0\": \"invalid\", \">=5.5.0\": \"valid\"}`; first match wins, `expect` covers the"
                     + " rest (see Curator versions)", s -> s.checking().byCuratorText()),
+            key("expect_by_zookeeper", Type.TEXT, "", null, "the verdict expected per ZooKeeper server release"
+                    + " range, as `expect_by_curator` (a match here comes first); for `matrix --zookeeper` (see"
+                    + " ZooKeeper ensembles)", s -> s.checking().byZooKeeperText()),
             key("acquire_slack_ms", Type.LONG, "-1", null, "when 0 or more, acquires that return later than their"
                     + " timeout plus this slack are violations (`acquire-overrun`); -1 does not check",
                     s -> s.checking().acquireSlackMillis()),

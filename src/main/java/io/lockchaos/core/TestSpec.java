@@ -85,9 +85,12 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
                 : faults.none() ? 0 : !recipe.zooKeeper() ? 1000 : clients.sessionTimeoutMillis() + 1000;
     }
 
-    /** The verdict this run is expected to reach on the Curator its clients run, if the workload states one. */
+    /**
+     * The verdict this run is expected to reach on the Curator its clients run and, for a ZooKeeper recipe, the
+     * ZooKeeper its servers run, if the workload states one.
+     */
     public java.util.Optional<io.lockchaos.checker.Verdict> expectedVerdict() {
-        return checking.expected(clients.curatorVersion());
+        return checking.expected(clients.curatorVersion(), recipe.zooKeeper() ? cluster.zooKeeperVersion() : null);
     }
 
     /** The spec as the key/value map a workload file holds (the keys workload files have always used). */

@@ -29,7 +29,7 @@ public final class TestSpecs {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode v = e.getValue();
             values.put(e.getKey(), e.getKey().equals("nemesis") && v.isArray() ? timeline(file, v)
-                    : e.getKey().equals("expect_by_curator") && v.isObject() ? byVersion(file, v)
+                    : e.getKey().startsWith("expect_by_") && v.isObject() ? byVersion(file, e.getKey(), v)
                     : v.isValueNode() ? v.asText() : v.toString());
         }
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
@@ -75,13 +75,16 @@ public final class TestSpecs {
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
     }
 
-    /** Expectations per Curator version given as a JSON object ({@code {"<5.5.0": "invalid"}}), as one text. */
-    private static String byVersion(Path file, JsonNode object) throws SpecException {
+    /**
+     * Expectations per Curator or ZooKeeper version ({@code key}) given as a JSON object ({@code {"<5.5.0":
+     * "invalid"}}), as one text.
+     */
+    private static String byVersion(Path file, String key, JsonNode object) throws SpecException {
         StringBuilder s = new StringBuilder();
         for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isTextual()) {
-                throw new SpecException(file + ": expect_by_curator: " + e.getKey() + ": expected a verdict as a"
+                throw new SpecException(file + ": " + key + ": " + e.getKey() + ": expected a verdict as a"
                         + " string, got " + e.getValue());
             }
             s.append(s.length() == 0 ? "" : "; ").append(e.getKey()).append(' ').append(e.getValue().asText());
@@ -201,7 +204,8 @@ public final class TestSpecs {
                 }
             }
             TestSpec read = new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients,
-                    workload, faults, new CheckSpec(verdict, byCurator(source, m.get("expect_by_curator")),
+                    workload, faults, new CheckSpec(verdict, byVersion(source, "expect_by_curator", m),
+                    byVersion(source, "expect_by_zookeeper", m),
                     number(source, m, "acquire_slack_ms"), number(source, m, "expect_memory_growth_mb"), expect.equals("any")), redis, m);
             // the values as the spec says them (a recipe's canonical name, what a user's factory promised): two specs
             // of the same test are equal however their keys were spelled
@@ -214,11 +218,12 @@ public final class TestSpecs {
         }
     }
 
-    private static java.util.List<CheckSpec.ByVersion> byCurator(String source, String text) throws SpecException {
+    private static java.util.List<CheckSpec.ByVersion> byVersion(String source, String key, Map<String, String> m)
+            throws SpecException {
         try {
-            return CheckSpec.parseByCurator(text);
+            return CheckSpec.parseByVersion(m.get(key));
         } catch (IllegalArgumentException e) {
-            throw new SpecException(source + ": expect_by_curator: " + e.getMessage());
+            throw new SpecException(source + ": " + key + ": " + e.getMessage());
         }
     }
 

@@ -28,9 +28,9 @@ class RecordRangesTest {
         assertEquals("quiesce_ms: expected -1 (auto) to 600000, got -2",
                 refused(() -> new FaultSpec("", -2, null, null)));
         assertEquals("acquire_slack_ms: expected -1 (no check) or 0 to 600000, got -5",
-                refused(() -> new CheckSpec(null, null, -5, -1, false)));
+                refused(() -> new CheckSpec(null, null, null, -5, -1, false)));
         assertEquals("expect_memory_growth_mb: expected -1 (no check) or 0 to 1048576 (1 TB), got -2",
-                refused(() -> new CheckSpec(null, null, -1, -2, false)));
+                refused(() -> new CheckSpec(null, null, null, -1, -2, false)));
     }
 
     @Test

@@ -33,7 +33,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "zookeeper", "expect_by_curator", "acquire_slack_ms",
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "zookeeper", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
@@ -69,6 +69,32 @@ class TestSpecsTest {
         SpecException e = assertThrows(SpecException.class,
                 () -> TestSpecs.with("t", s, Map.of("expect_by_curator", "<5.x invalid")));
         assertEquals("t: expect_by_curator: '<5.x' is no version range (expected e.g. <5.5.0, >=5.5.0 or 5.4.0)",
+                e.getMessage());
+    }
+
+    @Test
+    void expectationsPerZooKeeperReleaseComeBeforeThoseOfCurator() throws Exception {
+        Path w = dir.resolve("zk.json");
+        java.nio.file.Files.writeString(w, "{\"name\": \"zk\", \"expect\": \"valid\", \"expect_by_zookeeper\":"
+                + " {\"<3.6.0\": \"invalid\"}, \"expect_by_curator\": {\"<5.5.0\": \"unknown\"}}");
+        TestSpec s = TestSpecs.load(w);
+        assertEquals("<3.6.0 invalid", s.checking().byZooKeeperText());
+        assertEquals(Optional.of(Verdict.VALID), s.expectedVerdict(), "linked 3.9.5 servers, linked 5.9.0 clients");
+        assertEquals(Optional.of(Verdict.INVALID), TestSpecs.with("t", s, Map.of("zookeeper", "3.5.10"))
+                .expectedVerdict());
+        assertEquals(Optional.of(Verdict.INVALID), TestSpecs.with("t", s, Map.of("zookeeper", "3.5.10", "curator",
+                "5.4.0")).expectedVerdict(), "the server's range first");
+        assertEquals(Optional.of(Verdict.UNKNOWN), TestSpecs.with("t", s, Map.of("zookeeper", "3.6.4", "curator",
+                "5.4.0")).expectedVerdict());
+        // a recipe on no ZooKeeper is judged without the servers' ranges
+        assertEquals(Optional.of(Verdict.VALID), TestSpecs.with("t", s, Map.of("zookeeper", "3.5.10", "recipe",
+                "redlock")).checking().expected("5.9.0", null));
+        java.nio.file.Files.writeString(w, "{\"expect_by_zookeeper\": {\"<3.6.0\": 1}}");
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.load(w));
+        assertEquals(w + ": expect_by_zookeeper: <3.6.0: expected a verdict as a string, got 1", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.with("t", s, Map.of("expect_by_zookeeper",
+                ">=3.x valid")));
+        assertEquals("t: expect_by_zookeeper: '>=3.x' is no version range (expected e.g. <5.5.0, >=5.5.0 or 5.4.0)",
                 e.getMessage());
     }
 
