@@ -39,6 +39,11 @@ public final class VersionResolver {
         final String artifact;
         final String example;
 
+        /** The workload key that names a version of it ({@code curator}, {@code zookeeper}). */
+        public String key() {
+            return key;
+        }
+
         Module(String key, String group, String artifact, String example) {
             this.key = key;
             this.group = group;
@@ -150,15 +155,15 @@ public final class VersionResolver {
     }
 
     /**
-     * The released versions of Curator from {@code from} to {@code to}, both included, oldest first, as Maven
+     * The released versions of this module from {@code from} to {@code to}, both included, oldest first, as Maven
      * Central's metadata lists them (qualified versions such as 5.0.0-RC1 left out).
      *
      * @throws UnresolvableVersion when the list cannot be had
      */
     public List<String> versions(String from, String to) throws UnresolvableVersion {
         if (!plausible(from) || !plausible(to)) {
-            throw new UnresolvableVersion("curator: expected a range A..B of versions such as 5.0.0..5.9.0, got " + from
-                    + ".." + to);
+            throw new UnresolvableVersion(module.key + ": expected a range A..B of versions such as "
+                    + (module == Module.CURATOR ? "5.0.0..5.9.0" : "3.5.5..3.9.4") + ", got " + from + ".." + to);
         }
         quiet();
         RepositorySystem system = new RepositorySystemSupplier().get();
@@ -166,7 +171,7 @@ public final class VersionResolver {
                 .withLocalRepositoryBaseDirectories(localRepository).build()) {
             RemoteRepository central = new RemoteRepository.Builder("central", "default", remote).build();
             org.eclipse.aether.resolution.VersionRangeRequest request = new org.eclipse.aether.resolution
-                    .VersionRangeRequest(new DefaultArtifact("org.apache.curator", "curator-recipes", "jar",
+                    .VersionRangeRequest(new DefaultArtifact(module.group, module.artifact, "jar",
                     "[" + from + "," + to + "]"), List.of(central), null);
             List<String> out = new ArrayList<>();
             for (org.eclipse.aether.version.Version v : system.resolveVersionRange(session, request).getVersions()) {
@@ -176,12 +181,12 @@ public final class VersionResolver {
                 }
             }
             if (out.isEmpty()) {
-                throw new UnresolvableVersion("curator: no released version from " + from + " to " + to + " at "
+                throw new UnresolvableVersion(module.key + ": no released version from " + from + " to " + to + " at "
                         + remote);
             }
             return out;
         } catch (org.eclipse.aether.resolution.VersionRangeResolutionException e) {
-            throw new UnresolvableVersion("curator: versions " + from + ".." + to + " cannot be listed from " + remote
+            throw new UnresolvableVersion(module.key + ": versions " + from + ".." + to + " cannot be listed from " + remote
                     + " (" + e.getMessage() + ")");
         } finally {
             system.shutdown();

@@ -21,29 +21,35 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code matrix}: one workload on several Curator versions, {@code --runs} times each, against the verdicts the
- * workload expects per version ({@code expect_by_curator}); or {@code --bisect A..B}: the first version in a range
- * whose outcome differs from A's.
+ * {@code matrix}: one workload on several Curator versions or ZooKeeper server releases, {@code --runs} times each,
+ * against the verdicts the workload expects per version ({@code expect_by_curator}, {@code expect_by_zookeeper}); or
+ * {@code --bisect [zookeeper:]A..B}: the first version in a range whose outcome differs from A's.
  */
 @Command(name = "matrix", mixinStandardHelpOptions = true,
-        header = "Run a workload on several Curator versions and compare with its expected verdicts.",
+        header = "Run a workload on several Curator versions or ZooKeeper releases and compare with its expected"
+            + " verdicts.",
         description = {"Runs the workload --runs times on each Curator version (in client agents; 'linked' is the"
-            + " in-process 5.9.0), prints version x (runs, invalid, violation kinds, median time of the first"
-            + " violation), and writes matrix.json and matrix.html. With --bisect A..B it finds the first version of the"
-            + " range whose outcome differs from A's (assuming one change in the range).",
+            + " in-process 5.9.0) or each ZooKeeper release of the servers ('linked' is 3.9.5), prints version x (runs,"
+            + " invalid, violation kinds, median time of the first violation), and writes matrix.json and matrix.html."
+            + " With --bisect A..B it finds the first Curator version of the range (zookeeper:A..B: ZooKeeper release)"
+            + " whose outcome differs from A's (assuming one change in the range).",
             "A version's outcome is invalid when any run was invalid, valid when every run was valid, else unknown.",
             "Exit code: 0 every version as expected, 1 a version not as expected, 2 error."})
 final class MatrixCommand implements Callable<Integer> {
-    @Option(names = "--workload", required = true, description = "workload file (JSON); its expect_by_curator (or"
-            + " expect) states the verdict per version")
+    @Option(names = "--workload", required = true, description = "workload file (JSON); its expect_by_curator or"
+            + " expect_by_zookeeper (or expect) states the verdict per version")
     Path workload;
 
-    @Option(names = "--curator", split = ",", description = "versions to run, comma-separated (e.g."
+    @Option(names = "--curator", split = ",", description = "Curator versions to run, comma-separated (e.g."
             + " 5.2.0,5.4.0,5.5.0,5.9.0)")
     List<String> versions;
 
-    @Option(names = "--bisect", description = "A..B: find the first version from A to B whose outcome differs from"
-            + " A's")
+    @Option(names = "--zookeeper", split = ",", description = "ZooKeeper releases for the servers, comma-separated"
+            + " (e.g. 3.5.10,3.8.4,linked)")
+    List<String> zooKeeperVersions;
+
+    @Option(names = "--bisect", description = "A..B: find the first Curator version from A to B whose outcome differs"
+            + " from A's; zookeeper:A..B: the first ZooKeeper release")
     String bisect;
 
     @Option(names = "--runs", defaultValue = "1", description = "runs per version (default: ${DEFAULT-VALUE})")
@@ -63,8 +69,8 @@ final class MatrixCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if ((versions == null) == (bisect == null)) {
-            throw new UserError("matrix: give either --curator V1,V2,... or --bisect A..B");
+        if ((versions != null ? 1 : 0) + (zooKeeperVersions != null ? 1 : 0) + (bisect != null ? 1 : 0) != 1) {
+            throw new UserError("matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,... or --bisect A..B");
         }
         TestSpec spec;
         try {
@@ -72,22 +78,41 @@ final class MatrixCommand implements Callable<Integer> {
         } catch (SpecException e) {
             throw new UserError(e.getMessage());
         }
-        VersionResolver resolver = VersionResolver.defaults();
+        String range = bisect;
+        VersionResolver.Module module = zooKeeperVersions != null ? VersionResolver.Module.ZOOKEEPER
+                : VersionResolver.Module.CURATOR;
+        for (VersionResolver.Module m : VersionResolver.Module.values()) {
+            if (bisect != null && bisect.startsWith(m.key() + ":")) {
+                module = m;
+                range = bisect.substring(m.key().length() + 1);
+            }
+        }
+        if (module == VersionResolver.Module.ZOOKEEPER && !spec.recipe().zooKeeper()) {
+            throw new UserError(workload + ": matrix over ZooKeeper releases: recipe " + spec.recipe().wireName()
+                    + " runs on no ZooKeeper");
+        }
+        Path dir = out != null ? out : store.resolve(spec.name()).resolve("matrix-"
+                + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC)
+                .format(java.time.Instant.now()));
+        // the clients' own logging goes to a file, off the table's console: set before any logger exists
+        Files.createDirectories(dir);
+        ClientLog.redirect(dir.toAbsolutePath().resolve("client.log"), false);
+        VersionResolver resolver = VersionResolver.defaults(module);
         List<String> list;
-        if (bisect != null) {
-            int dots = bisect.indexOf("..");
+        if (range != null) {
+            int dots = range.indexOf("..");
             if (dots < 0) {
-                throw new UserError("--bisect: expected A..B, got '" + bisect + "'");
+                throw new UserError("--bisect: expected A..B or zookeeper:A..B, got '" + bisect + "'");
             }
             try {
-                list = resolver.versions(bisect.substring(0, dots), bisect.substring(dots + 2));
+                list = resolver.versions(range.substring(0, dots), range.substring(dots + 2));
             } catch (VersionResolver.UnresolvableVersion e) {
                 throw new UserError("--bisect: " + e.getMessage());
             }
             System.out.println("bisect: " + list.size() + " released versions from " + list.get(0) + " to "
                     + list.get(list.size() - 1) + ": " + String.join(", ", list));
         } else {
-            list = versions;
+            list = versions != null ? versions : zooKeeperVersions;
             // every version resolved before the first run: a typo found after an hour of runs would waste them
             for (String v : list) {
                 if (!v.equals(ClientSpec.LINKED)) {
@@ -104,7 +129,7 @@ final class MatrixCommand implements Callable<Integer> {
         long base = seed != null ? seed : spec.seed() != 0 ? spec.seed() : 1;
         VersionMatrix matrix;
         try {
-            matrix = new VersionMatrix(spec, runs, store, base, resolver, System.out);
+            matrix = new VersionMatrix(spec, runs, store, base, resolver, module, System.out);
             if (bisect == null) {
                 for (String v : list) {
                     rows.put(v, matrix.run(v));
@@ -115,12 +140,8 @@ final class MatrixCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        Path dir = out != null ? out : store.resolve(spec.name()).resolve("matrix-"
-                + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC)
-                .format(java.time.Instant.now()));
-        Files.createDirectories(dir);
         List<Row> all = VersionMatrix.inVersionOrder(rows.values());
-        print(spec, all);
+        print(spec, module, all);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("workload", workload.toString());
         json.put("test", spec.name());
@@ -138,9 +159,9 @@ final class MatrixCommand implements Callable<Integer> {
         return met ? 0 : 1;
     }
 
-    private void print(TestSpec spec, List<Row> rows) {
+    private void print(TestSpec spec, VersionResolver.Module module, List<Row> rows) {
         System.out.println("matrix " + spec.name() + ": " + runs + " run(s) per version");
-        System.out.printf(Locale.ROOT, "  %-10s %-10s %5s %8s  %-10s %-9s %-14s %s%n", "curator", "resolved", "runs",
+        System.out.printf(Locale.ROOT, "  %-10s %-10s %5s %8s  %-10s %-9s %-14s %s%n", module.key(), "resolved", "runs",
                 "invalid", "expected", "as exp.", "first viol. s", "violation kinds");
         for (Row r : rows) {
             Double med = r.medianFirstViolation();

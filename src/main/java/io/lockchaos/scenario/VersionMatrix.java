@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * One workload on several Curator versions, {@code runs} times each, against the verdicts it expects per version
- * ({@code expect_by_curator}); or a bisection: the first version of a range whose outcome differs from the first's.
+ * One workload on several Curator versions (or ZooKeeper server releases), {@code runs} times each, against the
+ * verdicts it expects per version ({@code expect_by_curator}, {@code expect_by_zookeeper}); or a bisection: the first
+ * version of a range whose outcome differs from the first's.
  * What {@code matrix} runs; the command only parses and prints.
  */
 public final class VersionMatrix {
@@ -29,11 +30,18 @@ public final class VersionMatrix {
     private final Path store;
     private final long base;
     private final VersionResolver resolver;
+    private final VersionResolver.Module module;
     private final PrintStream out;
 
     /** Runs are stored under {@code store}; progress lines go to {@code out}. */
     public VersionMatrix(TestSpec spec, int runs, Path store, long baseSeed, VersionResolver resolver,
                          PrintStream out) {
+        this(spec, runs, store, baseSeed, resolver, VersionResolver.Module.CURATOR, out);
+    }
+
+    /** As the other constructor, over the versions of {@code module} (the resolver resolves that module). */
+    public VersionMatrix(TestSpec spec, int runs, Path store, long baseSeed, VersionResolver resolver,
+                         VersionResolver.Module module, PrintStream out) {
         if (runs < 1 || runs > 1000) {
             throw new IllegalArgumentException("--runs: expected 1 to 1000, got " + runs);
         }
@@ -42,6 +50,7 @@ public final class VersionMatrix {
         this.store = store;
         this.base = baseSeed;
         this.resolver = resolver;
+        this.module = module;
         this.out = out;
     }
 
@@ -111,7 +120,7 @@ public final class VersionMatrix {
         String resolved = null;
         TestSpec onVersion = null;
         for (int i = 0; i < runs; i++) {
-            Scenario s = Scenario.of(spec).set("curator", version).seed(base + i).store(store);
+            Scenario s = Scenario.of(spec).set(module.key(), version).seed(base + i).store(store);
             ScenarioResult r;
             try {
                 onVersion = s.spec();
@@ -123,8 +132,8 @@ public final class VersionMatrix {
             } catch (Exception e) {
                 // one run that could not be carried out is an unknown, not the end of the rows already run
                 verdicts.add(Verdict.UNKNOWN);
-                out.printf(Locale.ROOT, "  curator %-8s run %d/%d (seed %d): unknown: the run failed: %s%n",
-                        version, i + 1, runs, base + i, e);
+                out.printf(Locale.ROOT, "  %s %-8s run %d/%d (seed %d): unknown: the run failed: %s%n",
+                        module.key(), version, i + 1, runs, base + i, e);
                 continue;
             }
             verdicts.add(r.verdict());
@@ -132,8 +141,8 @@ public final class VersionMatrix {
             r.anomalies().stream().filter(a -> a.severity() == io.lockchaos.checker.Severity.VIOLATION).mapToLong(Anomaly::start).min()
                     .ifPresent(t -> first.add(t / 1e9));
             dirs.add(r.dir());
-            resolved = curatorOf(r.dir());
-            out.printf(Locale.ROOT, "  curator %-8s run %d/%d (seed %d): %s%s%n", version, i + 1, runs, base + i,
+            resolved = module == VersionResolver.Module.CURATOR ? curatorOf(r.dir()) : zooKeeperOf(r.dir());
+            out.printf(Locale.ROOT, "  %s %-8s run %d/%d (seed %d): %s%s%n", module.key(), version, i + 1, runs, base + i,
                     r.verdict().wireName(), r.violations().isEmpty() ? "" : " " + r.violations().stream()
                             .map(k -> k.wireName()).sorted().toList());
         }
@@ -150,6 +159,26 @@ public final class VersionMatrix {
         } catch (java.io.IOException e) {
             return null;
         }
+    }
+
+    /**
+     * The ZooKeeper release a stored run's servers said they were ({@code zookeeper.version=X-...} in their logs), when
+     * they all said the same, or null.
+     */
+    static String zooKeeperOf(Path runDir) {
+        java.util.Set<String> said = new java.util.TreeSet<>();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("zookeeper\\.version=([0-9][^-,\\s]*)");
+        try (java.util.stream.Stream<Path> logs = java.nio.file.Files.walk(runDir.resolve("servers"))) {
+            for (Path log : logs.filter(f -> f.getFileName().toString().equals("server.log")).toList()) {
+                java.util.regex.Matcher m = p.matcher(java.nio.file.Files.readString(log));
+                if (m.find()) {
+                    said.add(m.group(1));
+                }
+            }
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return null;
+        }
+        return said.size() == 1 ? said.iterator().next() : null;
     }
 
     /** The rows in version order, the linked version last (a bisection runs them out of order). */
@@ -229,9 +258,10 @@ public final class VersionMatrix {
                 .append("</title><style>body{font-family:sans-serif}td,th{padding:4px 10px;border-bottom:1px solid"
                         + " #ccc;text-align:left}.no{color:#b00;font-weight:bold}.invalid{color:#b00}.valid{color:#070}"
                         + "</style></head><body>");
-        b.append("<h1>").append(esc(spec.name())).append(" across Curator versions</h1>");
+        b.append("<h1>").append(esc(spec.name())).append(module == VersionResolver.Module.CURATOR
+                ? " across Curator versions" : " across ZooKeeper releases").append("</h1>");
         b.append("<p>").append(esc(workload)).append(", ").append(runs).append(" run(s) per version</p>");
-        b.append("<table><tr><th>curator</th><th>resolved</th><th>runs</th><th>invalid</th><th>outcome</th>"
+        b.append("<table><tr><th>").append(module.key()).append("</th><th>resolved</th><th>runs</th><th>invalid</th><th>outcome</th>"
                 + "<th>expected</th><th>as expected</th><th>median first violation (s)</th><th>violation kinds</th>"
                 + "</tr>");
         for (Row r : rows) {

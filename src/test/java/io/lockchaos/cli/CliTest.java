@@ -170,4 +170,16 @@ class CliTest extends ConsoleCapturing {
             assertTrue(Files.size(reports.resolve(f)) > 0, f);
         }
     }
+
+    @Test
+    void aMatrixOverZooKeeperReleasesNeedsAZooKeeperRecipeAndOneListOfVersions() {
+        assertEquals(2, Main.run("matrix", "--workload", "workloads/redis.json", "--zookeeper", "3.8.4"));
+        assertEquals("lockchaos: workloads/redis.json: matrix over ZooKeeper releases: recipe redlock runs on no"
+                + " ZooKeeper\n", err());
+        err.reset();
+        assertEquals(2, Main.run("matrix", "--workload", "workloads/zk-leader-kill.json", "--zookeeper", "3.8.4",
+                "--curator", "5.5.0"));
+        assertEquals("lockchaos: matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,... or --bisect A..B\n",
+                err());
+    }
 }

@@ -1,56 +1,88 @@
 package io.lockchaos.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lockchaos.checker.Verdict;
-import io.lockchaos.core.Runner;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The servers run another ZooKeeper release when a workload names one: each of 3.5 to 3.8 (3.9 is the linked one)
- * forms an ensemble that survives the leader's kill, and its servers say which version they are.
+ * The servers run another ZooKeeper release when a workload names one: docs/zookeeper.md's matrix command, run exactly
+ * as the page writes it (the block whose doc-test comment names this class) from a folder laid out as a clone's root,
+ * runs the leader's kill on each release, and every row must be valid with its servers saying they are that release.
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 400, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ZooKeeperVersionsTest {
+    private static final Path ROOT = Path.of("").toAbsolutePath();
+
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @ValueSource(strings = {"3.5.10", "3.6.4", "3.7.2", "3.8.4"})
-    void anEnsembleOfThatReleaseSurvivesTheLeadersKill(String version) throws Exception {
-        TestSpec spec = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("zookeeper", version,
-                "time_s", "6", "clients", "5", "nemesis", "at 2s kill leader for 2s")));
-        Path runDir = dir.resolve(version);
-        Files.createDirectories(runDir);
-        Runner.writeTestJson(runDir, spec);
-        Runner.Outcome o = new Runner(spec, runDir).run();
-        assertEquals(Verdict.VALID, o.result().verdict(), o.result().violationKinds() + " in " + runDir);
-        assertEquals(0, o.faultsFailed(), "the leader was found and killed");
-        try (Stream<Path> logs = Files.walk(runDir.resolve("servers"))) {
-            long onVersion = logs.filter(p -> p.getFileName().toString().equals("server.log")).filter(p -> {
-                try {
-                    return Files.readString(p).contains("zookeeper.version=" + version + "-");
-                } catch (java.io.IOException e) {
-                    return false;
-                }
-            }).count();
-            assertEquals(3, onVersion, "every server says it is " + version);
+    /** The command of the block the page marks as run by this test. */
+    static String documentedCommand() throws Exception {
+        List<String> lines = Files.readAllLines(ROOT.resolve("docs/zookeeper.md"), StandardCharsets.UTF_8);
+        for (int i = 1; i + 1 < lines.size(); i++) {
+            if (lines.get(i).equals("```sh") && lines.get(i - 1).contains("not run: ZooKeeperVersionsTest runs it")) {
+                return lines.get(i + 1).trim();
+            }
         }
-        assertTrue(Files.readString(runDir.resolve("test.json")).contains("\"zookeeper\" : \"" + version + "\""));
+        throw new AssertionError("docs/zookeeper.md has no block marked 'not run: ZooKeeperVersionsTest runs it'");
+    }
+
+    @Test
+    void theDocumentedMatrixRunsEachReleaseThroughTheLeadersKill() throws Exception {
+        String command = documentedCommand();
+        assertEquals("bin/lockchaos matrix --workload workloads/zk-leader-kill.json --zookeeper"
+                + " 3.6.4,3.7.2,3.8.4,linked", command);
+        for (String link : List.of("bin", "target", "workloads")) {
+            Files.createSymbolicLink(dir.resolve(link), ROOT.resolve(link));
+        }
+        Path log = dir.resolve("matrix.log");
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(dir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+        Process p = pb.start();
+        try {
+            assertTrue(p.waitFor(360, TimeUnit.SECONDS), "matrix still running after 6 min");
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }
+        String out = Files.readString(log);
+        assertEquals(0, p.exitValue(), out);
+        Path matrix;
+        try (Stream<Path> s = Files.list(dir.resolve("histories/zk-leader-kill"))) {
+            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();
+        }
+        com.fasterxml.jackson.databind.JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(matrix.resolve("matrix.json").toFile()).path("versions");
+        Map<String, String> resolved = new java.util.LinkedHashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode r : rows) {
+            assertEquals("valid", r.path("outcome").asText(), r.toString());
+            assertTrue(r.path("as_expected").asBoolean(), r.toString());
+            resolved.put(r.path("version").asText(), r.path("resolved").asText());
+            String runDir = r.path("runs_stored").get(0).asText();
+            String test = Files.readString(dir.resolve(runDir).resolve("test.json"));
+            String asked = r.path("version").asText().equals("linked") ? "linked" : r.path("version").asText();
+            assertTrue(test.contains("\"zookeeper\" : \"" + asked + "\""), test);
+        }
+        // resolved is what every server of the run logged as its version
+        assertEquals(Map.of("3.6.4", "3.6.4", "3.7.2", "3.7.2", "3.8.4", "3.8.4", "linked", "3.9.5"), resolved, out);
+        assertFalse(out.contains("ClientCnxn"), "the clients' logging goes to the matrix's client.log: " + out);
     }
 
     @Test
