@@ -203,7 +203,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     /** The first port of the kernel's ephemeral range, or 0 where it cannot be read. */
     private static int ephemeralLow() {
         try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            String range = Sysctl.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
             return Integer.parseInt(range.split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 0;

@@ -310,7 +310,7 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
     /** Whether bridged packets pass through iptables (br_netfilter loaded and switched on). */
     private static boolean bridgeNetfilter() {
         try {
-            return Files.readString(Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables")).trim().equals("1");
+            return Sysctl.read(Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables")).equals("1");
         } catch (IOException e) {
             return false;
         }

@@ -31,4 +31,21 @@ class PortReservationsTest {
             Files.deleteIfExists(PortReservations.DIR.resolve(Integer.toString(orphaned)));
         }
     }
+
+    /** The ports servers get are below the kernel's ephemeral range and reserved: the range must be read whole. */
+    @Test
+    void serverPortsComeFromBelowTheEphemeralRangeAndAreReserved() throws Exception {
+        java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(range), "no " + range);
+        String[] lowHigh = Sysctl.read(range).split("\\s+");
+        assertEquals(2, lowHigh.length, "two numbers, as the kernel writes them");
+        int low = Integer.parseInt(lowHigh[0]);
+        org.junit.jupiter.api.Assumptions.assumeTrue(low > 12_000, "an ephemeral range from " + low);
+        for (int i = 0; i < 20; i++) {
+            int port = LocalEnsemble.freePort();
+            assertTrue(port >= 10_000 && port < low, port + " is below " + low);
+            assertTrue(java.nio.file.Files.exists(PortReservations.DIR.resolve(Integer.toString(port))),
+                    port + " is reserved for this runner");
+        }
+    }
 }
