@@ -95,6 +95,11 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             return this;
         }
 
+        /** Servers that take dynamic reconfiguration from {@link Membership} (membership faults). */
+        public Builder reconfigurable() {
+            return Membership.enable(this);
+        }
+
         /**
          * Runs the servers on another ZooKeeper release: {@code jars} are its jar and its dependencies (see
          * VersionResolver); the servers then run ZooKeeper's own QuorumPeerMain, so there is no routing through peer

@@ -62,7 +62,7 @@ public final class FaultSupport {
      * and the disk faults lose acknowledged data or a server for good by design; a schedule names them itself.
      */
     static final java.util.Set<FaultKind> NOT_COMBINED = java.util.EnumSet.of(FaultKind.FAILOVER,
-            FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK);
+            FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK, FaultKind.REMOVE_MEMBER);
 
     private static final Map<TestSpec, List<io.lockchaos.nemesis.Fault>> COMBINABLE =
             new java.util.concurrent.ConcurrentHashMap<>();

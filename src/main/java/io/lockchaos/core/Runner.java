@@ -157,8 +157,11 @@ public final class Runner {
         }
     }
 
-    /** The servers' container reaping interval, when the spec sets one. */
+    /** The servers' container reaping interval, when the spec sets one; reconfiguration, when a fault needs it. */
     private LocalEnsemble.Builder reaping(LocalEnsemble.Builder b) {
+        if (spec.schedule().events().stream().anyMatch(e -> e.fault().kind().changesMembership())) {
+            b.reconfigurable();
+        }
         long every = spec.cluster().containerCheckMillis();
         return every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every));
     }

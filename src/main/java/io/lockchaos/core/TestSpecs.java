@@ -267,6 +267,9 @@ public final class TestSpecs {
                             + " servers' transaction logs, which this machine has only for cluster local or netns and"
                             + " a ZooKeeper recipe");
                 }
+                if (k.changesMembership()) {
+                    membershipProblem(source, s, schedule);
+                }
                 long txns = f.option("txns", 10);
                 if (k == io.lockchaos.nemesis.FaultKind.TRUNCATE_LOG && (txns < 1 || txns > 100_000)) {
                     throw new SpecException(source + ": nemesis: truncate-log: txns: expected 1 to 100000, got "
@@ -284,6 +287,27 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reconfiguration gives the whole ensemble one list of server addresses: ZooKeeper servers this machine runs, at
+     * least 3, that dial each other directly (no peer proxies, which give each server its own view of the others).
+     */
+    private static void membershipProblem(String source, TestSpec s, io.lockchaos.nemesis.Schedule schedule)
+            throws SpecException {
+        ClusterSpec c = s.cluster();
+        String at = source + ": nemesis: remove-member: ";
+        if (!s.recipe().zooKeeper() || c.containers()) {
+            throw new SpecException(at + "membership changes reconfigure ZooKeeper servers this machine runs: a"
+                    + " ZooKeeper recipe on cluster local or netns");
+        }
+        if (c.nodes() < 3) {
+            throw new SpecException(at + "needs 3 or 5 nodes, got " + c.nodes());
+        }
+        if (schedule.needsPeerProxies() && !c.namespaces()) {
+            throw new SpecException(at + "one configuration for the whole ensemble cannot carry the per-server"
+                    + " addresses of peer proxies: cut servers apart with cluster netns (iptables)");
         }
     }
 

@@ -66,7 +66,12 @@ public enum FaultKind {
      * Servers' data folders are copied as they run; when the fault ends each is killed and started on its copy, the
      * transactions of the fault's duration gone from it.
      */
-    ROLLBACK(Targets.SERVERS, Fn.START, Fn.RESTART);
+    ROLLBACK(Targets.SERVERS, Fn.START, Fn.RESTART),
+    /**
+     * Dynamic reconfiguration: the server leaves the voting members (the leader steps down), and is added back when the
+     * fault ends; each op records the members and the configuration version (ZooKeeper servers this machine runs).
+     */
+    REMOVE_MEMBER(Targets.SERVER, Fn.START, Fn.STOP);
 
     /** Which targets a kind takes. */
     enum Targets {
@@ -158,6 +163,11 @@ public enum FaultKind {
     /** Whether the fault changes servers' data on disk (so it needs ZooKeeper servers this machine runs). */
     public boolean damagesDisk() {
         return this == TRUNCATE_LOG || this == CORRUPT_LOG || this == ROLLBACK;
+    }
+
+    /** Whether the fault changes the ensemble's membership (so its servers must take reconfiguration). */
+    public boolean changesMembership() {
+        return this == REMOVE_MEMBER;
     }
 
     /** Whether the fault happens at an instant (it has no duration and no stop). */

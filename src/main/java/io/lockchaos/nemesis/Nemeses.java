@@ -73,6 +73,7 @@ public final class Nemeses {
         members.add(new ClockNemesis());
         members.add(new FailoverNemesis());
         members.add(new DiskNemesis());
+        members.add(new MembershipNemesis());
         return compose(members);
     }
 }

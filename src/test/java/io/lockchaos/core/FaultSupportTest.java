@@ -81,4 +81,24 @@ class FaultSupportTest {
                 () -> spec("mutex", "3", "at 1s truncate-log all txns=0 for 1s"));
         assertEquals("w.json: nemesis: truncate-log: txns: expected 1 to 100000, got 0", e.getMessage());
     }
+
+    @Test
+    void membershipChangesNeedZooKeeperServersThatDialEachOtherDirectly() throws Exception {
+        assertEquals(1, spec("mutex", "3", "at 1s remove-member leader for 2s").schedule().events().size());
+        SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> spec("mutex", "1", "at 1s remove-member leader for 2s"));
+        assertEquals("w.json: nemesis: remove-member: needs 3 or 5 nodes, got 1", e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> spec("redlock", "3", "at 1s remove-member leader for 2s"));
+        assertTrue(e.getMessage().startsWith("w.json: nemesis: remove-member: membership changes reconfigure"),
+                e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
+                () -> spec("mutex", "3", "at 1s remove-member leader for 2s; at 4s partition halves for 1s"));
+        assertEquals("w.json: nemesis: remove-member: one configuration for the whole ensemble cannot carry the"
+                + " per-server addresses of peer proxies: cut servers apart with cluster netns (iptables)",
+                e.getMessage());
+        assertTrue(FaultSupport.supported(FaultKind.REMOVE_MEMBER, "ZooKeeper"));
+        assertFalse(FaultSupport.supported(FaultKind.REMOVE_MEMBER, "etcd"));
+        assertTrue(FaultSupport.NOT_COMBINED.contains(FaultKind.REMOVE_MEMBER), "combined partitions servers too");
+    }
 }
