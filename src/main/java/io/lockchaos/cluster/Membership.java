@@ -24,8 +24,12 @@ public final class Membership {
     private Membership() {
     }
 
-    /** What a reconfiguration left: the members by id and the configuration's version (a zxid, in hex). */
-    public record Config(List<Integer> members, String version, String text) {
+    /**
+     * What a reconfiguration left: the members by id and the configuration's version (a zxid, in hex);
+     * {@code answerLost}: the change's own answer was lost with the connection, and this is the configuration read
+     * after it.
+     */
+    public record Config(List<Integer> members, String version, String text, boolean answerLost) {
     }
 
     /** Sets up {@code b}'s servers for reconfiguration: {@code reconfigEnabled} and the super user's digest. */
@@ -47,12 +51,51 @@ public final class Membership {
 
     /** Removes server {@code id} from the ensemble's voting members. */
     public static Config remove(String connect, int id, int timeoutMillis) throws IOException, InterruptedException {
-        return reconfigure(connect, null, Integer.toString(id), timeoutMillis);
+        try {
+            return reconfigure(connect, null, Integer.toString(id), timeoutMillis);
+        } catch (Lost e) {
+            return settle(connect, id, false, timeoutMillis, e);
+        }
     }
 
     /** Adds {@code n} back as a voting member. */
     public static Config add(String connect, ZkNode n, int timeoutMillis) throws IOException, InterruptedException {
-        return reconfigure(connect, serverLine(n), null, timeoutMillis);
+        try {
+            return reconfigure(connect, serverLine(n), null, timeoutMillis);
+        } catch (Lost e) {
+            return settle(connect, n.id(), true, timeoutMillis, e);
+        }
+    }
+
+    /** The answer to a reconfiguration was lost with the connection: the change may or may not have been made. */
+    private static final class Lost extends IOException {
+        Lost(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * After a lost answer, reads the configuration until it shows whether {@code id} is a member as wanted. Removing
+     * the leader loses the answer as a rule: the leader steps down and every follower drops its clients until a new
+     * one is elected (10 of 20 removals of the leader here), though the change was committed.
+     */
+    private static Config settle(String connect, int id, boolean member, int timeoutMillis, Lost lost)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis + 5000L);
+        Config seen = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                seen = reconfigure(connect, null, null, timeoutMillis);
+                if (seen.members().contains(id) == member) {
+                    return new Config(seen.members(), seen.version(), seen.text(), true);
+                }
+            } catch (IOException again) {
+                // not reachable yet: the ensemble is electing
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException(lost.getMessage() + (seen == null ? ", and no configuration could be read after"
+                : ", and the configuration read after " + (member ? "lacks" : "still has") + " server " + id), lost);
     }
 
     /** The voting members now, as the server asked knows them. */
@@ -77,6 +120,9 @@ public final class Membership {
             byte[] config = joining == null && leaving == null ? admin.getConfig(false, new Stat())
                     : admin.reconfigure(joining, leaving, null, -1, new Stat());
             return parse(new String(config, StandardCharsets.UTF_8));
+        } catch (KeeperException.ConnectionLossException e) {
+            throw new Lost("reconfig " + (joining != null ? "add " + joining : "remove " + leaving) + ": "
+                    + e.getMessage(), e);
         } catch (KeeperException e) {
             throw new IOException("reconfig " + (joining != null ? "add " + joining : "remove " + leaving) + ": "
                     + e.getMessage(), e);
@@ -98,6 +144,6 @@ public final class Membership {
             }
         }
         members.sort(null);
-        return new Config(List.copyOf(members), version, text);
+        return new Config(List.copyOf(members), version, text, false);
     }
 }

@@ -47,12 +47,19 @@ final class MembershipNemesis implements Nemesis {
         value.put("nodes", List.of(n.id()));
         value.put("members", removed.members());
         value.put("config_version", removed.version());
+        if (removed.answerLost()) {
+            value.put("answer_lost", true); // the change's answer went with the connection; config read after it
+        }
         return new Started(value, () -> {
             Membership.Config added = Membership.add(others, n, timeout);
             out.remove(n);
             Map<String, Object> ended = new LinkedHashMap<>(value);
             ended.put("members", added.members());
             ended.put("config_version", added.version());
+            ended.remove("answer_lost");
+            if (added.answerLost()) {
+                ended.put("answer_lost", true);
+            }
             return ended;
         });
     }
