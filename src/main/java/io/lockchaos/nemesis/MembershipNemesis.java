@@ -40,6 +40,7 @@ final class MembershipNemesis implements Nemesis {
         // answer lost with them would leave the change in doubt
         String others = others(ctx, n);
         out.add(n);
+        ctx.votes(n.id(), false); // before the change: a later fault's follower must not be this one either way
         Membership.Config removed = Membership.remove(others, n.id(), timeout);
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
@@ -53,6 +54,7 @@ final class MembershipNemesis implements Nemesis {
         return new Started(value, () -> {
             Membership.Config added = Membership.add(others, n, timeout);
             out.remove(n);
+            ctx.votes(n.id(), true);
             Map<String, Object> ended = new LinkedHashMap<>(value);
             ended.put("members", added.members());
             ended.put("config_version", added.version());
@@ -84,6 +86,7 @@ final class MembershipNemesis implements Nemesis {
                 Membership.add(others, n, (int) ctx.sessionTimeoutMillis());
             }
             out.remove(n);
+            ctx.votes(n.id(), true);
         }
     }
 }

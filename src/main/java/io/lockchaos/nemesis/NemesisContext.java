@@ -21,7 +21,14 @@ import java.util.SplittableRandom;
  * @param random picks targets (seeded from the run's seed)
  */
 public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
-                             long sessionTimeoutMillis, SplittableRandom random) {
+                             long sessionTimeoutMillis, SplittableRandom random, java.util.Set<Integer> nonVoting) {
+    /** A context of a run: no server is out of the voting members yet. */
+    public NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
+            long sessionTimeoutMillis, SplittableRandom random) {
+        this(cluster, clients, network, partitioner, sessionTimeoutMillis, random,
+                java.util.concurrent.ConcurrentHashMap.newKeySet());
+    }
+
     /** A context whose proxies also cut the servers apart (or that has neither). */
     public NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, long sessionTimeoutMillis,
             SplittableRandom random) {
@@ -92,6 +99,9 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         // only roles need asking the servers (a second each at worst; Redis instances have no roles and never answer)
         boolean roles = target.equals("leader") || target.equals("follower");
         for (ZkNode n : roles ? nodes : List.<ZkNode>of()) {
+            if (nonVoting.contains(n.id())) {
+                continue; // removed from the members, it may still say "follower" (it follows without a vote)
+            }
             String mode = cluster instanceof io.lockchaos.cluster.Roles r ? r.role(n, 1000)
                     : FourLetterWords.mode(n, 1000).orElse("down");
             if (mode.equals("leader") || mode.equals("standalone")) {
@@ -119,6 +129,18 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
             case "all" -> nodes;
             default -> List.of(shuffled.get(0));
         };
+    }
+
+    /**
+     * Marks server {@code id} as out of the voting members or back in ({@code votes}): a server a membership fault
+     * removed may still say "follower", and no leader or follower target may name it.
+     */
+    void votes(int id, boolean votes) {
+        if (votes) {
+            nonVoting.remove(id);
+        } else {
+            nonVoting.add(id);
+        }
     }
 
     /** The servers in a random order. */
