@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,44 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 400, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ZooKeeperVersionsTest {
-    private static final Path ROOT = Path.of("").toAbsolutePath();
-
     @TempDir
     Path dir;
 
-    /** The command of the block the page marks as run by this test. */
-    static String documentedCommand() throws Exception {
-        List<String> lines = Files.readAllLines(ROOT.resolve("docs/zookeeper.md"), StandardCharsets.UTF_8);
-        for (int i = 1; i + 1 < lines.size(); i++) {
-            if (lines.get(i).equals("```sh") && lines.get(i - 1).contains("not run: ZooKeeperVersionsTest runs it")) {
-                return lines.get(i + 1).trim();
-            }
-        }
-        throw new AssertionError("docs/zookeeper.md has no block marked 'not run: ZooKeeperVersionsTest runs it'");
-    }
-
     @Test
     void theDocumentedMatrixRunsEachReleaseThroughTheLeadersKill() throws Exception {
-        String command = documentedCommand();
+        String command = io.lockchaos.docs.MarkedCommand.on("docs/zookeeper.md", "ZooKeeperVersionsTest");
         assertEquals("bin/lockchaos matrix --workload workloads/zk-leader-kill.json --zookeeper"
                 + " 3.6.4,3.7.2,3.8.4,linked", command);
-        for (String link : List.of("bin", "target", "workloads")) {
-            Files.createSymbolicLink(dir.resolve(link), ROOT.resolve(link));
-        }
-        Path log = dir.resolve("matrix.log");
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
-        Process p = pb.start();
-        try {
-            assertTrue(p.waitFor(360, TimeUnit.SECONDS), "matrix still running after 6 min");
-        } finally {
-            p.descendants().forEach(ProcessHandle::destroy);
-            p.destroy();
-        }
-        String out = Files.readString(log);
-        assertEquals(0, p.exitValue(), out);
+        io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
+                List.of("bin", "target", "workloads"), 360);
+        String out = ran.output();
+        assertEquals(0, ran.exit(), out);
         Path matrix;
         try (Stream<Path> s = Files.list(dir.resolve("histories/zk-leader-kill"))) {
             matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.pg.PgServers;
 import io.lockchaos.redis.RedisServers;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,20 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 @Tag("slow") // starts servers, agents, containers or child processes
 class CompareCommandTest {
-    private static final Path ROOT = Path.of("").toAbsolutePath();
-
     @TempDir
     Path work;
 
     /** The command of the block the page marks as run by this test. */
     static String documentedCommand() throws Exception {
-        List<String> lines = Files.readAllLines(ROOT.resolve("docs/comparing.md"), StandardCharsets.UTF_8);
-        for (int i = 1; i + 1 < lines.size(); i++) {
-            if (lines.get(i).equals("```sh") && lines.get(i - 1).contains("not run: CompareCommandTest runs it")) {
-                return lines.get(i + 1).trim();
-            }
-        }
-        throw new AssertionError("docs/comparing.md has no block marked 'not run: CompareCommandTest runs it'");
+        return io.lockchaos.docs.MarkedCommand.on("docs/comparing.md", "CompareCommandTest");
     }
 
     @Test
@@ -52,22 +43,10 @@ class CompareCommandTest {
                 io.lockchaos.etcd.EtcdServers.MISSING);
         String command = documentedCommand();
         assertEquals("bin/lockchaos compare --quick", command);
-        Files.createSymbolicLink(work.resolve("bin"), ROOT.resolve("bin"));
-        Files.createSymbolicLink(work.resolve("target"), ROOT.resolve("target"));
-        Path log = work.resolve("compare.log");
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(work.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().put("LOCKCHAOS_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
-        Process p = pb.start();
-        try {
-            assertTrue(p.waitFor(540, TimeUnit.SECONDS), "compare --quick still running after 9 min");
-        } finally {
-            p.descendants().forEach(ProcessHandle::destroy);
-            p.destroy();
-        }
-        String out = Files.readString(log);
-        assertEquals(0, p.exitValue(), out);
+        io.lockchaos.docs.MarkedCommand.Result r = io.lockchaos.docs.MarkedCommand.run(command, work,
+                List.of("bin", "target"), 540);
+        String out = r.output();
+        assertEquals(0, r.exit(), out);
         Path dir;
         try (Stream<Path> s = Files.list(work.resolve("histories/compare"))) {
             dir = s.findFirst().orElseThrow();
