@@ -121,14 +121,17 @@ public final class Membership {
                     : admin.reconfigure(joining, leaving, null, -1, new Stat());
             return parse(new String(config, StandardCharsets.UTF_8));
         } catch (KeeperException.ConnectionLossException e) {
-            throw new Lost("reconfig " + (joining != null ? "add " + joining : "remove " + leaving) + ": "
-                    + e.getMessage(), e);
+            throw new Lost(what(joining, leaving) + ": " + e.getMessage(), e);
         } catch (KeeperException e) {
-            throw new IOException("reconfig " + (joining != null ? "add " + joining : "remove " + leaving) + ": "
-                    + e.getMessage(), e);
+            throw new IOException(what(joining, leaving) + ": " + e.getMessage(), e);
         } finally {
             admin.close();
         }
+    }
+
+    private static String what(String joining, String leaving) {
+        return joining != null ? "reconfig add " + joining : leaving != null ? "reconfig remove " + leaving
+                : "reading the configuration";
     }
 
     /** Reads a configuration as ZooKeeper writes it: {@code server.N=...} lines and {@code version=HEX}. */
