@@ -91,6 +91,10 @@ final class MatrixCommand implements Callable<Integer> {
             throw new UserError(workload + ": matrix over ZooKeeper releases: recipe " + spec.recipe().wireName()
                     + " runs on no ZooKeeper");
         }
+        int dots = range == null ? -1 : range.indexOf("..");
+        if (range != null && dots < 0) {
+            throw new UserError("--bisect: expected A..B or zookeeper:A..B, got '" + bisect + "'");
+        }
         Path dir = out != null ? out : store.resolve(spec.name()).resolve("matrix-"
                 + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss").withZone(java.time.ZoneOffset.UTC)
                 .format(java.time.Instant.now()));
@@ -100,10 +104,6 @@ final class MatrixCommand implements Callable<Integer> {
         VersionResolver resolver = VersionResolver.defaults(module);
         List<String> list;
         if (range != null) {
-            int dots = range.indexOf("..");
-            if (dots < 0) {
-                throw new UserError("--bisect: expected A..B or zookeeper:A..B, got '" + bisect + "'");
-            }
             try {
                 list = resolver.versions(range.substring(0, dots), range.substring(dots + 2));
             } catch (VersionResolver.UnresolvableVersion e) {

@@ -181,5 +181,12 @@ class CliTest extends ConsoleCapturing {
                 "--curator", "5.5.0"));
         assertEquals("lockchaos: matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,... or --bisect A..B\n",
                 err());
+        err.reset();
+        Path store = dir.resolve("store");
+        assertEquals(2, Main.run("matrix", "--workload", "workloads/zk-leader-kill.json", "--bisect", "zookeeper:3.8",
+                "--store", store.toString()));
+        assertEquals("lockchaos: --bisect: expected A..B or zookeeper:A..B, got 'zookeeper:3.8'\n", err());
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(store),
+                "a refused matrix leaves nothing in the store");
     }
 }
