@@ -16,9 +16,6 @@ import java.util.Set;
  * configurations in order.
  */
 final class MembershipNemesis implements Nemesis {
-    /** Servers removed (or perhaps removed: the op was info) and not yet added back. */
-    private final Set<ZkNode> out = new java.util.LinkedHashSet<>();
-
     @Override
     public Set<FaultKind> kinds() {
         return EnumSet.of(FaultKind.REMOVE_MEMBER);
@@ -39,8 +36,8 @@ final class MembershipNemesis implements Nemesis {
         // asked through the others: the server removed closes its connections (the leader steps down), and an
         // answer lost with them would leave the change in doubt
         String others = others(ctx, n);
-        out.add(n);
-        ctx.votes(n.id(), false); // before the change: a later fault's follower must not be this one either way
+        // marked before the change: a later fault's follower must not be this one either way, and heal adds it back
+        ctx.votes(n.id(), false);
         Membership.Config removed = Membership.remove(others, n.id(), timeout);
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
@@ -53,7 +50,6 @@ final class MembershipNemesis implements Nemesis {
         }
         return new Started(value, () -> {
             Membership.Config added = Membership.add(others, n, timeout);
-            out.remove(n);
             ctx.votes(n.id(), true);
             Map<String, Object> ended = new LinkedHashMap<>(value);
             ended.put("members", added.members());
@@ -80,12 +76,14 @@ final class MembershipNemesis implements Nemesis {
     /** Adds back every server whose removal did not end with its fault (an info op may have removed it). */
     @Override
     public void heal(NemesisContext ctx) throws Exception {
-        for (ZkNode n : List.copyOf(out)) {
+        for (ZkNode n : ctx.cluster().nodes()) {
+            if (!ctx.nonVoting().contains(n.id())) {
+                continue;
+            }
             String others = others(ctx, n);
             if (!Membership.members(others, (int) ctx.sessionTimeoutMillis()).contains(n.id())) {
                 Membership.add(others, n, (int) ctx.sessionTimeoutMillis());
             }
-            out.remove(n);
             ctx.votes(n.id(), true);
         }
     }
