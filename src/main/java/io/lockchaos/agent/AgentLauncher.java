@@ -91,6 +91,15 @@ public final class AgentLauncher implements AutoCloseable {
                 logDir, clockLibrary);
     }
 
+    /**
+     * Starts {@code count} agents on this JVM's own classpath (the linked Curator, jetcd and every other client library
+     * lockchaos is built with), under {@code clockLibrary} (or null): for recipes whose clients need no other version,
+     * only a process of their own (an etcd client whose pause must stop its lease renewals and nothing else).
+     */
+    public static AgentLauncher startOwn(int count, Path logDir, Path clockLibrary) throws IOException {
+        return start(System.getProperty("java.class.path"), List.of(), count, logDir, clockLibrary);
+    }
+
     private static AgentLauncher start(String classpath, List<String> args, int count, Path logDir,
                                        Path clockLibrary) throws IOException {
         long t0 = System.nanoTime();

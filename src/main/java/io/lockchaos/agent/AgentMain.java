@@ -395,9 +395,14 @@ public final class AgentMain {
             return r;
         }
 
+        /** This project's factory for {@code recipe}: Curator's recipes, or etcd's (agents on the runner's classpath). */
+        private static LockFactory recipeFactory(LockRecipe recipe) {
+            return recipe.etcd() ? new io.lockchaos.etcd.EtcdLockFactory(recipe)
+                    : new io.lockchaos.client.CuratorLockFactory(recipe);
+        }
+
         private Map<String, Object> open(Map<String, Object> m) throws Exception {
-            LockFactory factory = user != null ? user
-                    : new io.lockchaos.client.CuratorLockFactory(LockRecipe.parse((String) m.get("recipe")));
+            LockFactory factory = user != null ? user : recipeFactory(LockRecipe.parse((String) m.get("recipe")));
             AgentContext c = new AgentContext(m, (state, about) -> {
                 Map<String, Object> event = new LinkedHashMap<>();
                 event.put("event", "state");

@@ -173,6 +173,10 @@ public final class Keys {
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"
                     + " Curator ahead of the one `lock_jar` brings", s -> s.clients().curator()),
+            key("client_agents", Type.BOOL, "false", Long.MIN_VALUE, Long.MAX_VALUE, "--client-agents", "etcd"
+                    + " recipes: `true` runs the clients in client agents (child JVMs on lockchaos' own classpath; one"
+                    + " per client, up to 16, when the schedule pauses clients), so that `pause-client` stops a"
+                    + " client's whole process, a `waiter` too, and client clock faults apply (see etcd locks)"),
             key("zookeeper", Type.TEXT, ClusterSpec.LINKED, "--zookeeper", "`linked`: the servers run the ZooKeeper"
                     + " lockchaos is built with (" + ClusterSpec.LINKED_VERSION + "); a version (e.g. `3.5.10`): that"
                     + " release, resolved from Maven Central, its own QuorumPeerMain in each child JVM (cluster local"

@@ -506,7 +506,7 @@ public final class Runner {
     private io.lockchaos.agent.AgentLauncher startAgents(Phases phases) throws Exception {
         int n = spec.clients().agentCount(pausesClients());
         io.lockchaos.client.UserLock user = spec.recipe().user();
-        if (user == null && !spec.clients().agents()) {
+        if (!spec.inAgents()) {
             return null;
         }
         List<Path> jars;
@@ -530,9 +530,11 @@ public final class Runner {
             return a;
         }
         io.lockchaos.agent.AgentLauncher a;
-        try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) on Curator "
-                + spec.clients().curator())) {
-            a = io.lockchaos.agent.AgentLauncher.start(jars, n, runDir.resolve("agents"), clockLibrary);
+        boolean own = !spec.clients().agents(); // client_agents: the runner's own classpath
+        try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) "
+                + (own ? "for " + spec.recipe().wireName() : "on Curator " + spec.clients().curator()))) {
+            a = own ? io.lockchaos.agent.AgentLauncher.startOwn(n, runDir.resolve("agents"), clockLibrary)
+                    : io.lockchaos.agent.AgentLauncher.start(jars, n, runDir.resolve("agents"), clockLibrary);
         }
         agentCurator = a.curatorVersion();
         agentStartMillis = a.startMillis();
@@ -563,7 +565,7 @@ public final class Runner {
         versions.put("zookeeper", spec.cluster().zooKeeperVersion());
         boolean user = spec.recipe().user() != null;
         versions.put("curator", user ? "lock_jar's" : spec.clients().curatorVersion());
-        versions.put("clients", spec.clients().agents() || user ? "client agents" : "in-process");
+        versions.put("clients", spec.inAgents() ? "client agents" : "in-process");
         versions.put("java", System.getProperty("java.version"));
         if (spec.recipe().postgres()) {
             versions.put("postgresql", io.lockchaos.pg.PgServers.version());

@@ -63,7 +63,14 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         return Boolean.parseBoolean(valueOf(key, Keys.Type.BOOL));
     }
 
-    /** The fault schedule, with random mixes expanded from the seed. */
+    /**
+     * Whether the clients run in client agents: a lock of the user's own, another Curator, or {@code client_agents}
+     * (an etcd recipe on lockchaos' own classpath).
+     */
+    public boolean inAgents() {
+        return recipe.user() != null || clients.agents() || flag("client_agents");
+    }
+
     /**
      * Whether servers are cut apart with iptables in their network namespaces (netns always, containers when asked)
      * rather than by a proxy per pair of servers.
@@ -72,6 +79,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
         return cluster.namespaces() || cluster.containers() && faults.partitioner() == PartitionerChoice.IPTABLES;
     }
 
+    /** The fault schedule, with random mixes expanded from the seed. */
     public Schedule schedule() {
         return Schedule.parse(faults.nemesis(), seed, workload.timeSeconds() * 1000,
                 () -> FaultSupport.combinable(this));

@@ -181,11 +181,13 @@ public final class TestSpecs {
                         + m.get("partitioner") + "'");
             }
             FaultSpec faults = new FaultSpec(m.get("nemesis"), number(source, m, "quiesce_ms"), proxy, partitioner);
-            String appendOnly = m.get("redis_appendonly");
-            if (!appendOnly.equals("true") && !appendOnly.equals("false")) {
-                throw new SpecException(source + ": redis_appendonly: expected true or false, got '" + appendOnly
-                        + "'");
+            for (Keys.Key k : Keys.ALL) {
+                String v = m.get(k.name());
+                if (k.type() == Keys.Type.BOOL && !v.equals("true") && !v.equals("false")) {
+                    throw new SpecException(source + ": " + k.name() + ": expected true or false, got '" + v + "'");
+                }
             }
+            String appendOnly = m.get("redis_appendonly");
             io.lockchaos.pg.PgReplication replication;
             try {
                 replication = io.lockchaos.pg.PgReplication.parse(m.get("pg_replication"));
@@ -278,6 +280,9 @@ public final class TestSpecs {
                 if (f.movesClientClocks()) {
                     clientClockProblem(source, s, f);
                 }
+                if (k == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT && f.target().endsWith("waiter")) {
+                    waiterPauseProblem(source, s, f);
+                }
                 if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
                         || k == io.lockchaos.nemesis.FaultKind.RESET)) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
@@ -346,15 +351,31 @@ public final class TestSpecs {
     private static void clientClockProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
             throws SpecException {
         String at = source + ": nemesis: " + f.kind().wireName() + " " + f.target() + ": ";
-        if (s.recipe().user() == null && !s.clients().agents()) {
-            throw new SpecException(at + "client clocks move in client agents: a lock of your own (lock_class) or"
-                    + " curator VERSION; " + s.recipe().wireName() + "'s clients run in the runner's JVM");
+        if (!s.inAgents()) {
+            throw new SpecException(at + "client clocks move in client agents: a lock of your own (lock_class),"
+                    + " curator VERSION, or client_agents true for an etcd recipe; " + s.recipe().wireName()
+                    + "'s clients run in the runner's JVM");
         }
         if (f.target().equals("holder") && (s.clients().count() > ClientSpec.MAX_DEDICATED_AGENTS
                 || s.clients().count() < 2)) {
             throw new SpecException(at + "the holder's clock moves alone only where each client has an agent of its"
                     + " own: clients 2 to " + ClientSpec.MAX_DEDICATED_AGENTS + ", got " + s.clients().count()
                     + " (target clients moves every client's)");
+        }
+    }
+
+    /** A waiter stops whole: its own client agent, which only a run of at most 16 clients in agents gives it. */
+    private static void waiterPauseProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
+            throws SpecException {
+        String at = source + ": nemesis: pause-client " + f.target() + ": ";
+        if (!s.inAgents()) {
+            throw new SpecException(at + "a waiter pauses as its own client agent stops: a lock of your own"
+                    + " (lock_class), curator VERSION, or client_agents true for an etcd recipe; "
+                    + s.recipe().wireName() + "'s clients run in the runner's JVM");
+        }
+        if (s.clients().count() < 2 || s.clients().count() > ClientSpec.MAX_DEDICATED_AGENTS) {
+            throw new SpecException(at + "a waiter has an agent of its own only with clients 2 to "
+                    + ClientSpec.MAX_DEDICATED_AGENTS + ", got " + s.clients().count());
         }
     }
 
@@ -376,6 +397,12 @@ public final class TestSpecs {
     /** What client agents (a Curator version other than the linked one) can run. */
     private static void validateAgents(String source, TestSpec s) throws SpecException {
         ClientSpec clients = s.clients();
+        if (s.flag("client_agents") && (!s.recipe().etcd() || s.recipe().user() != null)) {
+            throw new SpecException(source + ": client_agents: etcd recipes run in client agents on lockchaos' own"
+                    + " classpath; " + (s.recipe().user() != null ? "a lock of your own always runs in them"
+                    : s.recipe().wireName() + (s.recipe().zooKeeper() ? " runs in them with curator VERSION"
+                    : "'s clients run in the runner's JVM")) + " (drop client_agents)");
+        }
         if (s.recipe().user() != null && s.cluster().containers()) {
             throw new SpecException(source + ": cluster: a lock from your jar runs in client agents, beside local or"
                     + " netns servers, not containers (use cluster local)");

@@ -17,12 +17,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * connections go silent too, so its session expires on the server while it believes it holds the lock. Target
  * {@code holder} (or {@code random}) takes the first holder to get there; {@code process:N} waits for that worker;
  * {@code releaser} takes the first worker to reach the pause point inside its release (the tutorial's RedLock: between
- * the GET that finds its value and the DEL).
+ * the GET that finds its value and the DEL); {@code waiter} and {@code next-waiter} stop a waiting client's own agent.
  */
 final class ClientPauseNemesis implements Nemesis {
     /** How long the nemesis waits for a holder to reach its danger point. */
     private static final long REACH_MILLIS = 10_000;
     private int faults;
+    /** The agents of waiters stopped and not yet continued: the final heal continues them. */
+    private final Set<Long> stoppedWaiters = new java.util.LinkedHashSet<>();
 
     @Override
     public Set<FaultKind> kinds() {
@@ -31,6 +33,9 @@ final class ClientPauseNemesis implements Nemesis {
 
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
+        if (fault.target().endsWith("waiter")) {
+            return pauseWaiter(fault, durationMillis, ctx);
+        }
         String tag = "lockchaos-pause-" + (++faults);
         List<ClientHandle> candidates = fault.target().startsWith("process:")
                 ? List.of(ctx.client(fault.target())) : ctx.clients().all();
@@ -88,6 +93,41 @@ final class ClientPauseNemesis implements Nemesis {
             if (!request.awaitResumed(millis + REACH_MILLIS)) {
                 throw new IllegalStateException("process " + h.process() + " did not resume within "
                         + (millis + REACH_MILLIS) + " ms");
+            }
+            return value;
+        });
+    }
+
+    /**
+     * Stops a client that waits for the lock: its agent (it has one of its own) is SIGSTOPped for the fault's
+     * duration wherever its threads are, as a GC pause stops a JVM, and its connections stay open and unread, as the
+     * kernel keeps them through a real pause: the servers see a client that went quiet, not one that went away
+     * (etcd's Lock request, for one, stays pending while the waiter's lease runs out).
+     */
+    private Started pauseWaiter(Fault fault, long durationMillis, NemesisContext ctx) {
+        ClientHandle h = ctx.client(fault.target());
+        long pid = h.session().processId();
+        if (pid <= 0) {
+            throw new IllegalStateException("process " + h.process() + " has no client agent of its own to stop");
+        }
+        AtomicReference<String> problem = new AtomicReference<>();
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("fault", fault.kind().wireName());
+        value.put("target", fault.target());
+        value.put("process", h.process());
+        value.put("worker", h.worker());
+        value.put("session", SessionNemesis.sessionOf(h));
+        value.put("agent_stopped", pid);
+        stoppedWaiters.add(pid);
+        signal(pid, "-STOP", problem);
+        if (problem.get() != null) {
+            value.put("problem", problem.get());
+        }
+        return new Started(value, () -> {
+            stoppedWaiters.remove(pid);
+            signal(pid, "-CONT", problem);
+            if (problem.get() != null) {
+                value.put("problem", problem.get());
             }
             return value;
         });
@@ -170,6 +210,10 @@ final class ClientPauseNemesis implements Nemesis {
 
     @Override
     public void heal(NemesisContext ctx) {
-        // a paused worker resumes by itself when its time is up
+        // a paused holder resumes by itself when its time is up; a stopped waiter's agent needs its SIGCONT
+        for (Long pid : List.copyOf(stoppedWaiters)) {
+            signal(pid, "-CONT", new AtomicReference<>());
+        }
+        stoppedWaiters.clear();
     }
 }

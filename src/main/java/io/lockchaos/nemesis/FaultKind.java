@@ -37,7 +37,8 @@ public enum FaultKind {
     PAUSE(Targets.SERVERS, Fn.PAUSE, Fn.RESUME),
     /**
      * A client paused like a GC pause: the next holder to reach its danger point (after its last check that it holds
-     * the lock, before its write) stops, with its connections frozen, for the fault's duration.
+     * the lock, before its write) stops, with its connections frozen, for the fault's duration; {@code waiter} stops
+     * a client waiting for the lock (its own client agent, SIGSTOP), its connections kept as a real pause keeps them.
      */
     PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME),
     /**
@@ -80,9 +81,10 @@ public enum FaultKind {
         CLIENT(Set.of("holder", "waiter", "next-waiter", "random", "releaser")),
         /**
          * A pause waits at a holder's danger point: only holders get there; {@code releaser} waits inside the next
-         * release instead, at the point the recipe names.
+         * release instead, at the point the recipe names; {@code waiter} and {@code next-waiter} stop a waiting
+         * client's whole agent wherever it is.
          */
-        HOLDER(Set.of("holder", "random", "releaser")),
+        HOLDER(Set.of("holder", "random", "releaser", "waiter", "next-waiter")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
         TRAFFIC(Set.of("clients", "servers", "all")),
@@ -110,7 +112,7 @@ public enum FaultKind {
             return switch (this) {
                 case NONE -> "no target";
                 case CLIENT -> "holder, waiter, next-waiter, random, releaser (isolate only) or process:N";
-                case HOLDER -> "holder, releaser, random or process:N";
+                case HOLDER -> "holder, releaser, waiter, next-waiter, random or process:N";
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers or all";

@@ -33,7 +33,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "zookeeper", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
+                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
@@ -234,6 +234,38 @@ class TestSpecsTest {
     }
 
     @Test
+    void clientAgentsRunEtcdClientsWhoseWaitersThenPauseAndAnythingElseIsRefusedInOneLine() throws Exception {
+        TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "etcd-lock",
+                "clients", "3", "lease_ms", "2000", "client_agents", "true", "nemesis",
+                "at 1s pause-client waiter for 5s; at 7s pause-client next-waiter for 1s; at 9s clock-jump clients"
+                        + " for 1s")));
+        assertTrue(s.inAgents());
+        assertTrue(s.flag("client_agents"));
+        assertFalse(TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "etcd-lock")))
+                .inAgents());
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("client_agents", "yes"), "t: client_agents: expected true or false, got 'yes'");
+        refused.put(Map.of("client_agents", "true"), "t: client_agents: etcd recipes run in client agents on"
+                + " lockchaos' own classpath; reentrant-mutex runs in them with curator VERSION (drop client_agents)");
+        refused.put(Map.of("recipe", "redlock", "nodes", "5", "client_agents", "true"), "t: client_agents: etcd"
+                + " recipes run in client agents on lockchaos' own classpath; redlock's clients run in the runner's"
+                + " JVM (drop client_agents)");
+        refused.put(Map.of("recipe", "etcd-lock", "clients", "3", "nemesis", "at 1s pause-client waiter for 1s"),
+                "t: nemesis: pause-client waiter: a waiter pauses as its own client agent stops: a lock of your own"
+                        + " (lock_class), curator VERSION, or client_agents true for an etcd recipe; etcd-lock's"
+                        + " clients run in the runner's JVM");
+        refused.put(Map.of("recipe", "etcd-lock", "clients", "17", "client_agents", "true", "nemesis",
+                "at 1s pause-client next-waiter for 1s"), "t: nemesis: pause-client next-waiter: a waiter has an agent"
+                + " of its own only with clients 2 to 16, got 17");
+        refused.put(Map.of("curator", "5.4.0", "clients", "1", "nemesis", "at 1s pause-client waiter for 1s"),
+                "t: nemesis: pause-client waiter: a waiter has an agent of its own only with clients 2 to 16, got 1");
+        refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s clock-jump clients for 1s"), "t: nemesis:"
+                + " clock-jump clients: client clocks move in client agents: a lock of your own (lock_class), curator"
+                + " VERSION, or client_agents true for an etcd recipe; etcd-lock's clients run in the runner's JVM");
+        assertRefused(refused);
+    }
+
+    @Test
     void redisKeysAreTypedAndWhatRedisCannotDoIsRefusedNamingTheKey() throws Exception {
         TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redlock",
                 "nodes", "5", "lease_ms", "2500", "redis_appendonly", "true", "redis_timeout_ms", "50")));
@@ -315,7 +347,8 @@ class TestSpecsTest {
         SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t",
                 TestSpec.DEFAULTS, Map.of("nemesis", "at 1s clock-jump holder for 1s"))));
         assertEquals("t: nemesis: clock-jump holder: client clocks move in client agents: a lock of your own"
-                + " (lock_class) or curator VERSION; reentrant-mutex's clients run in the runner's JVM",
+                + " (lock_class), curator VERSION, or client_agents true for an etcd recipe; reentrant-mutex's clients"
+                + " run in the runner's JVM",
                 x.getMessage());
         x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("curator", "5.4.0", "clients", "20", "nemesis", "at 1s clock-jump holder for 1s"))));
