@@ -12,6 +12,12 @@ public enum AnomalyKind {
     RW_CONFLICT(Severity.VIOLATION),
     /** A grant on a lock node whose ephemeral owner is not the client's session (the CURATOR-604 signature). */
     FOREIGN_OWNER_GRANT(Severity.VIOLATION),
+    /**
+     * A grant on a lock node that the lock service had already deleted when it answered (its lease expired while the
+     * acquire waited): the service told a client it held a lock it could not hold, as etcd 3.4's Lock does (etcd
+     * issue 11456).
+     */
+    EXPIRED_GRANT(Severity.VIOLATION),
     /** A release found the lock no longer held: it was revoked while its holder believed it held it. */
     LOST_LOCK(Severity.NOTE),
     /** A reentrant recipe refused or timed out a re-acquire by the process that held the lock. */

@@ -122,9 +122,15 @@ public record Hold(int process, String key, Mode mode, long acquireIndex, long g
      * @param session the client's session id, or 0 when unknown
      * @param owner the node's ephemeral owner, or 0 when unknown
      * @param seq the node's sequence number (queue position), or -1
+     * @param nodeGone whether the client found the node it was granted already deleted at the grant's own revision
+     *     (the grant's {@code node_gone}): a grant on a lease that had expired while the acquire waited
      */
-    public record Grant(String node, long token, long session, long owner, long seq) {
+    public record Grant(String node, long token, long session, long owner, long seq, boolean nodeGone) {
         public static final Grant NONE = new Grant(null, -1, 0, 0, -1);
+
+        public Grant(String node, long token, long session, long owner, long seq) {
+            this(node, token, session, owner, seq, false);
+        }
 
         /** The queue position to order waiters by: the czxid when known (sequence numbers restart), else seq. */
         public long queuePosition() {

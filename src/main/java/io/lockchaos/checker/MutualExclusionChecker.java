@@ -13,7 +13,7 @@ import java.util.Map;
  * to overlap are a violation; overlaps that involve only possible windows are counted, not reported. Each violation is
  * classified from the first holder's point of view: had it been told SUSPENDED or LOST before the second acquired, and
  * had its session already ended (a client that ignored connection state) or was it still alive (a lock-service bug).
- * Also reports lost locks and grants on nodes owned by another session.
+ * Also reports lost locks, grants on nodes owned by another session, and grants on nodes already deleted.
  */
 public final class MutualExclusionChecker implements Checker {
     private final Recipe recipe;
@@ -50,6 +50,16 @@ public final class MutualExclusionChecker implements Checker {
                                     + ", not its own session " + hex(x.grant().session()),
                             Map.of("session", x.grant().session(), "owner", x.grant().owner())));
                 }
+                if (x.grant().nodeGone()) {
+                    counts.expired++;
+                    anomalies.add(Anomaly.of(AnomalyKind.EXPIRED_GRANT, x.key(), List.of(x.grantIndex()),
+                            x.certainStart(), x.certainEnd(), "process " + x.process() + " was granted "
+                                    + LockHolds.describe(x.key()) + " on node " + x.grant().node() + ", which the lock"
+                                    + " service had already deleted at the revision of its answer: session "
+                                    + hex(x.grant().session()) + " expired while the acquire waited, and the lock was"
+                                    + " granted anyway (as etcd 3.4's Lock does: etcd issue 11456)",
+                            Map.of("session", x.grant().session())));
+                }
                 if (x.release() == Hold.ReleaseOutcome.LOST) {
                     counts.lost++;
                     anomalies.add(lostLock(holds, x));
@@ -66,6 +76,7 @@ public final class MutualExclusionChecker implements Checker {
         stats.put("holds_overlapping_indeterminate", counts.possibleOverlaps);
         stats.put("lost_locks", counts.lost);
         stats.put("foreign_owner_grants", counts.foreign);
+        stats.put("expired_grants", counts.expired);
         return CheckResult.of(name(), anomalies, stats);
     }
 
@@ -77,6 +88,7 @@ public final class MutualExclusionChecker implements Checker {
         long possibleOverlaps;
         long lost;
         long foreign;
+        long expired;
     }
 
     /** A hold counts toward the limit unless it is nested inside its own process's outer hold. */
@@ -196,6 +208,14 @@ public final class MutualExclusionChecker implements Checker {
                     .append(" was granted at ").append(Times.at(second.certainStart())).append(" while ")
                     .append(first.process()).append(" had held it since ").append(Times.at(first.certainStart()))
                     .append("; ");
+        }
+        Hold expired = second.grant().nodeGone() ? second
+                : conflicting.stream().filter(c -> c.grant().nodeGone()).findFirst().orElse(null);
+        if (expired != null) {
+            details.put("expired_grant_process", (long) expired.process());
+            s.append(expired.process()).append("'s grant named a lock node the service had already deleted (its lease"
+                    + " expired while it waited): the service granted a lock it could not hold, see expired-grant");
+            return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
         }
         if (session.equals("lease")) {
             s.append("a leased lock has no session to watch: on the servers it ended (its lease ran out, a server"

@@ -114,12 +114,20 @@ final class EtcdLock implements LockClient, TransactionalSet {
             throw e;
         }
         key = r.getKey();
-        token = createRevision(key, r.getHeader().getRevision());
+        long answered = r.getHeader().getRevision();
+        List<KeyValue> now = get(client.getKVClient().get(key), requestTimeout).getKvs();
+        // the token is the key's create revision, read back: the answer's header is the server's last read while
+        // it waited, not the key's creation; a key already gone keeps the answer's revision, which no write
+        // conditioned on the key can match
+        token = now.isEmpty() ? answered : now.get(0).getCreateRevision();
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("lease", Long.toHexString(lease));
         facts.put("ttl_s", ttlSeconds);
         facts.put("create_revision", token);
         facts.put("tries", tries);
+        if (now.isEmpty() && goneAt(key, answered)) {
+            facts.put("node_gone", true); // granted on a key etcd had deleted before it answered (issue 11456)
+        }
         tries = 0;
         // no fencing token for the run's fenced register: as in Jepsen's workloads, the holder's one write is the
         // set's (checked by etcd itself when fenced), so its danger point is just before that write
@@ -127,13 +135,15 @@ final class EtcdLock implements LockClient, TransactionalSet {
     }
 
     /**
-     * The lock key's create revision. The lock response's header is that of the server's last read while it waited,
-     * not of the key's creation, so it is read back; a key already gone (its lease expired at once) keeps the
-     * header's revision, which no write conditioned on the key can match.
+     * Whether {@code k} did not exist at revision {@code revision}, the one the Lock answer carries (the server's last
+     * read while it waited): then etcd granted a lock whose key its lease's expiry had already deleted. Asked only
+     * when the key is gone now; a key that existed at that revision and went since (its lease expired just after
+     * the grant) is a lost lock, not this.
      */
-    private long createRevision(ByteSequence k, long fallback) throws Exception {
-        GetResponse g = get(client.getKVClient().get(k), requestTimeout);
-        return g.getKvs().isEmpty() ? fallback : g.getKvs().get(0).getCreateRevision();
+    private boolean goneAt(ByteSequence k, long revision) throws Exception {
+        GetResponse g = get(client.getKVClient().get(k, io.etcd.jetcd.options.GetOption.builder()
+                .withRevision(revision).build()), requestTimeout);
+        return g.getKvs().isEmpty();
     }
 
     private void renew(long lease) {

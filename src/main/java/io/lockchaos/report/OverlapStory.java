@@ -87,19 +87,23 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         Long suspended = null;
         Long lost = null;
         long mainPhase = mainPhaseStart(h);
+        // what befell the second holder counts from its acquire's invocation: a waiter paused before the first grant
+        int secondInvoke = h.invocationOf(h.ops().indexOf(second));
+        long secondFrom = secondInvoke < 0 ? second.time() : h.get(secondInvoke).time();
         for (int i = 0; i < h.size(); i++) {
             Op op = h.get(i);
-            if (op.time() < first.time() || op.time() > a.end()) {
+            boolean hitsSecond = op.longField("process", Long.MIN_VALUE) == second.process();
+            if (op.time() < (hitsSecond ? Math.min(first.time(), secondFrom) : first.time()) || op.time() > a.end()) {
                 continue;
             }
-            if (op.isNemesis() && op.type() == OpType.OK && hits(op, first.process(), session)) {
+            if (op.isNemesis() && op.type() == OpType.OK && (hits(op, first.process(), session) || hitsSecond)) {
                 // schedules count from the main phase, histories from the start: give both, or the two disagree
                 int inv = h.invocationOf(i);
                 String when = inv < 0 || mainPhase < 0 ? "" : String.format(java.util.Locale.ROOT,
                         " (invoked at %.3f s, the schedule's at %.3f s)", h.get(inv).time() / 1e9,
                         (h.get(inv).time() - mainPhase) / 1e9);
                 events.add(new Event(op.time(), "nemesis: " + op.f().wireName() + " " + op.stringField("fault")
-                        + " of process " + first.process() + when));
+                        + " of process " + (hitsSecond ? second.process() : first.process()) + when));
             } else if (op.isNemesis() && op.type() == OpType.OK && op.value() instanceof java.util.Map<?, ?> v
                     && "failover".equals(v.get("fault")) && v.get("promoted") != null) {
                 // what the promoted replica had not replayed is what the failover lost
@@ -136,7 +140,9 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         }
         events.add(new Event(second.time(), "process " + second.process() + " is granted " + second.key()
                 + (second.longField("owner", 0) != second.longField("session", 0)
-                ? " on a node its session does not own" : "")));
+                ? " on a node its session does not own" : "")
+                + (second.boolField("node_gone", false) ? " on a lock node already deleted when the service answered"
+                + " (its lease expired while it waited)" : "")));
         events.sort(java.util.Comparator.comparingLong(Event::timeNs));
         long overlap = a.details().get("overlap_ns") instanceof Number n ? n.longValue() : a.end() - a.start();
         Long window = expiry != null && lost != null ? lost - expiry : null;

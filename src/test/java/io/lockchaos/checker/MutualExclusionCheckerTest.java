@@ -2,6 +2,7 @@ package io.lockchaos.checker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
@@ -109,6 +110,40 @@ class MutualExclusionCheckerTest {
         assertEquals("after", a.details().get("first_notified"));
         assertEquals("unknown", a.details().get("first_session_fate"));
         assertFalse(a.explanation().contains("lock-service bug"), a.explanation());
+    }
+
+    @Test
+    void aGrantOnANodeAlreadyDeletedIsAnExpiredGrantAndExplainsTheDoubleHolder() {
+        // etcd issue 11456: a paused waiter's lease expired while it waited; the holder's release woke the next
+        // waiter and the paused one, whose answer named its key, already deleted, and arrived when it resumed
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(11, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(12, OpType.INVOKE, 2, Fn.ACQUIRE, null);
+        op(20, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(21, OpType.OK, 0, Fn.RELEASE, null);
+        op(22, OpType.OK, 2, Fn.ACQUIRE, grant(3));
+        Map<String, Object> expired = new java.util.HashMap<>(grant(2));
+        expired.put("node_gone", true);
+        op(50, OpType.OK, 1, Fn.ACQUIRE, expired);
+        op(51, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(52, OpType.FAIL, 1, Fn.RELEASE, null, "not-held");
+        op(60, OpType.INVOKE, 2, Fn.RELEASE, null);
+        op(61, OpType.OK, 2, Fn.RELEASE, null);
+        CheckResult r = new MutualExclusionChecker(Recipe.redisLease("etcd-lock")).check(History.ofValid(ops));
+        assertEquals(Verdict.INVALID, r.verdict());
+        assertEquals(1L, r.stats().get("expired_grants"));
+        Anomaly grant = r.anomalies().stream().filter(a -> a.kind() == AnomalyKind.EXPIRED_GRANT).findFirst()
+                .orElseThrow();
+        assertEquals(List.of(7L), grant.ops(), "the expired grant's completion");
+        assertTrue(grant.explanation().contains("process 1 was granted /l on node /l/n, which the lock service had"
+                + " already deleted"), grant.explanation());
+        Anomaly overlap = r.anomalies().stream().filter(a -> a.kind() == AnomalyKind.DOUBLE_HOLDER).findFirst()
+                .orElseThrow();
+        assertTrue(overlap.explanation().endsWith("1's grant named a lock node the service had already deleted (its"
+                + " lease expired while it waited): the service granted a lock it could not hold, see expired-grant"),
+                overlap.explanation());
+        assertEquals(1L, overlap.details().get("expired_grant_process"));
     }
 
     @Test
