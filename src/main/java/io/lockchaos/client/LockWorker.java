@@ -307,7 +307,10 @@ public final class LockWorker implements Runnable {
                 client = retire(client);
                 continue;
             }
-            holdOnce(g, hold);
+            if (!holdOnce(g, hold)) {
+                client = retire(client); // its write's outcome is unknown: the process may not release
+                continue;
+            }
             Downgrade d = held == 1 ? maybeDowngrade(client, acquireTimeout, hold) : Downgrade.REFUSED;
             if (d == Downgrade.INTERRUPTED) {
                 return;
@@ -367,8 +370,11 @@ public final class LockWorker implements Runnable {
         return held;
     }
 
-    /** Holds for {@code hold}, running the critical section on the protected resources when there are any. */
-    private void holdOnce(Grant g, Duration hold) {
+    /**
+     * Holds for {@code hold}, running the critical section on the protected resources when there are any; false when
+     * the critical section's write ended indeterminate, which retires the process.
+     */
+    private boolean holdOnce(Grant g, Duration hold) {
         try {
             if (resources != null) {
                 // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
@@ -380,7 +386,10 @@ public final class LockWorker implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Resources.IndeterminateWrite e) {
+            return false;
         }
+        return true;
     }
 
     /**

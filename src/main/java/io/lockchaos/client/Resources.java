@@ -23,6 +23,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * here, against about 64 for the boxed tree it was, whose copy on every read also grew with the run.
  */
 public final class Resources {
+    /**
+     * A durable write of the protected set whose outcome is unknown, already recorded as info: as in Jepsen, an info
+     * completion retires its process, so the holder neither releases nor writes again under it (its client goes with
+     * the process, and the lock with the client's session or lease).
+     */
+    public static final class IndeterminateWrite extends Exception {
+        IndeterminateWrite() {
+            super("the protected set's write may or may not have landed", null, false, false);
+        }
+    }
+
     private final String lockKey;
     private final String setKey;
     private final String registerKey;
@@ -93,7 +104,11 @@ public final class Resources {
     public void criticalSection(Recorder rec, int process, long token, long holdMillis,
                                 java.util.function.BooleanSupplier stillSafe, DangerPoint danger)
             throws InterruptedException {
-        criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false, null);
+        try {
+            criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false, null);
+        } catch (IndeterminateWrite e) {
+            throw new IllegalStateException(e); // only a lock's own store writes durably, and there is none here
+        }
     }
 
     /**
@@ -104,15 +119,18 @@ public final class Resources {
      * it, in the lock's transaction: the add is then the transaction's op ({@link Op#transactionOf}), and once written
      * it is returned still open, for the caller to complete when the release that commits it has (a read or write
      * that throws fails it at once, as nothing can be committed). A store whose writes are durable at once ({@link
-     * TransactionalSet#durableOnWrite}) completes the holder's own add with its write instead.
+     * TransactionalSet#durableOnWrite}) completes the holder's own add with its write instead; a durable write whose
+     * outcome is unknown is recorded as info, and {@link IndeterminateWrite} tells the caller that the process is
+     * retired by it.
      *
      * @return the add awaiting its commit, or null when there is none
+     * @throws IndeterminateWrite when the add was recorded as info: the process may not act again
      */
     public Op criticalSection(Recorder rec, int process, long token, long holdMillis,
                               java.util.function.BooleanSupplier stillSafe, DangerPoint danger,
                               java.util.function.LongSupplier validUntilNanos, boolean tokenless,
                               TransactionalSet store)
-            throws InterruptedException {
+            throws InterruptedException, IndeterminateWrite {
         if (!stillSafe.getAsBoolean()) {
             return null;
         }
@@ -175,6 +193,7 @@ public final class Resources {
         } catch (Exception e) {
             if (durable) {
                 rec.complete(add, OpType.INFO, null, "unknown: " + e); // such a write may have landed
+                throw new IndeterminateWrite();
             } else {
                 rec.complete(add, OpType.FAIL, null, "not written: " + e); // its transaction cannot commit it now
             }

@@ -58,6 +58,40 @@ class ResourcesTest {
         assertEquals(1L, new LostUpdateChecker(Recipe.MUTEX).check(h).stats().get("lost"));
     }
 
+    /**
+     * A lock's own durable store whose write times out: the add is info and the caller is told, so that the worker
+     * retires the process rather than release under it (a history whose retired process acts again is malformed).
+     */
+    @Test
+    void aDurableWriteWhoseOutcomeIsUnknownIsInfoAndRetiresTheProcess() throws Exception {
+        Path file = dir.resolve("h.jsonl");
+        Resources res = new Resources("/k");
+        io.lockchaos.api.TransactionalSet timesOut = new io.lockchaos.api.TransactionalSet() {
+            @Override
+            public List<Long> readSet(String name) {
+                return List.of();
+            }
+
+            @Override
+            public void writeSet(String name, List<Long> elements) throws Exception {
+                throw new java.util.concurrent.TimeoutException();
+            }
+
+            @Override
+            public boolean durableOnWrite() {
+                return true;
+            }
+        };
+        try (HistoryWriter w = HistoryWriter.create(file)) {
+            Recorder rec = new Recorder(w);
+            org.junit.jupiter.api.Assertions.assertThrows(Resources.IndeterminateWrite.class, () ->
+                    res.criticalSection(rec, 0, -1, 0, () -> true, () -> { }, () -> Long.MAX_VALUE, true, timesOut));
+        }
+        Op info = JsonlHistoryReader.read(file).ops().get(1);
+        assertEquals(io.lockchaos.history.OpType.INFO, info.type());
+        assertEquals("unknown: java.util.concurrent.TimeoutException", info.error());
+    }
+
     private static void overlap(Resources res, Recorder rec, int process, CountDownLatch bothRead) {
         int[] checks = {0};
         try {
