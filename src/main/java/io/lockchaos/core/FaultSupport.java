@@ -11,8 +11,9 @@ import java.util.TreeSet;
  * Which fault runs on which backend, as the workload validation decides it: a fault is supported on a backend when
  * some schedule entry of that fault (any of its targets) passes {@link TestSpecs#validate} with one of that backend's
  * usual set-ups (for ZooKeeper: local and netns, 3 and 5 servers; Redis: one instance and Redlock's three; PostgreSQL:
- * one server and a primary with two or four replicas; etcd: three members). The Faults page's table by backend is this
- * table, so the page cannot claim what a workload file would be refused.
+ * one server and a primary with two or four replicas; etcd: three members, five in namespaces, and clients in
+ * agents). The Faults page's table by backend is this table, so the page cannot claim what a workload file would be
+ * refused.
  */
 public final class FaultSupport {
     private FaultSupport() {
@@ -30,7 +31,8 @@ public final class FaultSupport {
         m.put("PostgreSQL", List.of(Map.of("recipe", "pg-advisory", "nodes", "1"), Map.of("recipe", "pg-lease",
                 "nodes", "3", "pg_replication", "async"), Map.of("recipe", "pg-lease", "nodes", "5", "pg_replication",
                 "async")));
-        m.put("etcd", List.of(Map.of("recipe", "etcd-lock", "nodes", "3")));
+        m.put("etcd", List.of(Map.of("recipe", "etcd-lock", "nodes", "3"), Map.of("recipe", "etcd-lock", "nodes", "5",
+                "cluster", "netns"), Map.of("recipe", "etcd-lock", "nodes", "3", "client_agents", "true")));
         return m;
     }
 

@@ -111,7 +111,16 @@ public final class Runner {
         }
         if (spec.recipe().etcd()) {
             Preflight.serversWithoutConnect(spec, external);
-            return io.lockchaos.etcd.EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes());
+            if (!spec.cluster().namespaces()) {
+                return io.lockchaos.etcd.EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes());
+            }
+            io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
+            try {
+                return io.lockchaos.etcd.EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes(), ns);
+            } catch (IOException | RuntimeException e) {
+                ns.close();
+                throw e;
+            }
         }
         if (spec.recipe().redis()) {
             Preflight.serversWithoutConnect(spec, external);
@@ -170,6 +179,9 @@ public final class Runner {
     private io.lockchaos.nemesis.Partitioner partitioner(Cluster zk, ProxyNetwork net) {
         if (zk instanceof LocalEnsemble l && l.netns() != null) {
             return new io.lockchaos.nemesis.IptablesPartitioner(l.netns());
+        }
+        if (zk instanceof io.lockchaos.etcd.EtcdServers e && e.netns() != null) {
+            return new io.lockchaos.nemesis.IptablesPartitioner(e.netns());
         }
         if (zk instanceof ContainerEnsemble c && spec.cutsWithIptables()) {
             return new io.lockchaos.nemesis.IptablesPartitioner(c.namespaces());

@@ -492,10 +492,11 @@ public final class TestSpecs {
     private static void validateEtcd(String source, TestSpec s) throws SpecException {
         String recipe = s.recipe().wireName();
         validateLease(source, s.redis());
-        if (s.cluster().kind() != ClusterKind.LOCAL) {
-            throw new SpecException(source + ": cluster: " + recipe + " runs on local etcd members (cluster local),"
-                    + " not " + s.cluster().kind().wireName());
+        if (s.cluster().kind() != ClusterKind.LOCAL && !s.cluster().namespaces()) {
+            throw new SpecException(source + ": cluster: " + recipe + " runs on local etcd members (cluster local, or"
+                    + " netns), not " + s.cluster().kind().wireName());
         }
+        boolean netns = s.cluster().namespaces();
         notReentrant(source, s);
         refuseFaults(source, s, f -> {
             io.lockchaos.nemesis.FaultKind k = f.kind();
@@ -505,9 +506,10 @@ public final class TestSpecs {
                 return "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
             } else if (k.movesClocks()) {
                 return clockProblem(f);
-            } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
+            } else if (!netns && (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS)) {
                 return "etcd members talk to each other directly here (each is told one peer address per member, so"
-                        + " there is no per-pair proxy to cut): cut clients (isolate-client) or kill or pause members";
+                        + " there is no per-pair proxy to cut): run them in network namespaces (cluster netns), or"
+                        + " cut clients (isolate-client), or kill or pause members";
             }
             return null;
         });

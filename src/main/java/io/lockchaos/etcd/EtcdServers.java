@@ -37,7 +37,8 @@ import java.util.concurrent.Executors;
  * <p>Clients reach the members through the run's client proxies like any server (the nodes' {@code clientPort} is
  * the member's client URL port). The members talk to each other directly: etcd tells every member one peer address
  * per member (and derives the member ids from it), so the per-pair proxies that cut ZooKeeper's servers apart have no
- * place to go. Nodes are {@link ZkNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
+ * place to go; members in network namespaces of their own ({@link #create(Path, int, io.lockchaos.cluster.Netns)})
+ * are cut apart by iptables rules inside them instead. Nodes are {@link ZkNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
  * {@code logFile} set.
  */
 public final class EtcdServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless,
@@ -59,14 +60,18 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     private final String executable;
     private final String token;
     private final ChildProcesses processes = new ChildProcesses("etcd");
-    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-etcd-shutdown");
+    /** The members' network namespaces, or null when they share the runner's loopback. */
+    private final io.lockchaos.cluster.Netns netns;
+    private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-etcd-shutdown");
     private boolean closed;
 
-    private EtcdServers(List<ZkNode> nodes, Path scratch, Map<Integer, Integer> peerPorts, String executable) {
+    private EtcdServers(List<ZkNode> nodes, Path scratch, Map<Integer, Integer> peerPorts, String executable,
+                        io.lockchaos.cluster.Netns netns) {
         this.nodes = List.copyOf(nodes);
         this.scratch = scratch;
         this.peerPorts = Map.copyOf(peerPorts);
         this.executable = executable;
+        this.netns = netns;
         // a cluster token of its own: a member can never join another run's cluster on a reused port
         this.token = "lockchaos-" + Long.toHexString(new java.util.SplittableRandom().nextLong());
     }
@@ -96,6 +101,19 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
      * @throws IOException when etcd is missing ({@link #MISSING})
      */
     public static EtcdServers create(Path baseDir, int size) throws IOException {
+        return create(baseDir, size, null);
+    }
+
+    /**
+     * As {@link #create(Path, int)}, each member in its own network namespace of {@code netns} (null: none) on its
+     * namespace's address and etcd's usual ports, 2379 for clients and 2380 for peers: members then talk over the
+     * namespaces' links, which iptables rules inside them cut ({@code cluster netns}). The namespaces are removed
+     * when the members are closed.
+     */
+    public static EtcdServers create(Path baseDir, int size, io.lockchaos.cluster.Netns netns) throws IOException {
+        if (netns != null && netns.size() != size) {
+            throw new IllegalArgumentException(size + " members need " + size + " namespaces, not " + netns.size());
+        }
         if (size != 1 && size != 3 && size != 5) {
             throw new IllegalArgumentException("nodes: expected 1, 3 or 5 etcd members, got " + size);
         }
@@ -111,10 +129,11 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("data-folder.txt"), scratch.resolve("etcd-" + id) + " (deleted when the"
                     + " run ends)\n");
-            nodes.add(new ZkNode(id, "127.0.0.1", LocalEnsemble.freePort(), 0, 0, dir, dir.resolve("etcd.log")));
-            peers.put(id, LocalEnsemble.freePort());
+            nodes.add(new ZkNode(id, netns == null ? "127.0.0.1" : netns.address(id),
+                    netns == null ? LocalEnsemble.freePort() : CLIENT_PORT, 0, 0, dir, dir.resolve("etcd.log")));
+            peers.put(id, netns == null ? LocalEnsemble.freePort() : PEER_PORT);
         }
-        return new EtcdServers(nodes, scratch, peers, exe);
+        return new EtcdServers(nodes, scratch, peers, exe, netns);
     }
 
     /** The client URL of a member, as the etcd client takes it. */
@@ -122,8 +141,17 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
         return "http://" + hostPort;
     }
 
+    /** etcd's usual ports, which a member in a namespace of its own has to itself. */
+    private static final int CLIENT_PORT = 2379;
+    private static final int PEER_PORT = 2380;
+
     private String peerUrl(int id) {
-        return "http://127.0.0.1:" + peerPorts.get(id);
+        return "http://" + nodes.get(id - 1).host() + ":" + peerPorts.get(id);
+    }
+
+    /** The members' namespaces, or null when they run on the runner's loopback. */
+    public io.lockchaos.cluster.Netns netns() {
+        return netns;
     }
 
     /** What a member's clients renew (their leases) runs in the background: a paused client's traffic must stop. */
@@ -156,7 +184,8 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
                 "--initial-cluster", cluster.toString(), "--initial-cluster-state", "new",
                 "--initial-cluster-token", token, "--heartbeat-interval", "100", "--election-timeout", "1000",
                 "--logger", "zap", "--log-outputs", "stderr");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(netns == null ? cmd : netns.inside(n.id(), cmd))
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Callable<Process> start = pb::start;
@@ -295,6 +324,25 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException | IllegalArgumentException e) {
             // shutting down already, or never started
+        }
+        closeNamespaces();
+    }
+
+    /** A normal exit without {@link #close}: the members go, and so do their namespaces (a SIGKILL leaves those to
+     * {@link io.lockchaos.cluster.Netns#sweep}). */
+    private void onExit() {
+        killAll();
+        closeNamespaces();
+    }
+
+    private void closeNamespaces() {
+        if (netns != null) {
+            try {
+                netns.close();
+            } catch (IOException e) {
+                // the run's verdict must not be lost to a cleanup failure; the next start's sweep retries
+                System.err.println("lockchaos: warning: removing the etcd members' namespaces: " + e.getMessage());
+            }
         }
     }
 

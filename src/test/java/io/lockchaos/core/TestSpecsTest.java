@@ -218,14 +218,20 @@ class TestSpecsTest {
                 "at 1s kill leader for 1s; at 3s pause-client holder for 3s; at 7s isolate-client waiter for 1s")));
         assertTrue(s.recipe().etcd());
         assertFalse(s.recipe().zooKeeper());
+        assertTrue(TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "etcd-lock",
+                "nodes", "5", "cluster", "netns", "lease_ms", "2000", "nemesis", "at 1s partition halves for 1s;"
+                        + " at 3s isolate-server leader for 1s; at 5s packet-loss servers for 1s"))).cutsWithIptables(),
+                "members in namespaces are cut apart by iptables");
         assertEquals("etcd member(s)", s.recipe().servers());
         Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
-        refused.put(Map.of("recipe", "etcd-lock", "cluster", "netns"), "t: cluster: etcd-lock runs on local etcd");
+        refused.put(Map.of("recipe", "etcd-lock", "cluster", "container"), "t: cluster: etcd-lock runs on local etcd"
+                + " members (cluster local, or netns), not container");
         refused.put(Map.of("recipe", "etcd-lock", "nodes", "2"), "t: nodes: expected 1, 3 or 5, got 2");
         refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s expire holder"), "t: nemesis: expire holder:"
                 + " etcd locks hold a lease");
         refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s partition halves for 1s"), "t: nemesis:"
-                + " partition-halves: etcd members talk to each other directly");
+                + " partition-halves: etcd members talk to each other directly here (each is told one peer address per"
+                + " member, so there is no per-pair proxy to cut): run them in network namespaces (cluster netns)");
         refused.put(Map.of("recipe", "etcd-lock", "nemesis", "at 1s clock-jump node:1 for 1s"), "t: nemesis:"
                 + " clock-jump node:1: etcd is a Go program");
         refused.put(Map.of("recipe", "etcd-lock", "reentry_depth", "2"), "t: reentry_depth: etcd-lock is not"

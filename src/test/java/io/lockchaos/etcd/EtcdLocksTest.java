@@ -166,6 +166,49 @@ class EtcdLocksTest {
         assertTrue(Files.size(dir.resolve("one/etcd-1/etcd.log")) > 0);
     }
 
+    /**
+     * Members in network namespaces of their own (cluster netns) talk over the namespaces' links: a leader cut from
+     * both others by iptables loses its leadership to one of them, the cut's rules go when it heals, and closing the
+     * members removes their namespaces and data.
+     */
+    @Test
+    void membersInNamespacesAreCutApartByIptablesAndLeaveNoNamespaceBehind() throws Exception {
+        String why = io.lockchaos.cluster.Netns.unavailable();
+        Assumptions.assumeTrue(why == null, why);
+        io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(3);
+        EtcdServers three = EtcdServers.create(dir.resolve("netns"), 3, ns);
+        try {
+            three.start();
+            three.awaitHealthy(Duration.ofSeconds(30));
+            assertTrue(three.nodes().get(0).host().startsWith("10.213."), three.nodes().get(0).host());
+            ZkNode old = three.nodes().stream().filter(x -> three.role(x, 2000).equals("leader")).findFirst()
+                    .orElseThrow();
+            io.lockchaos.nemesis.IptablesPartitioner cut = new io.lockchaos.nemesis.IptablesPartitioner(ns);
+            for (ZkNode other : three.nodes()) {
+                if (other.id() != old.id()) {
+                    cut.cutOneWay(old, other, "lc-test");
+                    cut.cutOneWay(other, old, "lc-test");
+                }
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            List<ZkNode> rest = three.nodes().stream().filter(x -> x.id() != old.id()).toList();
+            while (rest.stream().noneMatch(x -> three.role(x, 1000).equals("leader"))) {
+                assertTrue(System.nanoTime() < deadline, "no leader among the two the cut left together");
+                Thread.sleep(100);
+            }
+            cut.remove("lc-test");
+            for (ZkNode m : three.nodes()) {
+                assertTrue(cut.rules(m.id()).isEmpty(), "healed: no rule left in " + m.id());
+            }
+            three.awaitHealthy(Duration.ofSeconds(30));
+        } finally {
+            three.close();
+        }
+        String left = io.lockchaos.cluster.Netns.run(List.of("ip", "netns", "list"));
+        assertFalse(left.contains(ns.namespace(1)), left);
+        assertFalse(Files.exists(scratchOf(dir.resolve("netns"))));
+    }
+
     /** The scratch folder a cluster's data went to, as its first member's folder records it. */
     private static Path scratchOf(Path baseDir) throws Exception {
         String line = Files.readString(baseDir.resolve("etcd-1/data-folder.txt")).strip();
