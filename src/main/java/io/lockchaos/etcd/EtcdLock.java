@@ -138,12 +138,20 @@ final class EtcdLock implements LockClient, TransactionalSet {
      * Whether {@code k} did not exist at revision {@code revision}, the one the Lock answer carries (the server's last
      * read while it waited): then etcd granted a lock whose key its lease's expiry had already deleted. Asked only
      * when the key is gone now; a key that existed at that revision and went since (its lease expired just after
-     * the grant) is a lost lock, not this.
+     * the grant) is a lost lock, not this. A read that fails (a revision compacted away) claims nothing: the grant
+     * stands as the answer said.
      */
-    private boolean goneAt(ByteSequence k, long revision) throws Exception {
-        GetResponse g = get(client.getKVClient().get(k, io.etcd.jetcd.options.GetOption.builder()
-                .withRevision(revision).build()), requestTimeout);
-        return g.getKvs().isEmpty();
+    private boolean goneAt(ByteSequence k, long revision) {
+        try {
+            GetResponse g = get(client.getKVClient().get(k, io.etcd.jetcd.options.GetOption.builder()
+                    .withRevision(revision).build()), requestTimeout);
+            return g.getKvs().isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the run is ending: its worker sees the interrupt next
+            return false;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     private void renew(long lease) {

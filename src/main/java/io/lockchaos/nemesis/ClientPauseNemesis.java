@@ -34,7 +34,7 @@ final class ClientPauseNemesis implements Nemesis {
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
         if (fault.target().endsWith("waiter")) {
-            return pauseWaiter(fault, durationMillis, ctx);
+            return pauseWaiter(fault, ctx); // the driver ends it when its time is up
         }
         String tag = "lockchaos-pause-" + (++faults);
         List<ClientHandle> candidates = fault.target().startsWith("process:")
@@ -76,12 +76,7 @@ final class ClientPauseNemesis implements Nemesis {
                     + " its danger point") + " within " + REACH_MILLIS + " ms");
         }
         ClientHandle h = who.get();
-        Map<String, Object> value = new LinkedHashMap<>();
-        value.put("fault", fault.kind().wireName());
-        value.put("target", fault.target());
-        value.put("process", h.process());
-        value.put("worker", h.worker());
-        value.put("session", SessionNemesis.sessionOf(h));
+        Map<String, Object> value = whom(fault, h);
         value.put("connections_frozen", !frozenNever(ctx) && problem.get() == null);
         if (h.session().processId() > 0) {
             value.put("agent_stopped", h.session().processId()); // the client's own agent, SIGSTOPped for the pause
@@ -98,25 +93,31 @@ final class ClientPauseNemesis implements Nemesis {
         });
     }
 
-    /**
-     * Stops a client that waits for the lock: its agent (it has one of its own) is SIGSTOPped for the fault's
-     * duration wherever its threads are, as a GC pause stops a JVM, and its connections stay open and unread, as the
-     * kernel keeps them through a real pause: the servers see a client that went quiet, not one that went away
-     * (etcd's Lock request, for one, stays pending while the waiter's lease runs out).
-     */
-    private Started pauseWaiter(Fault fault, long durationMillis, NemesisContext ctx) {
-        ClientHandle h = ctx.client(fault.target());
-        long pid = h.session().processId();
-        if (pid <= 0) {
-            throw new IllegalStateException("process " + h.process() + " has no client agent of its own to stop");
-        }
-        AtomicReference<String> problem = new AtomicReference<>();
+    /** What the history says of a pause: the fault and the client it stopped. */
+    private static Map<String, Object> whom(Fault fault, ClientHandle h) {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
         value.put("process", h.process());
         value.put("worker", h.worker());
         value.put("session", SessionNemesis.sessionOf(h));
+        return value;
+    }
+
+    /**
+     * Stops a client that waits for the lock: its agent (it has one of its own) is SIGSTOPped for the fault's
+     * duration wherever its threads are, as a GC pause stops a JVM, and its connections stay open and unread, as the
+     * kernel keeps them through a real pause: the servers see a client that went quiet, not one that went away
+     * (etcd's Lock request, for one, stays pending while the waiter's lease runs out).
+     */
+    private Started pauseWaiter(Fault fault, NemesisContext ctx) {
+        ClientHandle h = ctx.client(fault.target());
+        long pid = h.session().processId();
+        if (pid <= 0) {
+            throw new IllegalStateException("process " + h.process() + " has no client agent of its own to stop");
+        }
+        AtomicReference<String> problem = new AtomicReference<>();
+        Map<String, Object> value = whom(fault, h);
         value.put("agent_stopped", pid);
         stoppedWaiters.add(pid);
         signal(pid, "-STOP", problem);
