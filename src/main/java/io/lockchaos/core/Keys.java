@@ -154,7 +154,8 @@ public final class Keys {
                     + " Faults", s -> s.faults().partitioner().wireName()),
             key("expect", Type.TEXT, "", null, "the verdict a scenario should reach: `run` prints whether it did"
                     + " (tests assert it); `any`: whichever it reaches, as long as it reaches one (a soak, whose"
-                    + " expectation is its memory bound)", s -> s.checking().expectText()),
+                    + " expectation is its memory bound; a workload whose verdict turns on a race in the service, as"
+                    + " etcd's partition workloads)", s -> s.checking().expectText()),
             key("cluster", Type.TEXT, "local", "--cluster", "`local` (child JVMs), `container` (Docker via"
                     + " Testcontainers; see Docker) or `netns` (child JVMs in network namespaces of their own, cut"
                     + " apart with iptables; needs root; see Faults)", s -> s.cluster().kind().wireName()),
