@@ -73,8 +73,8 @@ class ScheduleTest {
         assertMessage("'mix kill every 1s for 2s': faults of 2000 ms every 1000 ms would overlap",
                 "mix kill every 1s for 2s");
         assertMessage("'kill the leader': expected 'at TIME FAULT", "kill the leader");
-        assertMessage("'at 1s pause-client waiter for 1s': pause-client takes holder, releaser, random or"
-                + " process:N", "at 1s pause-client waiter for 1s");
+        assertMessage("'at 1s pause-client follower for 1s': pause-client takes holder, releaser, waiter,"
+                + " next-waiter, random or process:N", "at 1s pause-client follower for 1s");
         assertMessage("'at 1s expire releaser': only isolate and pause-client take releaser",
                 "at 1s expire releaser");
         assertMessage("'mix isolate,kill every 2s for 1s': unknown fault 'isolate' in a mix",
