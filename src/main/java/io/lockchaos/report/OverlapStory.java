@@ -61,18 +61,20 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         return out;
     }
 
-    private static Op byIndex(History h, long index) {
-        for (Op op : h.ops()) {
-            if (op.index() == index) {
-                return op;
+    /** The position in {@code h} of the op whose index is {@code index}. */
+    private static int positionOf(History h, long index) {
+        for (int i = 0; i < h.size(); i++) {
+            if (h.get(i).index() == index) {
+                return i;
             }
         }
         throw new IllegalArgumentException("no op " + index);
     }
 
     private static OverlapStory story(History h, Anomaly a, Map<Long, Long> serverExpiries) {
-        Op second = byIndex(h, a.ops().get(0));
-        Op first = byIndex(h, a.ops().get(1));
+        int secondAt = positionOf(h, a.ops().get(0));
+        Op second = h.get(secondAt);
+        Op first = h.get(positionOf(h, a.ops().get(1)));
         long session = first.longField("session", 0);
         // a grant on a node another session owns (CURATOR-604: the holder's own previous session) lasts as long as
         // that session: its expiry, not the holder's, is what ends the hold on the server
@@ -88,7 +90,7 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         Long lost = null;
         long mainPhase = mainPhaseStart(h);
         // what befell the second holder counts from its acquire's invocation: a waiter paused before the first grant
-        int secondInvoke = h.invocationOf(h.ops().indexOf(second));
+        int secondInvoke = h.invocationOf(secondAt);
         long secondFrom = secondInvoke < 0 ? second.time() : h.get(secondInvoke).time();
         for (int i = 0; i < h.size(); i++) {
             Op op = h.get(i);
