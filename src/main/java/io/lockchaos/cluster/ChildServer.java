@@ -8,15 +8,18 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
  * configuration (or {@link RoutedQuorumPeerMain} when the ensemble goes through proxies). Arguments: parent pid, path of
  * zoo.cfg. A parent pid of 0 starts no watchdog: that is the container case ({@link ContainerEnsemble}), where the
  * runner's pid means nothing inside the container and Testcontainers' reaper (Ryuk) removes the containers once the
- * runner's JVM is gone.
+ * runner's JVM is gone. A parent of {@code stdin} halts when standard input ends: the case of a server started over
+ * SSH, whose input is the runner's connection.
  */
 public final class ChildServer {
     private ChildServer() {
     }
 
     public static void main(String[] args) throws Exception {
-        long parent = Long.parseLong(args[0]);
-        if (parent > 0) {
+        long parent = args[0].equals("stdin") ? 0 : Long.parseLong(args[0]);
+        if (args[0].equals("stdin")) {
+            ParentWatchdog.startOnEndOfInput();
+        } else if (parent > 0) {
             ParentWatchdog.start(parent);
         }
         String advertise = System.getProperty(ADVERTISE);

@@ -25,4 +25,23 @@ public final class ParentWatchdog {
         watchdog.setDaemon(true);
         watchdog.start();
     }
+
+    /**
+     * Halts this JVM with status 3 when its standard input ends: a server started over SSH has the runner's
+     * connection as its stdin, which ends when the runner closes it or dies (its pid means nothing on that host).
+     */
+    public static void startOnEndOfInput() {
+        Thread watchdog = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // nothing is ever sent: only the end matters
+                }
+            } catch (java.io.IOException e) {
+                // a broken pipe is an end too
+            }
+            Runtime.getRuntime().halt(3);
+        }, "lockchaos-input-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
 }

@@ -24,7 +24,7 @@ import java.util.jar.JarOutputStream;
  * shaded jar) is replaced by a filtered copy, written once per JVM into a {@link ScratchFolders scratch folder} that is
  * deleted at exit, or by a later sweep when the JVM was killed or halted (a test JVM's end may skip exit hooks).
  */
-final class ServerClasspath {
+public final class ServerClasspath {
     /** Whole packages, so that a class first loaded on an error path is there too. */
     static final List<String> PACKAGES = List.of("io/lockchaos/cluster/", "org/apache/zookeeper/",
             "org/apache/jute/", "org/slf4j/", "com/codahale/metrics/", "org/xerial/snappy/", "org/apache/yetus/",
@@ -58,6 +58,42 @@ final class ServerClasspath {
     static List<Path> launcher(List<Path> classpath, List<Path> zooKeeperJars) {
         List<Path> out = new ArrayList<>(of(classpath, LAUNCHER));
         out.addAll(zooKeeperJars);
+        return out;
+    }
+
+    /**
+     * What a server loads of this JVM's classpath as jar files only, a class folder packed into a jar of its own: the
+     * files a host reached over SSH is sent (one upload per file, no folder trees).
+     */
+    public static List<Path> serverJars() throws IOException {
+        List<Path> cp = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!e.isEmpty() && Files.exists(Path.of(e))) {
+                cp.add(Path.of(e).toAbsolutePath());
+            }
+        }
+        List<Path> out = new ArrayList<>();
+        for (Path entry : of(cp)) {
+            out.add(Files.isDirectory(entry) ? packed(entry) : entry);
+        }
+        return out;
+    }
+
+    /** A jar, in the scratch folder, of what a server needs of the class folder {@code dir}. */
+    private static Path packed(Path dir) throws IOException {
+        Path out = Files.createTempFile(scratch(), "classes-", ".jar");
+        try (OutputStream file = Files.newOutputStream(out); JarOutputStream jos = new JarOutputStream(file);
+             java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                String name = dir.relativize(f).toString().replace(java.io.File.separatorChar, '/');
+                if (!needed(name, PACKAGES) || name.startsWith("META-INF/MANIFEST")) {
+                    continue;
+                }
+                jos.putNextEntry(new JarEntry(name));
+                Files.copy(f, jos);
+                jos.closeEntry();
+            }
+        }
         return out;
     }
 

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * established connections too, since no rule accepts them first), while B's packets still reach A. Packet loss is the
  * same rule with the {@code statistic} match; a bandwidth limit is a {@code tbf} queue on the server's link (this
  * kernel has no netem, so no added latency). Every rule carries the fault's tag as a comment; heal flushes the chains
- * and removes the queues of every namespace, which hold nothing else.
+ * and removes the queues of every namespace, which hold nothing else (on hosts reached over SSH, only the rules
+ * with this run's comments: see {@link ServerNamespaces#clearRules}).
  */
 public final class IptablesPartitioner implements Partitioner {
     private final ServerNamespaces netns;
@@ -32,8 +33,8 @@ public final class IptablesPartitioner implements Partitioner {
 
     @Override
     public void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
-        List<String> rule = List.of("INPUT", "-s", netns.address(from.id()), "-m", "comment", "--comment", tag, "-j",
-                "DROP");
+        List<String> rule = List.of("INPUT", "-s", netns.address(from.id()), "-m", "comment", "--comment",
+                netns.ruleComment(tag), "-j", "DROP");
         apply(to.id(), rule, tag);
     }
 
@@ -43,7 +44,7 @@ public final class IptablesPartitioner implements Partitioner {
         for (ZkNode from : peers) {
             if (from.id() != to.id()) {
                 apply(to.id(), List.of("INPUT", "-s", netns.address(from.id()), "-m", "statistic", "--mode", "random",
-                        "--probability", p, "-m", "comment", "--comment", tag, "-j", "DROP"), tag);
+                        "--probability", p, "-m", "comment", "--comment", netns.ruleComment(tag), "-j", "DROP"), tag);
             }
         }
     }
@@ -97,16 +98,9 @@ public final class IptablesPartitioner implements Partitioner {
         for (int id = 1; id <= netns.size(); id++) {
             // every server is healed even when one cannot be (a killed container): the first failure is thrown after
             try {
-                netns.exec(id, List.of("iptables", "-w", "5", "-F", "INPUT"));
-                netns.exec(id, List.of("iptables", "-w", "5", "-F", "OUTPUT"));
+                netns.clearRules(id);
             } catch (IOException | RuntimeException e) {
                 first = first == null ? new IOException("server " + id + ": " + e.getMessage(), e) : first;
-                continue;
-            }
-            try {
-                netns.exec(id, List.of("tc", "qdisc", "del", "dev", "eth0", "root"));
-            } catch (IOException | RuntimeException e) {
-                // no queue of ours there: nothing to remove
             }
         }
         if (first != null) {

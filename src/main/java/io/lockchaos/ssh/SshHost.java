@@ -1,0 +1,315 @@
+package io.lockchaos.ssh;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.config.hosts.KnownHostEntry;
+import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
+import org.apache.sshd.client.keyverifier.ServerKeyVerifier;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
+import org.apache.sshd.core.CoreModuleProperties;
+
+/**
+ * One host, logged in to over SSH: runs argument arrays there, uploads files and starts processes that live as long
+ * as the runner's connection. Every command reaches the remote shell as its arguments each in single quotes, so
+ * nothing in an argument is read by that shell.
+ */
+public final class SshHost implements AutoCloseable {
+    private static final Duration CONNECT = Duration.ofSeconds(15);
+    private static final Duration COMMAND = Duration.ofSeconds(60);
+
+    private final String host;
+    private final ClientSession session;
+    private final boolean root;
+
+    private SshHost(String host, ClientSession session, boolean root) {
+        this.host = host;
+        this.session = session;
+        this.root = root;
+    }
+
+    /** Why a host's key was refused, per host, for a one-line error instead of MINA's. */
+    private static final Map<String, String> REFUSED = new ConcurrentHashMap<>();
+
+    /**
+     * A started SSH client that checks host keys against {@code o.knownHosts()}: an unknown host is refused unless
+     * {@code o.acceptNew()} (then its key is written there), a host whose key changed always is.
+     */
+    public static SshClient client(SshOptions o) {
+        SshClient c = SshClient.setUpDefaultClient();
+        // a run can last hours without a command to a host: no idle timeout; a heartbeat keeps firewalls' state alive
+        CoreModuleProperties.IDLE_TIMEOUT.set(c, Duration.ZERO);
+        CoreModuleProperties.HEARTBEAT_INTERVAL.set(c, Duration.ofSeconds(20));
+        ServerKeyVerifier unknown = (session, address, key) -> {
+            if (o.acceptNew()) {
+                return true;
+            }
+            REFUSED.put(hostOf(address), "its key (" + KeyUtils.getFingerPrint(key) + ") is not in "
+                    + o.knownHosts() + "; add it, or run once with ssh_accept_new true (--ssh-accept-new true) to"
+                    + " record it");
+            return false;
+        };
+        KnownHostsServerKeyVerifier known = new KnownHostsServerKeyVerifier(unknown, o.knownHosts()) {
+            @Override
+            public boolean acceptModifiedServerKey(ClientSession s, SocketAddress address, KnownHostEntry entry,
+                    PublicKey expected, PublicKey actual) {
+                REFUSED.put(hostOf(address), "its key changed: " + o.knownHosts() + " has "
+                        + KeyUtils.getFingerPrint(expected) + ", the host showed " + KeyUtils.getFingerPrint(actual)
+                        + "; refused (remove the old line if the change is yours)");
+                return false;
+            }
+        };
+        c.setServerKeyVerifier(known);
+        c.setKeyIdentityProvider(new FileKeyPairProvider(o.key()));
+        c.start();
+        return c;
+    }
+
+    private static String hostOf(SocketAddress a) {
+        return a instanceof java.net.InetSocketAddress i ? i.getHostString() : String.valueOf(a);
+    }
+
+    /** Logs in to {@code host} as {@code o.user()}; the one-line error says which step failed. */
+    public static SshHost connect(SshClient client, SshOptions o, String host) throws IOException {
+        if (!Files.isReadable(o.key())) {
+            throw new IOException("ssh_key: cannot read " + o.key());
+        }
+        REFUSED.remove(host);
+        ClientSession s;
+        try {
+            s = client.connect(o.user(), host, o.port()).verify(CONNECT).getSession();
+        } catch (IOException e) {
+            throw new IOException("host " + host + ": cannot connect to port " + o.port() + ": " + rootCause(e));
+        }
+        try {
+            s.auth().verify(CONNECT);
+        } catch (IOException e) {
+            s.close(true);
+            String refused = REFUSED.remove(host);
+            throw new IOException("host " + host + ": " + (refused != null ? refused
+                    : "cannot log in as " + o.user() + " with " + o.key() + ": " + rootCause(e)));
+        }
+        SshHost h = new SshHost(host, s, false);
+        String uid = h.run(List.of("id", "-u")).trim();
+        return new SshHost(host, s, uid.equals("0"));
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return String.valueOf(t.getMessage() != null ? t.getMessage() : t);
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** Whether the login user is root (else commands that need it run through {@code sudo -n}). */
+    public boolean root() {
+        return root;
+    }
+
+    /** {@code argv} as one line for the remote shell: each argument in single quotes. */
+    public static String commandLine(List<String> argv) {
+        List<String> quoted = new ArrayList<>();
+        for (String a : argv) {
+            quoted.add("'" + a.replace("'", "'\\''") + "'");
+        }
+        return String.join(" ", quoted);
+    }
+
+    /** Runs {@code argv} and returns its output; a non-zero exit is an error that carries its stderr. */
+    public String run(List<String> argv) throws IOException {
+        return run(argv, null);
+    }
+
+    /** Runs {@code argv} as root: directly when logged in as root, else through {@code sudo -n}. */
+    public String runAsRoot(List<String> argv) throws IOException {
+        if (root) {
+            return run(argv);
+        }
+        List<String> sudo = new ArrayList<>(List.of("sudo", "-n", "--"));
+        sudo.addAll(argv);
+        return run(sudo);
+    }
+
+    /** Runs {@code argv} with {@code input} as its standard input (null: none). */
+    public String run(List<String> argv, InputStream input) throws IOException {
+        return exec(commandLine(argv), input, String.join(" ", argv));
+    }
+
+    /** Runs a line of the remote shell (for a redirection or an {@code exec}); every argument in it quoted. */
+    String exec(String line, InputStream input, String shown) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (ChannelExec ch = session.createExecChannel(line)) {
+            ch.setIn(input != null ? input : new ByteArrayInputStream(new byte[0]));
+            ch.setOut(out);
+            ch.setErr(err);
+            ch.open().verify(COMMAND);
+            Set<ClientChannelEvent> ev = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), COMMAND);
+            if (ev.contains(ClientChannelEvent.TIMEOUT)) {
+                throw new IOException("host " + host + ": " + shown + ": no answer in " + COMMAND.toSeconds() + " s");
+            }
+            Integer rc = ch.getExitStatus();
+            if (rc == null || rc != 0) {
+                String e = err.toString(StandardCharsets.UTF_8).trim();
+                throw new IOException("host " + host + ": " + shown + ": exit " + (rc == null ? "unknown" : rc)
+                        + (e.isEmpty() ? "" : ": " + e.lines().findFirst().orElse("")));
+            }
+            return out.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Copies {@code local} to {@code remote} (its folder must exist). */
+    public void upload(Path local, String remote) throws IOException {
+        try (InputStream in = Files.newInputStream(local)) {
+            exec("cat > " + commandLine(List.of(remote)), in, "upload to " + remote);
+        }
+    }
+
+    /** Writes {@code text} to {@code remote}, replacing it. */
+    public void write(String remote, String text) throws IOException {
+        exec("cat > " + commandLine(List.of(remote)), new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+                "write " + remote);
+    }
+
+    /** Appends {@code line} and a newline to {@code remote}. */
+    public void append(String remote, String line) throws IOException {
+        exec("printf '%s\\n' " + commandLine(List.of(line)) + " >> " + commandLine(List.of(remote)), null,
+                "append to " + remote);
+    }
+
+    /** The text of {@code remote}. */
+    public String read(String remote) throws IOException {
+        return run(List.of("cat", "--", remote));
+    }
+
+    /**
+     * Starts {@code argv} in {@code dir} with its output appended to {@code log}, its standard input the
+     * connection (open until {@link Background#close}), and returns it once its pid is known.
+     */
+    public Background start(String dir, List<String> argv, String log) throws IOException {
+        String line = "cd " + commandLine(List.of(dir)) + " && echo $$ && exec " + commandLine(argv)
+                + (log == null ? " > /dev/null" : " >> " + commandLine(List.of(log))) + " 2>&1";
+        PidLine pid = new PidLine();
+        ChannelExec ch = session.createExecChannel(line);
+        ch.setOut(pid);
+        ch.setErr(pid);
+        ch.open().verify(COMMAND);
+        long deadline = System.nanoTime() + COMMAND.toNanos();
+        while (pid.pid() < 0) {
+            if (ch.isClosed() || System.nanoTime() > deadline) {
+                ch.close(true);
+                throw new IOException("host " + host + ": could not start " + argv.get(0) + ": "
+                        + pid.text().trim());
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                ch.close(true);
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted starting " + argv.get(0) + " on " + host, e);
+            }
+        }
+        return new Background(pid.pid(), ch);
+    }
+
+    /** A process started by {@link #start}: its pid on the host, and the channel that is its standard input. */
+    public static final class Background implements AutoCloseable {
+        private final long pid;
+        private final ChannelExec channel;
+
+        Background(long pid, ChannelExec channel) {
+            this.pid = pid;
+            this.channel = channel;
+        }
+
+        public long pid() {
+            return pid;
+        }
+
+        /** Whether the process still runs (its channel is open until it exits). */
+        public boolean alive() {
+            return !channel.isClosed() && channel.getExitStatus() == null;
+        }
+
+        /** Its exit status, or -1 while it runs (or when the host did not say). */
+        public int exitStatus() {
+            Integer s = channel.getExitStatus();
+            return s == null ? -1 : s;
+        }
+
+        /** Waits up to {@code timeout} for it to exit; whether it did. */
+        public boolean awaitExit(Duration timeout) {
+            Set<ClientChannelEvent> ev = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED,
+                    ClientChannelEvent.EXIT_STATUS), timeout);
+            return !ev.contains(ClientChannelEvent.TIMEOUT);
+        }
+
+        /** Ends its standard input (which a process started by lockchaos takes as the order to finish). */
+        public void endInput() {
+            try {
+                channel.getInvertedIn().close();
+            } catch (IOException e) {
+                // the channel is gone already: so is the input
+            }
+        }
+
+        @Override
+        public void close() {
+            channel.close(true);
+        }
+    }
+
+    /** Collects what a started command prints and finds the pid it echoes first. */
+    private static final class PidLine extends OutputStream {
+        private final StringBuilder text = new StringBuilder();
+        private volatile long pid = -1;
+
+        @Override
+        public synchronized void write(int b) {
+            if (text.length() < 4096) {
+                text.append((char) b);
+            }
+            int nl = text.indexOf("\n");
+            if (pid < 0 && nl > 0 && text.substring(0, nl).matches("\\d+")) {
+                pid = Long.parseLong(text.substring(0, nl));
+            }
+        }
+
+        long pid() {
+            return pid;
+        }
+
+        synchronized String text() {
+            return text.toString();
+        }
+    }
+
+    @Override
+    public void close() {
+        session.close(false);
+    }
+}

@@ -1,0 +1,39 @@
+package io.lockchaos.ssh;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * How the runner logs in to its hosts.
+ *
+ * @param user the login user (root, or one allowed {@code sudo -n} for iptables)
+ * @param key the private key file (OpenSSH format, RSA or ECDSA; not encrypted)
+ * @param port the SSH port of every host
+ * @param knownHosts the known-hosts file a host's key must be in
+ * @param acceptNew whether a host missing from {@code knownHosts} is recorded there on first contact (a host whose
+ *     recorded key changed is refused either way)
+ */
+public record SshOptions(String user, Path key, int port, Path knownHosts, boolean acceptNew) {
+    public SshOptions {
+        if (user == null || user.isBlank()) {
+            throw new IllegalArgumentException("ssh_user: empty");
+        }
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("ssh_port: expected 1 to 65535, got " + port);
+        }
+    }
+
+    /**
+     * The options with what is not given filled in as OpenSSH would: the current user, the first of {@code
+     * ~/.ssh/id_ecdsa} and {@code ~/.ssh/id_rsa} that exists, port 22 and {@code ~/.ssh/known_hosts}.
+     */
+    public static SshOptions defaults(String user, String key, int port, String knownHosts, boolean acceptNew) {
+        Path ssh = Path.of(System.getProperty("user.home"), ".ssh");
+        Path keyFile = key == null || key.isEmpty() ? List.of(ssh.resolve("id_ecdsa"), ssh.resolve("id_rsa")).stream()
+                .filter(Files::isRegularFile).findFirst().orElse(ssh.resolve("id_ecdsa")) : Path.of(key);
+        return new SshOptions(user == null || user.isEmpty() ? System.getProperty("user.name") : user, keyFile,
+                port <= 0 ? 22 : port, knownHosts == null || knownHosts.isEmpty() ? ssh.resolve("known_hosts")
+                        : Path.of(knownHosts), acceptNew);
+    }
+}

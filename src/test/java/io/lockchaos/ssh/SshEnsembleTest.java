@@ -1,0 +1,168 @@
+package io.lockchaos.ssh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.cluster.FourLetterWords;
+import io.lockchaos.cluster.SshEnsemble;
+import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.nemesis.IptablesPartitioner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ZooKeeper over SSH on hosts of this machine's own ({@link SshLab}: namespaces running Debian's sshd), driven as a
+ * user drives real hosts: the servers start from uploaded classes, serve, are killed, paused and cut apart on their
+ * hosts, and nothing of the run is left on any host after it closes.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts sshd, servers over SSH and namespaces
+class SshEnsembleTest {
+    private static SshLab lab;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void hosts(@TempDir Path labDir) throws Exception {
+        if (SshLab.unavailable() == null) {
+            lab = SshLab.create(3, labDir);
+        }
+    }
+
+    /** Each test, not the class, is reported skipped with the reason where a lab cannot be made. */
+    @BeforeEach
+    void needsLab() {
+        String why = SshLab.unavailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+    }
+
+    @AfterAll
+    static void closeLab() throws Exception {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    private static String mode(ZkNode n) {
+        return FourLetterWords.mode(n, 500).orElse("down");
+    }
+
+    private static ZkNode leader(SshEnsemble zk, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ZkNode n : zk.nodes()) {
+                if (mode(n).equals("leader")) {
+                    return n;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no leader within " + within);
+    }
+
+    /** Whether any process of this machine has {@code text} in its command line (the hosts share its processes). */
+    static boolean anyProcessMentions(String text) throws Exception {
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs.filter(q -> q.getFileName().toString().matches("\\d+"))::iterator) {
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
+                    if (cmd.contains(text)) {
+                        return true;
+                    }
+                } catch (java.io.IOException gone) {
+                    // exited while listed
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Every host's iptables rules, from outside the hosts (their namespaces). */
+    static String rules() throws Exception {
+        StringBuilder all = new StringBuilder();
+        for (int id = 1; id <= lab.hosts().size(); id++) {
+            all.append(lab.netns().exec(id, List.of("iptables", "-w", "5", "-S")));
+        }
+        return all.toString();
+    }
+
+    @Test
+    void serversRunOnTheHostsTakeEveryFaultAndLeaveNothing() throws Exception {
+        SshEnsemble zk = SshEnsemble.builder(dir).hosts(lab.hosts()).options(lab.options()).build();
+        String run;
+        String folder;
+        try (zk) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            run = zk.runId();
+            folder = zk.hostRun(1).dir();
+            assertTrue(Files.isDirectory(Path.of(folder, "cp")), folder);
+            assertTrue(anyProcessMentions(folder + "/zoo.cfg"), "server 1 runs from its run folder");
+            for (ZkNode n : zk.nodes()) {
+                assertEquals(lab.hosts().get(n.id() - 1) + ":2181", n.clientAddress());
+            }
+
+            // kill -9 of the leader: another is elected; the killed one rejoins on restart
+            ZkNode first = leader(zk, Duration.ofSeconds(10));
+            zk.kill(first);
+            assertEquals("down", mode(first));
+            ZkNode second = leader(zk, Duration.ofSeconds(30));
+            assertNotEquals(first.id(), second.id());
+            zk.restart(first);
+            zk.awaitHealthy(Duration.ofSeconds(60));
+
+            // SIGSTOP of a follower: it stops answering, and answers again after SIGCONT
+            ZkNode follower = zk.nodes().stream().filter(n -> mode(n).equals("follower")).findFirst().orElseThrow();
+            zk.pause(follower);
+            assertEquals("down", mode(follower));
+            zk.resume(follower);
+            zk.awaitHealthy(Duration.ofSeconds(30));
+
+            // iptables on the hosts: the isolated leader loses its leadership; heal removes exactly the run's rules
+            lab.netns().exec(1, List.of("iptables", "-w", "5", "-A", "INPUT", "-s", "192.0.2.1", "-m", "comment",
+                    "--comment", "not-ours", "-j", "DROP"));
+            IptablesPartitioner cuts = new IptablesPartitioner(zk.namespaces());
+            ZkNode isolated = leader(zk, Duration.ofSeconds(10));
+            for (ZkNode peer : zk.nodes()) {
+                if (peer.id() != isolated.id()) {
+                    cuts.cutOneWay(isolated, peer, "lockchaos-1");
+                    cuts.cutOneWay(peer, isolated, "lockchaos-1");
+                }
+            }
+            assertTrue(rules().contains("lockchaos." + run + ".lockchaos-1"), rules());
+            ZkNode elected = leader(zk, Duration.ofSeconds(30));
+            while (elected.id() == isolated.id()) {
+                Thread.sleep(100);
+                elected = leader(zk, Duration.ofSeconds(30));
+            }
+            cuts.heal();
+            assertFalse(rules().contains("lockchaos."), rules());
+            assertTrue(rules().contains("not-ours"), "a rule the run did not add stays");
+            lab.netns().exec(1, List.of("iptables", "-w", "5", "-D", "INPUT", "-s", "192.0.2.1", "-m", "comment",
+                    "--comment", "not-ours", "-j", "DROP"));
+            zk.awaitHealthy(Duration.ofSeconds(60));
+
+            cuts.cutOneWay(zk.nodes().get(0), zk.nodes().get(1), "lockchaos-2");
+            assertTrue(rules().contains("lockchaos-2"), "a cut left for close");
+        }
+        assertFalse(anyProcessMentions(run), "a process of the run is left");
+        assertFalse(rules().contains("lockchaos."), "a rule of the run is left: " + rules());
+        for (String h : lab.hosts()) {
+            assertFalse(Files.exists(Path.of(HostRun.base(h), run)), "the run's folder on " + h);
+        }
+        String log = Files.readString(zk.nodes().get(0).logFile());
+        assertTrue(log.contains("ZooKeeper") || log.contains("zookeeper"), "server 1's log was copied back");
+    }
+}
