@@ -35,10 +35,11 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
     private final int tickTime;
     private final Map<String, String> extraConfig;
     private final String run;
-    private final List<SshHost> hosts = new ArrayList<>();
-    private final List<HostRun> runs = new ArrayList<>();
+    // filled by one set-up thread per host while start() holds this object's lock
+    private final List<SshHost> hosts = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<HostRun> runs = java.util.Collections.synchronizedList(new ArrayList<>());
     private final Map<Integer, SshHost.Background> servers = new LinkedHashMap<>();
-    private final Map<Integer, String> classpaths = new LinkedHashMap<>();
+    private final Map<Integer, String> classpaths = new java.util.concurrent.ConcurrentHashMap<>();
     private final Thread shutdownHook = new Thread(this::close, "lockchaos-ssh-shutdown");
     private SshClient client;
     private SshHosts namespaces;
@@ -142,16 +143,43 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             client = SshHost.client(options);
-            for (ZkNode n : nodes) {
-                SshHost h = SshHost.connect(client, options, n.host());
-                hosts.add(h);
-                runs.add(HostRun.begin(h, run));
+            for (int i = 0; i < nodes.size(); i++) {
+                hosts.add(null);
+                runs.add(null);
+            }
+            List<Path> jars = ServerClasspath.serverJars();
+            // every host set up at once: each step is a round trip, and hosts may be far away
+            List<java.util.concurrent.Future<Void>> setups = new ArrayList<>();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                    nodes.size());
+            try {
+                for (ZkNode n : nodes) {
+                    setups.add(pool.submit(() -> {
+                        SshHost h = SshHost.connect(client, options, n.host());
+                        hosts.set(n.id() - 1, h);
+                        HostRun r = HostRun.begin(h, run);
+                        runs.set(n.id() - 1, r);
+                        prepare(n, jars);
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<Void> f : setups) {
+                    try {
+                        f.get();
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        if (e.getCause() instanceof IOException io) {
+                            throw io;
+                        }
+                        throw new IOException(e.getCause().getMessage(), e.getCause());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted while setting up the hosts", e);
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
             }
             namespaces = new SshHosts(runs);
-            List<Path> jars = ServerClasspath.serverJars();
-            for (ZkNode n : nodes) {
-                prepare(n, jars);
-            }
             for (ZkNode n : nodes) {
                 launch(n);
             }
@@ -171,14 +199,15 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
             throw new IOException("host " + n.host() + ": no java on the PATH of " + options.user()
                     + " (a JRE 17 or later is needed there): " + e.getMessage());
         }
-        h.run(List.of("mkdir", "-p", "--", dir + "/cp", dir + "/data"));
+        h.run(List.of("mkdir", "-p", "--", dir + "/data"));
+        Map<String, Path> files = new LinkedHashMap<>();
         List<String> cp = new ArrayList<>();
         for (int i = 0; i < jars.size(); i++) {
-            String remote = dir + "/cp/" + i + "-" + jars.get(i).getFileName().toString().replaceAll("[^A-Za-z0-9._-]",
-                    "_");
-            h.upload(jars.get(i), remote);
-            cp.add(remote);
+            String name = i + "-" + jars.get(i).getFileName().toString().replaceAll("[^A-Za-z0-9._-]", "_");
+            files.put(name, jars.get(i));
+            cp.add(dir + "/cp/" + name);
         }
+        h.uploadAll(files, dir + "/cp");
         classpaths.put(n.id(), String.join(":", cp));
         String cfg = ZooCfg.text(n, nodes, tickTime, dir + "/data", CLIENT_PORT, n.host(),
                 (from, to) -> new java.net.InetSocketAddress(to.host(), QUORUM_PORT),
@@ -305,6 +334,9 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         }
         for (int i = 0; i < runs.size(); i++) {
             ZkNode n = nodes.get(i);
+            if (runs.get(i) == null) {
+                continue;
+            }
             SshHost.Background b = servers.get(n.id());
             try {
                 if (b != null) {
@@ -319,10 +351,14 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
             }
         }
         for (HostRun r : runs) {
-            r.close();
+            if (r != null) {
+                r.close();
+            }
         }
         for (SshHost h : hosts) {
-            h.close();
+            if (h != null) {
+                h.close();
+            }
         }
         if (client != null) {
             client.stop();

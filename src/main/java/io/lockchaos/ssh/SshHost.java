@@ -159,8 +159,36 @@ public final class SshHost implements AutoCloseable {
         return exec(commandLine(argv), input, String.join(" ", argv));
     }
 
-    /** Runs a line of the remote shell (for a redirection or an {@code exec}); every argument in it quoted. */
+    private RemoteShell shell;
+
+    /** The host's command shell, opened again when an earlier one ended. */
+    private synchronized RemoteShell shell() throws IOException {
+        if (shell == null || !shell.open()) {
+            shell = RemoteShell.open(session, COMMAND);
+            shell.run("true", COMMAND); // what the login shell's start-up files print goes with this
+        }
+        return shell;
+    }
+
+    /**
+     * Runs a line of the remote shell (for a redirection or an {@code exec}); every argument in it quoted. Without
+     * input it goes to the host's command shell; with input, to a session of its own that reads it.
+     */
     String exec(String line, InputStream input, String shown) throws IOException {
+        if (input == null) {
+            RemoteShell.Result r;
+            try {
+                r = shell().run(line, COMMAND);
+            } catch (IOException e) {
+                throw new IOException("host " + host + ": " + shown + ": " + e.getMessage(), e);
+            }
+            if (r.status() != 0) {
+                String e = r.err().trim();
+                throw new IOException("host " + host + ": " + shown + ": exit " + r.status()
+                        + (e.isEmpty() ? "" : ": " + e.lines().findFirst().orElse("")));
+            }
+            return r.out();
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (ChannelExec ch = session.createExecChannel(line)) {
@@ -189,9 +217,20 @@ public final class SshHost implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies {@code files} (each a name, which may have folders, to a local file) into the folder {@code dir}, made
+     * if missing, in one upload: a tar archive unpacked there.
+     */
+    public void uploadAll(java.util.Map<String, Path> files, String dir) throws IOException {
+        ByteArrayOutputStream tar = new ByteArrayOutputStream();
+        Tar.write(files, tar);
+        exec("mkdir -p " + commandLine(List.of(dir)) + " && tar -x -f - -C " + commandLine(List.of(dir)),
+                new ByteArrayInputStream(tar.toByteArray()), "upload " + files.size() + " files to " + dir);
+    }
+
     /** Writes {@code text} to {@code remote}, replacing it. */
     public void write(String remote, String text) throws IOException {
-        exec("cat > " + commandLine(List.of(remote)), new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+        exec("printf '%s' " + commandLine(List.of(text)) + " > " + commandLine(List.of(remote)), null,
                 "write " + remote);
     }
 
@@ -310,6 +349,11 @@ public final class SshHost implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (shell != null) {
+                shell.close();
+            }
+        }
         session.close(false);
     }
 }
