@@ -165,4 +165,135 @@ class SshEnsembleTest {
         String log = Files.readString(zk.nodes().get(0).logFile());
         assertTrue(log.contains("ZooKeeper") || log.contains("zookeeper"), "server 1's log was copied back");
     }
+
+    @Test
+    void aKilledRunnerLeavesNothingOnAnyHost() throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), SshHolder.class.getName(),
+                lab.options().key().toString(), lab.options().knownHosts().toString(), dir.toString()));
+        cmd.addAll(lab.hosts());
+        Process holder = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String run = null;
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("ready ")) {
+                    run = line.substring(6).trim();
+                    break;
+                }
+            }
+            assertTrue(run != null, "the holder did not get ready");
+            assertTrue(anyProcessMentions(run), "its servers run");
+            assertTrue(rules().contains("lockchaos." + run + "."), "its cut is in force");
+            holder.destroyForcibly(); // SIGKILL: no hook, no close
+            holder.waitFor(10, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            String finalRun = run;
+            java.util.function.BooleanSupplier clean = () -> {
+                try {
+                    return !anyProcessMentions(finalRun) && !rules().contains("lockchaos." + finalRun + ".")
+                            && lab.hosts().stream().noneMatch(h -> Files.exists(Path.of(HostRun.base(h), finalRun)));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            while (!clean.getAsBoolean() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertFalse(anyProcessMentions(run), "a process of the killed run is left");
+            assertFalse(rules().contains("lockchaos." + run + "."), "a rule of the killed run is left: " + rules());
+            for (String h : lab.hosts()) {
+                assertFalse(Files.exists(Path.of(HostRun.base(h), run)), "the killed run's folder on " + h);
+            }
+        } finally {
+            holder.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aRunWhoseKeeperIsGoneIsSweptByTheNext() throws Exception {
+        // what a keeper that could not finish leaves (a host that rebooted, a keeper killed): a folder, a pid, a rule
+        String host = lab.hosts().get(0);
+        String stale = "rstale-1";
+        Path folder = Path.of(HostRun.base(host), stale);
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("keeper.sh"), HostRun.KEEPER);
+        Files.writeString(folder.resolve("keeper"), "999999999 1\n");
+        Process sleeper = new ProcessBuilder("sleep", "300").start();
+        String start = Files.readString(Path.of("/proc/" + sleeper.pid() + "/stat"));
+        start = start.substring(start.lastIndexOf(')') + 2).split(" ")[19];
+        Files.writeString(folder.resolve("pids"), sleeper.pid() + " " + start + "\n");
+        lab.netns().exec(1, List.of("iptables", "-w", "5", "-A", "INPUT", "-s", "192.0.2.7", "-m", "comment",
+                "--comment", "lockchaos." + stale + ".lockchaos-3", "-j", "DROP"));
+        var client = SshHost.client(lab.options());
+        try (SshHost h = SshHost.connect(client, lab.options(), host)) {
+            HostRun r = HostRun.begin(h, "rnext-1");
+            try (r) {
+                assertFalse(Files.exists(folder), "the stale run's folder is gone");
+                assertTrue(sleeper.waitFor(5, TimeUnit.SECONDS), "its process was killed");
+                assertFalse(rules().contains(stale), "its rule is gone: " + rules());
+                assertTrue(Files.exists(Path.of(r.dir(), "keeper")), "the new run keeps its own");
+            }
+            assertFalse(Files.exists(Path.of(r.dir())), "closing the run removes its folder");
+        } finally {
+            sleeper.destroyForcibly();
+            client.stop();
+        }
+    }
+
+    @Test
+    void hostKeysAreCheckedAndRecordedOnlyWhenAsked() throws Exception {
+        String host = lab.hosts().get(1);
+        Path empty = dir.resolve("known_hosts");
+        Files.writeString(empty, "");
+        SshOptions strict = new SshOptions("root", lab.options().key(), 22, empty, false);
+        var client = SshHost.client(strict);
+        try {
+            java.io.IOException unknown = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> SshHost.connect(client, strict, host));
+            assertTrue(unknown.getMessage().startsWith("host " + host + ": its key (SHA256:"), unknown.getMessage());
+            assertTrue(unknown.getMessage().contains("is not in " + empty), unknown.getMessage());
+            assertFalse(unknown.getMessage().contains("\n"), "one line");
+        } finally {
+            client.stop();
+        }
+
+        SshOptions acceptNew = new SshOptions("root", lab.options().key(), 22, empty, true);
+        var recording = SshHost.client(acceptNew);
+        try (SshHost h = SshHost.connect(recording, acceptNew, host)) {
+            assertEquals("ok\n", h.run(List.of("echo", "ok")));
+        } finally {
+            recording.stop();
+        }
+        assertTrue(Files.readString(empty).contains(host), "recorded on first contact: " + Files.readString(empty));
+
+        // the host's key changes (here: the record says another key): refused, with or without accept-new
+        String other = Files.readString(lab.dir().resolve("id_ecdsa.pub")).trim().split(" ")[1];
+        Files.writeString(empty, host + " ecdsa-sha2-nistp256 " + other + "\n");
+        var changed = SshHost.client(acceptNew);
+        try {
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> SshHost.connect(changed, acceptNew, host));
+            assertTrue(e.getMessage().contains("its key changed"), e.getMessage());
+        } finally {
+            changed.stop();
+        }
+    }
+
+    @Test
+    void argumentsReachTheHostAsTheyAre() throws Exception {
+        var client = SshHost.client(lab.options());
+        try (SshHost h = SshHost.connect(client, lab.options(), lab.hosts().get(2))) {
+            List<String> odd = List.of("a b", "it's", "$HOME", "`id`", "*", "\"q\"", "semi;colon", "");
+            List<String> argv = new java.util.ArrayList<>(List.of("printf", "[%s]"));
+            argv.addAll(odd);
+            assertEquals("[a b][it's][$HOME][`id`][*][\"q\"][semi;colon][]", h.run(argv));
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> h.run(List.of("sh", "-c", "echo why >&2; exit 3")));
+            assertEquals("host " + lab.hosts().get(2) + ": sh -c echo why >&2; exit 3: exit 3: why", e.getMessage());
+            assertEquals("", h.run(List.of("true")), "an empty output stays empty");
+            assertEquals("no newline", h.run(List.of("printf", "no newline")));
+        } finally {
+            client.stop();
+        }
+    }
 }
