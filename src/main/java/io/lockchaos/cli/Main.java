@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
         footer = {"", "'lockchaos help COMMAND' or 'lockchaos COMMAND --help' describes a command."},
         subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class,
             ReportCommand.class, MatrixCommand.class, CompareCommand.class, GenCommand.class, BenchCommand.class,
-            ServeCommand.class, ToxiproxyServerCommand.class, ExportCommand.class, SuiteCommand.class, CommandLine.HelpCommand.class})
+            ServeCommand.class, ToxiproxyServerCommand.class, ExportCommand.class, SuiteCommand.class, SshLabCommand.class,
+            CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -34,6 +34,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
     private final List<ZkNode> nodes;
     private final int tickTime;
     private final Map<String, String> extraConfig;
+    private final Map<String, String> properties;
     private final String run;
     // filled by one set-up thread per host while start() holds this object's lock
     private final List<SshHost> hosts = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -45,7 +46,9 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
     private SshHosts namespaces;
     private boolean closed;
 
-    private SshEnsemble(SshOptions options, List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig) {
+    private SshEnsemble(SshOptions options, List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig,
+            Map<String, String> properties) {
+        this.properties = Map.copyOf(properties);
         this.options = options;
         this.nodes = List.copyOf(nodes);
         this.tickTime = tickTime;
@@ -65,6 +68,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         private SshOptions options;
         private int tickTime = 200;
         private final Map<String, String> extra = new LinkedHashMap<>();
+        private final Map<String, String> properties = new LinkedHashMap<>();
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath();
@@ -91,6 +95,15 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
             return this;
         }
 
+        /** A Java system property of every server JVM (as {@link LocalEnsemble.Builder#systemProperty}). */
+        public Builder systemProperty(String key, String value) {
+            if (!key.matches("[A-Za-z0-9_.]+")) {
+                throw new IllegalArgumentException("not a property name: " + key);
+            }
+            properties.put(key, value);
+            return this;
+        }
+
         /** Lays out the local node folders (configurations and, after the run, logs); connects to nothing. */
         public SshEnsemble build() throws IOException {
             ZooCfg.checkSize(hosts.size());
@@ -107,7 +120,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
                 nodes.add(new ZkNode(id, hosts.get(id - 1), CLIENT_PORT, QUORUM_PORT, ELECTION_PORT, null,
                         dir.resolve("server.log")));
             }
-            return new SshEnsemble(options, nodes, tickTime, extra);
+            return new SshEnsemble(options, nodes, tickTime, extra, properties);
         }
     }
 
@@ -225,6 +238,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         List<String> cmd = new ArrayList<>();
         cmd.add("java");
         cmd.addAll(ZooCfg.jvmFlags());
+        properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         // log in the runner's zone: ServerLogs places the servers' log times on the history's clock
         cmd.add("-Duser.timezone=" + java.time.ZoneId.systemDefault().getId());
         cmd.addAll(List.of("-cp", classpaths.get(n.id()), ChildServer.class.getName(), "stdin",

@@ -12,13 +12,18 @@ public enum ClusterKind {
      * Child JVMs of the runner, each in its own network namespace with its own address; servers are cut apart with
      * iptables, clients through their proxies. Needs root.
      */
-    NETNS;
+    NETNS,
+    /**
+     * One ZooKeeper server per host, on hosts reached over SSH ({@code hosts}), started from classes the runner
+     * uploads; servers are cut apart with iptables on the hosts, clients through their proxies here.
+     */
+    SSH;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses {@code local}, {@code container} or {@code netns}; null for anything else. */
+    /** Parses {@code local}, {@code container}, {@code netns} or {@code ssh}; null for anything else. */
     public static ClusterKind parse(String s) {
         for (ClusterKind k : values()) {
             if (k.wireName().equals(s)) {

@@ -54,6 +54,11 @@ public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long cont
         return kind == ClusterKind.CONTAINER;
     }
 
+    /** Whether the servers run on hosts reached over SSH, one per host. */
+    public boolean ssh() {
+        return kind == ClusterKind.SSH;
+    }
+
     /** Whether each server has a network namespace of its own, cut apart from the others with iptables. */
     public boolean namespaces() {
         return kind == ClusterKind.NETNS;

@@ -157,8 +157,22 @@ public final class Keys {
                     + " expectation is its memory bound; a workload whose verdict turns on a race in the service, as"
                     + " etcd's partition workloads)", s -> s.checking().expectText()),
             key("cluster", Type.TEXT, "local", "--cluster", "`local` (child JVMs), `container` (Docker via"
-                    + " Testcontainers; see Docker) or `netns` (child JVMs in network namespaces of their own, cut"
-                    + " apart with iptables; needs root; see Faults)", s -> s.cluster().kind().wireName()),
+                    + " Testcontainers; see Docker), `netns` (child JVMs in network namespaces of their own, cut"
+                    + " apart with iptables; needs root; see Faults) or `ssh` (a server on each of `hosts`, reached"
+                    + " over SSH; see Real hosts)", s -> s.cluster().kind().wireName()),
+            key("hosts", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--hosts", "cluster `ssh`: the hosts,"
+                    + " comma-separated, one ZooKeeper server each (1, 3 or 5; `nodes` follows them)"),
+            key("ssh_user", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-user", "cluster `ssh`: the login"
+                    + " user on every host (root, or one allowed `sudo -n iptables`); none: yours"),
+            key("ssh_key", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-key", "cluster `ssh`: the private"
+                    + " key (OpenSSH format, RSA or ECDSA, unencrypted); none: `~/.ssh/id_ecdsa`, else"
+                    + " `~/.ssh/id_rsa`"),
+            key("ssh_port", Type.INT, "22", 1, 65_535, "--ssh-port", "cluster `ssh`: the hosts' SSH port"),
+            key("ssh_known_hosts", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-known-hosts", "cluster"
+                    + " `ssh`: the known-hosts file every host's key must be in; none: `~/.ssh/known_hosts`"),
+            key("ssh_accept_new", Type.BOOL, "false", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-accept-new", "cluster"
+                    + " `ssh`: `true` records the key of a host missing from the known-hosts file at first contact"
+                    + " (a host whose recorded key changed is refused either way)"),
             key("lease_ms", Type.LONG, "10000", null, "Redis, etcd and lease recipes: the lock's time to live (etcd:"
                     + " whole seconds, at least 2)",
                     s -> s.redis().leaseMillis()),

@@ -51,7 +51,18 @@ public final class Preflight {
             throw new IllegalArgumentException("partitioner: iptables enters the containers' namespaces on this"
                     + " machine: it needs a local engine, not DOCKER_HOST=" + dockerHost);
         }
-        if (spec.cutsWithIptables() && connect == null) {
+        if (spec.cluster().ssh() && connect == null) {
+            io.lockchaos.ssh.SshOptions o = Runner.sshOptions(spec);
+            if (!java.nio.file.Files.isReadable(o.key())) {
+                throw new IllegalArgumentException("ssh_key: cannot read " + o.key() + " (give the private key that"
+                        + " logs in to the hosts: --ssh-key FILE)");
+            }
+            if (!o.acceptNew() && !java.nio.file.Files.isReadable(o.knownHosts())) {
+                throw new IllegalArgumentException("ssh_known_hosts: cannot read " + o.knownHosts() + " (give the"
+                        + " file with the hosts' keys, or --ssh-accept-new true to record them at first contact)");
+            }
+        }
+        if (spec.cutsWithIptables() && connect == null && !spec.cluster().ssh()) {
             String why = Netns.unavailable();
             if (why != null) {
                 throw new IllegalArgumentException(spec.cluster().namespaces() ? why : why.replace("cluster: netns",

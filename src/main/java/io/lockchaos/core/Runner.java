@@ -132,6 +132,13 @@ public final class Runner {
         if (external != null) {
             return ExternalEnsemble.of(external);
         }
+        if (spec.cluster().ssh()) {
+            io.lockchaos.cluster.SshEnsemble.Builder b = io.lockchaos.cluster.SshEnsemble.builder(runDir.resolve(folder))
+                    .hosts(TestSpecs.hostList(spec.text("hosts"))).options(sshOptions(spec))
+                    .tickTime(spec.cluster().tickMillis());
+            long every = spec.cluster().containerCheckMillis();
+            return (every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every))).build();
+        }
         if (containers()) {
             return ContainerEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                     .tickTime(spec.cluster().tickMillis()).routing(routing).network(network()).build();
@@ -151,6 +158,12 @@ public final class Runner {
         return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                 .tickTime(spec.cluster().tickMillis()).routing(routing).clockShift(clock)
                 .zooKeeperJars(zooKeeperJars())).build();
+    }
+
+    /** How a run logs in to its hosts ({@code cluster ssh}). */
+    static io.lockchaos.ssh.SshOptions sshOptions(TestSpec spec) {
+        return io.lockchaos.ssh.SshOptions.defaults(spec.text("ssh_user"), spec.text("ssh_key"),
+                (int) spec.number("ssh_port"), spec.text("ssh_known_hosts"), spec.flag("ssh_accept_new"));
     }
 
     /** The jars of the servers' ZooKeeper release, or null for the linked one. */
@@ -182,6 +195,9 @@ public final class Runner {
         }
         if (zk instanceof io.lockchaos.etcd.EtcdServers e && e.netns() != null) {
             return new io.lockchaos.nemesis.IptablesPartitioner(e.netns());
+        }
+        if (zk instanceof io.lockchaos.cluster.SshEnsemble s) {
+            return new io.lockchaos.nemesis.IptablesPartitioner(s.namespaces());
         }
         if (zk instanceof ContainerEnsemble c && spec.cutsWithIptables()) {
             return new io.lockchaos.nemesis.IptablesPartitioner(c.namespaces());

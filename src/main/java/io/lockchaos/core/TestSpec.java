@@ -76,7 +76,8 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
      * rather than by a proxy per pair of servers.
      */
     public boolean cutsWithIptables() {
-        return cluster.namespaces() || cluster.containers() && faults.partitioner() == PartitionerChoice.IPTABLES;
+        return cluster.namespaces() || cluster.ssh()
+                || cluster.containers() && faults.partitioner() == PartitionerChoice.IPTABLES;
     }
 
     /** The fault schedule, with random mixes expanded from the seed. */

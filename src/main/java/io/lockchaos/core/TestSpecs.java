@@ -131,6 +131,9 @@ public final class TestSpecs {
             }
             m.put(e.getKey(), e.getValue());
         }
+        if (overrides.containsKey("hosts") && !overrides.containsKey("nodes") && !overrides.get("hosts").isBlank()) {
+            m.put("nodes", Integer.toString(hostList(overrides.get("hosts")).size())); // a server on each host
+        }
         if (overrides.containsKey("lock_class") || overrides.containsKey("lock_jar")) {
             // another lock: what the last one promised is asked again unless the overrides say it
             m.put("lock_promises", overrides.getOrDefault("lock_promises", ""));
@@ -154,8 +157,8 @@ public final class TestSpecs {
         }
         ClusterKind kind = ClusterKind.parse(m.get("cluster"));
         if (kind == null) {
-            throw new SpecException(source + ": cluster: expected local, container or netns, got '" + m.get("cluster")
-                    + "'");
+            throw new SpecException(source + ": cluster: expected local, container, netns or ssh, got '"
+                    + m.get("cluster") + "'");
         }
         ToxiproxyChoice proxy = parsed(source, "proxy", m, ToxiproxyChoice::parse);
         String expect = m.get("expect");
@@ -229,6 +232,65 @@ public final class TestSpecs {
         }
     }
 
+    /** The hosts of {@code hosts}: names or addresses separated by commas, spaces allowed around them. */
+    public static java.util.List<String> hostList(String text) {
+        return java.util.Arrays.stream(text.split(",")).map(String::strip).filter(h -> !h.isEmpty()).toList();
+    }
+
+    /** What cluster ssh needs: hosts, one per server, and ZooKeeper servers it can run there. */
+    private static void validateSsh(String source, TestSpec s) throws SpecException {
+        ClusterSpec c = s.cluster();
+        java.util.List<String> hosts = hostList(s.text("hosts"));
+        if (!c.ssh()) {
+            if (!hosts.isEmpty()) {
+                throw new SpecException(source + ": hosts: names the hosts of cluster ssh, got cluster "
+                        + c.kind().wireName() + " (add --cluster ssh)");
+            }
+            return;
+        }
+        if (hosts.isEmpty()) {
+            throw new SpecException(source + ": hosts: cluster ssh needs the hosts, one server each: e.g. --hosts"
+                    + " n1,n2,n3");
+        }
+        for (String h : hosts) {
+            if (!h.matches("[A-Za-z0-9][A-Za-z0-9.:-]*")) {
+                throw new SpecException(source + ": hosts: '" + h + "' is not a host name or address");
+            }
+        }
+        if (hosts.stream().distinct().count() != hosts.size()) {
+            throw new SpecException(source + ": hosts: a host is named twice: " + String.join(",", hosts));
+        }
+        if (hosts.size() != c.nodes()) {
+            throw new SpecException(source + ": hosts: " + hosts.size() + " hosts for nodes " + c.nodes() + ": one"
+                    + " server per host");
+        }
+        if (!s.recipe().zooKeeper()) {
+            throw new SpecException(source + ": cluster: ssh runs ZooKeeper servers; " + s.recipe().wireName()
+                    + " runs on " + s.recipe().kind().backend().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (!c.linkedZooKeeper()) {
+            throw new SpecException(source + ": zookeeper: the hosts run the linked ZooKeeper ("
+                    + ClusterSpec.LINKED_VERSION + ") from lockchaos' own classes; another release runs on cluster"
+                    + " local or netns");
+        }
+        refuseFaults(source, s, f -> {
+            io.lockchaos.nemesis.FaultKind k = f.kind();
+            if (f.movesServerClocks()) {
+                return "the clock library is built and loaded on this machine; on hosts over SSH it is not (move"
+                        + " the clients' clocks, or use cluster netns)";
+            } else if (k.damagesDisk()) {
+                return "disk faults edit the servers' transaction logs on this machine's disk (cluster local or"
+                        + " netns)";
+            } else if (k.changesMembership()) {
+                return "membership changes reconfigure servers this machine runs (cluster local or netns)";
+            } else if (k == io.lockchaos.nemesis.FaultKind.BANDWIDTH && !f.target().equals("clients")) {
+                return "a bandwidth limit between servers replaces the queue of a host's network interface, which"
+                        + " is the host's own: limit the target clients instead";
+            }
+            return null;
+        });
+    }
+
     /** What the fault schedule needs of the cluster and the partitioner: each refusal names its key. */
     private static void validateSchedule(String source, TestSpec s) throws SpecException {
         ClusterSpec cluster = s.cluster();
@@ -242,15 +304,17 @@ public final class TestSpecs {
                         + " every server is its neighbours' neighbour and nothing is cut)");
             }
             PartitionerChoice partitioner = s.faults().partitioner();
-            if (partitioner == PartitionerChoice.TOXIPROXY && cluster.namespaces()) {
-                throw new SpecException(source + ": partitioner: toxiproxy cannot reach servers in namespaces (its"
-                        + " peer proxies listen on the runner's loopback): use iptables, the default there");
+            if (partitioner == PartitionerChoice.TOXIPROXY && (cluster.namespaces() || cluster.ssh())) {
+                throw new SpecException(source + ": partitioner: toxiproxy cannot reach servers " + (cluster.ssh()
+                        ? "on other hosts" : "in namespaces") + " (its peer proxies listen on the runner's loopback):"
+                        + " use iptables, the default there");
             }
-            if (partitioner == PartitionerChoice.IPTABLES && !cluster.namespaces() && !cluster.containers()) {
+            if (partitioner == PartitionerChoice.IPTABLES && !cluster.namespaces() && !cluster.containers()
+                    && !cluster.ssh()) {
                 throw new SpecException(source + ": partitioner: iptables needs servers with network namespaces of"
                         + " their own: cluster netns or container");
             }
-            boolean iptables = cluster.namespaces() || partitioner == PartitionerChoice.IPTABLES;
+            boolean iptables = cluster.namespaces() || cluster.ssh() || partitioner == PartitionerChoice.IPTABLES;
             for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
                 io.lockchaos.nemesis.Fault f = e.fault();
                 io.lockchaos.nemesis.FaultKind k = f.kind();
@@ -632,6 +696,7 @@ public final class TestSpecs {
             // a quorum of an even ensemble tolerates no more failures than the odd one below it
             throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.cluster().nodes());
         }
+        validateSsh(source, s);
         validateSchedule(source, s);
         validateZooKeeperVersion(source, s);
         validateAgents(source, s);

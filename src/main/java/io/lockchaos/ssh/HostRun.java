@@ -39,6 +39,8 @@ public final class HostRun implements AutoCloseable {
                 while read -r rule; do $sudo iptables -w 5 $rule; done
             fi
             rm -rf -- "$dir"
+            rmdir -- "${dir%/*}" "${dir%/*/*}" 2> /dev/null
+            true
             """;
 
     private final SshHost host;

@@ -160,7 +160,7 @@ class SshEnsembleTest {
         assertFalse(anyProcessMentions(run), "a process of the run is left");
         assertFalse(rules().contains("lockchaos."), "a rule of the run is left: " + rules());
         for (String h : lab.hosts()) {
-            assertFalse(Files.exists(Path.of(HostRun.base(h), run)), "the run's folder on " + h);
+            assertFalse(Files.exists(Path.of(HostRun.base(h))), "the run's folders on " + h);
         }
         String log = Files.readString(zk.nodes().get(0).logFile());
         assertTrue(log.contains("ZooKeeper") || log.contains("zookeeper"), "server 1's log was copied back");
