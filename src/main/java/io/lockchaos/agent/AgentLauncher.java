@@ -28,7 +28,7 @@ import java.util.jar.JarFile;
  * dies with the runner: it is started through {@code setpriv --pdeathsig KILL} from one long-lived thread (where
  * setpriv exists), watches the runner's pid itself, and is killed by {@link #close} and by a shutdown hook.
  */
-public final class AgentLauncher implements AutoCloseable {
+public final class AgentLauncher implements ClientAgents {
     /** One thread starts every agent and lives as long as the JVM: the parent-death signal follows the forking thread. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-agent-spawner");
@@ -39,11 +39,13 @@ public final class AgentLauncher implements AutoCloseable {
     /**
      * One started agent.
      *
+     * @param process its process, a child of this JVM; null for an agent on another host
      * @param clockFile the offset file of the clock-shift library the agent runs under (writing it moves the agent's
      *     wall clock: see {@link io.lockchaos.cluster.ClockShiftLibrary}), or null when its clock cannot move
+     * @param secret what a connection must prove (see {@link AgentMain}), or null for an agent on loopback
      */
     public record Agent(Process process, InetSocketAddress address, String curator, String zookeeper,
-                        Path clockFile) {
+                        Path clockFile, byte[] secret) {
     }
 
     private final List<Agent> agents;
@@ -204,7 +206,7 @@ public final class AgentLauncher implements AutoCloseable {
         int colon = listening.lastIndexOf(':');
         return new Agent(p, new InetSocketAddress(listening.substring(0, colon),
                 Integer.parseInt(listening.substring(colon + 1))), (String) m.get("curator"),
-                (String) m.get("zookeeper"), clockFile);
+                (String) m.get("zookeeper"), clockFile, null);
     }
 
     /** The process's first line of output, within 60 s; the rest goes to its log. */
@@ -349,23 +351,14 @@ public final class AgentLauncher implements AutoCloseable {
         }
     }
 
+    @Override
     public List<Agent> agents() {
         return agents;
     }
 
-    /** The agent that serves client {@code n} (round robin). */
-    public Agent forClient(int n) {
-        return agents.get(Math.floorMod(n, agents.size()));
-    }
-
-    /** How long starting every agent took, until each said where it listens. */
+    @Override
     public long startMillis() {
         return startMillis;
-    }
-
-    /** The Curator version the agents report from their classpath. */
-    public String curatorVersion() {
-        return agents.get(0).curator();
     }
 
     private static void removeHook(Thread hook) {

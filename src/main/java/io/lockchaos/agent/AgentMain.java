@@ -34,8 +34,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments: {@code --listen HOST:PORT} (port 0: any free one) and {@code --parent PID} (halt when that process is
  * gone). It prints one line to standard output once it listens: {@code {"listening":"HOST:PORT","curator":VERSION,
- * "zookeeper":VERSION,"pid":PID}}. The protocol is host-agnostic (an address, not a pipe), so an agent could serve a
- * runner on another host; the runner only uses loopback.
+ * "zookeeper":VERSION,"pid":PID}}. The protocol is host-agnostic (an address, not a pipe): an agent started over SSH
+ * on another host ({@code --cluster ssh} with {@code client_hosts}) serves the runner across the network. There it is
+ * started with {@code --parent stdin --secret stdin}: the first line of its standard input is the run's secret (never
+ * on a command line, where any user of the host could read it), the end of that input halts it, and every connection
+ * must prove the secret before anything else: the agent sends {@code {"challenge":NONCE}}, the runner answers {@code
+ * {"proof":HMAC-SHA256(secret, NONCE)}} (the secret itself never crosses the network), and a connection without the
+ * proof is refused and logged.
  */
 public final class AgentMain {
     private AgentMain() {
@@ -44,12 +49,24 @@ public final class AgentMain {
     public static void main(String[] args) throws Exception {
         String listen = "127.0.0.1:0";
         long parent = 0;
+        boolean parentStdin = false;
+        boolean secretStdin = false;
         String lockClass = null;
         boolean describe = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--listen" -> listen = args[i + 1];
-                case "--parent" -> parent = Long.parseLong(args[i + 1]);
+                case "--parent" -> {
+                    parentStdin = args[i + 1].equals("stdin");
+                    parent = parentStdin ? 0 : Long.parseLong(args[i + 1]);
+                }
+                case "--secret" -> {
+                    if (!args[i + 1].equals("stdin")) {
+                        System.err.println("lockchaos agent: --secret takes stdin only (never the secret itself)");
+                        System.exit(2);
+                    }
+                    secretStdin = true;
+                }
                 case "--lock-class" -> lockClass = args[i + 1];
                 case "--describe" -> {
                     lockClass = args[i + 1];
@@ -61,7 +78,16 @@ public final class AgentMain {
                 }
             }
         }
-        if (parent > 0) {
+        if (secretStdin) {
+            secret = firstLineOfInput().getBytes(StandardCharsets.UTF_8);
+            if (secret.length < 16) {
+                System.err.println("lockchaos agent: the secret on standard input is missing or too short");
+                System.exit(2);
+            }
+        }
+        if (parentStdin) {
+            io.lockchaos.cluster.ParentWatchdog.startOnEndOfInput();
+        } else if (parent > 0) {
             io.lockchaos.cluster.ParentWatchdog.start(parent);
         }
         // the wire is standard output's first line: what a user's class prints goes to the agent's log instead
@@ -101,6 +127,29 @@ public final class AgentMain {
             Thread t = new Thread(() -> new Connection(s, factory).serve(), "agent-client-" + s.getPort());
             t.setDaemon(true);
             t.start();
+        }
+    }
+
+    /** The run's secret every connection must prove, or null (an agent on loopback, started by its runner). */
+    private static byte[] secret;
+
+    /** Standard input's first line, read a byte at a time so that the watchdog reads the rest. */
+    private static String firstLineOfInput() throws IOException {
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        for (int b = System.in.read(); b >= 0 && b != '\n'; b = System.in.read()) {
+            line.write(b);
+        }
+        return line.toString(StandardCharsets.UTF_8).trim();
+    }
+
+    /** HMAC-SHA256 of {@code nonce} under {@code key}, in hex: what a connection proves the secret with. */
+    public static String proof(byte[] key, String nonce) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            return java.util.HexFormat.of().formatHex(mac.doFinal(nonce.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -186,6 +235,9 @@ public final class AgentMain {
                 out = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
                 BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
                         StandardCharsets.UTF_8));
+                if (secret != null && !proven(in)) {
+                    return;
+                }
                 String line;
                 while ((line = in.readLine()) != null) {
                     Map<String, Object> m = AgentWire.decode(line);
@@ -212,6 +264,43 @@ public final class AgentMain {
                 lockThread.shutdownNow();
                 closeAll();
             }
+        }
+
+        /**
+         * Challenges the connection to prove the run's secret; logs and refuses one that does not within 5 s. The
+         * proof is compared in constant time.
+         */
+        private boolean proven(BufferedReader in) throws IOException {
+            byte[] n = new byte[16];
+            new java.security.SecureRandom().nextBytes(n);
+            String nonce = java.util.HexFormat.of().formatHex(n);
+            out.write(AgentWire.encode(Map.of("challenge", nonce)) + "\n");
+            out.flush();
+            String answer = null;
+            socket.setSoTimeout(5_000);
+            try {
+                answer = in.readLine();
+            } catch (java.net.SocketTimeoutException e) {
+                // no answer in time: refused below
+            }
+            socket.setSoTimeout(0);
+            Object given = null;
+            try {
+                given = answer == null ? null : AgentWire.decode(answer).get("proof");
+            } catch (RuntimeException e) {
+                // not a message of the protocol: refused below
+            }
+            boolean ok = given instanceof String g && java.security.MessageDigest.isEqual(
+                    g.getBytes(StandardCharsets.UTF_8), proof(secret, nonce).getBytes(StandardCharsets.UTF_8));
+            if (!ok) {
+                System.err.println("lockchaos agent: refused a connection from " + socket.getRemoteSocketAddress()
+                        + ": " + (answer == null ? "no answer to the challenge" : "it did not prove the run's secret"));
+                System.err.flush();
+                return false;
+            }
+            out.write(AgentWire.encode(Map.of("welcome", true)) + "\n");
+            out.flush();
+            return true;
         }
 
         /**
@@ -344,6 +433,9 @@ public final class AgentMain {
                     }
                     return Map.of("ok", true, "parked", io.lockchaos.client.ClientSideExpiry.inject(
                             (org.apache.zookeeper.ZooKeeper) zk));
+                }
+                case "clock" -> {
+                    return Map.of("time_ms", System.currentTimeMillis()); // for the runner's offset measurement
                 }
                 default -> throw new IllegalArgumentException("unknown op '" + op + "'");
             }

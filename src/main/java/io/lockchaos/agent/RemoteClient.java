@@ -81,11 +81,14 @@ public final class RemoteClient implements LockClient, SessionControl {
     private long consumed;
     private final Duration giveUpAfter;
 
-    private RemoteClient(Socket socket, Duration giveUpAfter) throws IOException {
+    private RemoteClient(Socket socket, Duration giveUpAfter, byte[] secret) throws IOException {
         this.socket = socket;
         this.giveUpAfter = giveUpAfter;
         this.out = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        if (secret != null) {
+            prove(in, secret);
+        }
         Thread reader = new Thread(() -> read(in), "lockchaos-agent-client");
         reader.setDaemon(true);
         reader.start();
@@ -98,10 +101,61 @@ public final class RemoteClient implements LockClient, SessionControl {
 
     /** As {@link #connect(InetSocketAddress)}, giving up on an unanswered acquire or release after {@code giveUp}. */
     static RemoteClient connect(InetSocketAddress address, Duration giveUp) throws IOException {
+        return connect(address, giveUp, null);
+    }
+
+    /**
+     * A connection to an agent that asks for the run's {@code secret} (an agent on another host; null: one on
+     * loopback, which asks nothing).
+     */
+    public static RemoteClient connect(InetSocketAddress address, byte[] secret) throws IOException {
+        return connect(address, GIVE_UP_AFTER, secret);
+    }
+
+    private static RemoteClient connect(InetSocketAddress address, Duration giveUp, byte[] secret)
+            throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         s.connect(address, 10_000);
-        return new RemoteClient(s, giveUp);
+        try {
+            return new RemoteClient(s, giveUp, secret);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** Answers the agent's challenge with the proof of the secret (see {@link AgentMain}), within 10 s. */
+    private void prove(BufferedReader in, byte[] secret) throws IOException {
+        socket.setSoTimeout(10_000);
+        try {
+            String challenge = in.readLine();
+            Object nonce = challenge == null ? null : AgentWire.decode(challenge).get("challenge");
+            if (!(nonce instanceof String n)) {
+                throw new IOException("client agent at " + socket.getRemoteSocketAddress() + " sent no challenge");
+            }
+            out.write(AgentWire.encode(Map.of("proof", AgentMain.proof(secret, n))) + "\n");
+            out.flush();
+            String welcome = in.readLine();
+            if (welcome == null || !Boolean.TRUE.equals(AgentWire.decode(welcome).get("welcome"))) {
+                throw new IOException("client agent at " + socket.getRemoteSocketAddress() + " refused the proof of"
+                        + " the run's secret");
+            }
+        } finally {
+            socket.setSoTimeout(0);
+        }
+    }
+
+    /**
+     * The agent's wall clock minus this JVM's, in ms, and the round trip it was measured in: the agent's reading
+     * is taken to fall at the middle of the round trip, so the offset is within half of it.
+     */
+    public long[] clockOffset() throws Exception {
+        long t0 = System.currentTimeMillis();
+        Map<String, Object> r = call("clock", Map.of(), Duration.ofSeconds(10));
+        long t1 = System.currentTimeMillis();
+        long agent = ((Number) r.get("time_ms")).longValue();
+        return new long[] {agent - (t0 + t1) / 2, t1 - t0};
     }
 
     /**

@@ -20,8 +20,9 @@ import picocli.CommandLine.Parameters;
         header = "Make SSH hosts on this machine (namespaces running sshd) and run against them.",
         description = {"Makes --hosts network namespaces, each with its own address, iptables and an sshd on port",
             "22, with a key and a known-hosts file made for the lab. 'ssh-lab -- run --cluster ssh ...' runs that",
-            "command with --hosts, --ssh-user, --ssh-key and --ssh-known-hosts of the lab added; without a command",
-            "the lab prints them and serves until killed. Needs root and Debian's openssh-server."})
+            "command with --hosts, --ssh-user, --ssh-key and --ssh-known-hosts of the lab added (and an argument",
+            "@hosts replaced by the lab's hosts: --client-hosts @hosts); without a command the lab prints them and",
+            "serves until killed. Needs root and Debian's openssh-server."})
 final class SshLabCommand implements Callable<Integer> {
     @Option(names = "--hosts", defaultValue = "3", description = "how many hosts: 1, 3 or 5 (default: 3)")
     int hosts;
@@ -53,7 +54,10 @@ final class SshLabCommand implements Callable<Integer> {
                 Thread.currentThread().join(); // until killed: the sshds and the namespaces go with this JVM
                 return 0;
             }
-            List<String> args = new ArrayList<>(command);
+            List<String> args = new ArrayList<>();
+            for (String a : command) {
+                args.add(a.equals("@hosts") ? String.join(",", lab.hosts()) : a); // e.g. --client-hosts @hosts
+            }
             args.addAll(flags);
             return Main.run(args.toArray(String[]::new));
         } finally {

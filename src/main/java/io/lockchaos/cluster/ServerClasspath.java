@@ -66,27 +66,43 @@ public final class ServerClasspath {
      * files a host reached over SSH is sent (one upload per file, no folder trees).
      */
     public static List<Path> serverJars() throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path entry : of(runnerClasspath())) {
+            out.add(Files.isDirectory(entry) ? packed(entry, name -> needed(name, PACKAGES)) : entry);
+        }
+        return out;
+    }
+
+    /**
+     * This JVM's whole classpath as jar files, each class folder packed into a jar of its own: what a client agent on
+     * another host runs on (lockchaos' classes and every client library it is built with).
+     */
+    public static List<Path> runnerJars() throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path entry : runnerClasspath()) {
+            out.add(Files.isDirectory(entry) ? packed(entry, name -> true) : entry);
+        }
+        return out;
+    }
+
+    private static List<Path> runnerClasspath() {
         List<Path> cp = new ArrayList<>();
         for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             if (!e.isEmpty() && Files.exists(Path.of(e))) {
                 cp.add(Path.of(e).toAbsolutePath());
             }
         }
-        List<Path> out = new ArrayList<>();
-        for (Path entry : of(cp)) {
-            out.add(Files.isDirectory(entry) ? packed(entry) : entry);
-        }
-        return out;
+        return cp;
     }
 
-    /** A jar, in the scratch folder, of what a server needs of the class folder {@code dir}. */
-    private static Path packed(Path dir) throws IOException {
+    /** A jar, in the scratch folder, of the files of the class folder {@code dir} that {@code keep} names. */
+    private static Path packed(Path dir, java.util.function.Predicate<String> keep) throws IOException {
         Path out = Files.createTempFile(scratch(), "classes-", ".jar");
         try (OutputStream file = Files.newOutputStream(out); JarOutputStream jos = new JarOutputStream(file);
              java.util.stream.Stream<Path> files = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
                 String name = dir.relativize(f).toString().replace(java.io.File.separatorChar, '/');
-                if (!needed(name, PACKAGES) || name.startsWith("META-INF/MANIFEST")) {
+                if (!keep.test(name) || name.startsWith("META-INF/MANIFEST")) {
                     continue;
                 }
                 jos.putNextEntry(new JarEntry(name));

@@ -162,6 +162,9 @@ public final class Keys {
                     + " over SSH; see Real hosts)", s -> s.cluster().kind().wireName()),
             key("hosts", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--hosts", "cluster `ssh`: the hosts,"
                     + " comma-separated, one ZooKeeper server each (1, 3 or 5; `nodes` follows them)"),
+            key("client_hosts", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--client-hosts", "cluster `ssh`:"
+                    + " hosts that run the clients, a client agent on each (comma-separated; they may be `hosts`"
+                    + " too), reached over SSH as those are; none: the clients run in this JVM"),
             key("ssh_user", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-user", "cluster `ssh`: the login"
                     + " user on every host (root, or one allowed `sudo -n iptables`); none: yours"),
             key("ssh_key", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-key", "cluster `ssh`: the private"

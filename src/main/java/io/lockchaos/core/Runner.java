@@ -70,7 +70,7 @@ public final class Runner {
 
     private final TestSpec spec;
     private final Path runDir;
-    private io.lockchaos.agent.AgentLauncher agents;
+    private io.lockchaos.agent.ClientAgents agents;
     /** The Curator version the agents reported from their jars, when the clients ran in agents. */
     private String agentCurator;
     private long agentStartMillis = -1;
@@ -531,11 +531,28 @@ public final class Runner {
      * Starts the run's client agents when its clients run another Curator (null otherwise): resolves the version's
      * jars (cached after the first time) and waits until every agent listens.
      */
-    private io.lockchaos.agent.AgentLauncher startAgents(Phases phases) throws Exception {
+    private io.lockchaos.agent.ClientAgents startAgents(Phases phases) throws Exception {
         int n = spec.clients().agentCount(pausesClients());
         io.lockchaos.client.UserLock user = spec.recipe().user();
         if (!spec.inAgents()) {
             return null;
+        }
+        if (!spec.text("client_hosts").isBlank()) {
+            List<String> hosts = TestSpecs.hostList(spec.text("client_hosts"));
+            io.lockchaos.ssh.SshAgents a;
+            try (Phases.Step s = phases == null ? null : phases.start("starting " + hosts.size()
+                    + " client agent(s) over SSH on " + String.join(",", hosts))) {
+                a = io.lockchaos.ssh.SshAgents.start(hosts, sshOptions(spec), runDir.resolve("agents"));
+            }
+            if (console != null) {
+                for (Map<String, Object> o : a.clockOffsets()) {
+                    console.printf("  client host %s: clock %+d ms from this machine's (measured in a %d ms round"
+                            + " trip)%n", o.get("host"), o.get("offset_ms"), o.get("round_trip_ms"));
+                }
+            }
+            agentCurator = a.curatorVersion();
+            agentStartMillis = a.startMillis();
+            return a;
         }
         List<Path> jars;
         try {

@@ -37,7 +37,7 @@ final class Sessions {
     });
 
     /** The run's client agents, or null when clients run in this JVM. */
-    private final io.lockchaos.agent.AgentLauncher agents;
+    private final io.lockchaos.agent.ClientAgents agents;
     /** Which agent the next client goes to. */
     private final java.util.concurrent.atomic.AtomicInteger nextAgent = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -45,7 +45,7 @@ final class Sessions {
         this(spec, recorder, null);
     }
 
-    Sessions(TestSpec spec, Recorder recorder, io.lockchaos.agent.AgentLauncher agents) {
+    Sessions(TestSpec spec, Recorder recorder, io.lockchaos.agent.ClientAgents agents) {
         this.spec = spec;
         this.recorder = recorder;
         this.agents = agents;
@@ -209,10 +209,12 @@ final class Sessions {
     private LockClient agentClient(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
                                    Consumer<String> onState, ClientHandle handle) throws Exception {
         // with an agent per worker, a worker's every process (a new one after each indeterminate op) uses its own
-        boolean own = handle != null && agents.agents().size() == spec.clients().count() && agents.agents().size() > 1;
+        boolean own = handle != null && agents.agents().size() == spec.clients().count() && agents.agents().size() > 1
+                && agents.agents().get(0).process() != null; // a pause stops a process of this machine
+
         io.lockchaos.agent.AgentLauncher.Agent agent = agents.forClient(own ? handle.worker()
                 : nextAgent.getAndIncrement());
-        io.lockchaos.agent.RemoteClient c = io.lockchaos.agent.RemoteClient.connect(agent.address());
+        io.lockchaos.agent.RemoteClient c = io.lockchaos.agent.RemoteClient.connect(agent.address(), agent.secret());
         if (own) {
             c.dedicated(agent.process().pid());
         }

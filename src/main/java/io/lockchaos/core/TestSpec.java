@@ -68,7 +68,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
      * (an etcd recipe on lockchaos' own classpath).
      */
     public boolean inAgents() {
-        return recipe.user() != null || clients.agents() || flag("client_agents");
+        return recipe.user() != null || clients.agents() || flag("client_agents") || !text("client_hosts").isBlank();
     }
 
     /**

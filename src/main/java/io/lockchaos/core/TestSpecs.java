@@ -241,12 +241,40 @@ public final class TestSpecs {
     private static void validateSsh(String source, TestSpec s) throws SpecException {
         ClusterSpec c = s.cluster();
         java.util.List<String> hosts = hostList(s.text("hosts"));
+        java.util.List<String> clientHosts = hostList(s.text("client_hosts"));
         if (!c.ssh()) {
-            if (!hosts.isEmpty()) {
-                throw new SpecException(source + ": hosts: names the hosts of cluster ssh, got cluster "
-                        + c.kind().wireName() + " (add --cluster ssh)");
+            for (String key : java.util.List.of("hosts", "client_hosts")) {
+                if (!hostList(s.text(key)).isEmpty()) {
+                    throw new SpecException(source + ": " + key + ": names hosts of cluster ssh, got cluster "
+                            + c.kind().wireName() + " (add --cluster ssh)");
+                }
             }
             return;
+        }
+        for (String h : clientHosts) {
+            if (!h.matches("[A-Za-z0-9][A-Za-z0-9.:-]*")) {
+                throw new SpecException(source + ": client_hosts: '" + h + "' is not a host name or address");
+            }
+        }
+        if (clientHosts.stream().distinct().count() != clientHosts.size()) {
+            throw new SpecException(source + ": client_hosts: a host is named twice: "
+                    + String.join(",", clientHosts));
+        }
+        if (!clientHosts.isEmpty()) {
+            if (s.recipe().user() != null || s.clients().agents() || s.flag("client_agents")) {
+                throw new SpecException(source + ": client_hosts: agents on client hosts run lockchaos' own recipes"
+                        + " on the linked Curator (" + ClientSpec.LINKED + "); a lock of your own, another Curator"
+                        + " or client_agents run in agents on this machine (drop client_hosts)");
+            }
+            refuseFaults(source, s, f -> f.needsClientProxies()
+                    ? "cuts a client's proxy on this machine; clients on client_hosts connect to the servers"
+                    + " directly (cut servers apart, or run the clients here: drop client_hosts)"
+                    : f.kind() == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT
+                    ? "stops a client's process on this machine; clients on client_hosts run elsewhere (drop"
+                    + " client_hosts)"
+                    : f.movesClientClocks()
+                    ? "the clock library is built and loaded on this machine, not on client_hosts (drop"
+                    + " client_hosts)" : null);
         }
         if (hosts.isEmpty()) {
             throw new SpecException(source + ": hosts: cluster ssh needs the hosts, one server each: e.g. --hosts"

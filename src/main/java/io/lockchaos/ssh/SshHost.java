@@ -250,8 +250,17 @@ public final class SshHost implements AutoCloseable {
      * connection (open until {@link Background#close}), and returns it once its pid is known.
      */
     public Background start(String dir, List<String> argv, String log) throws IOException {
+        return start(dir, argv, log, false);
+    }
+
+    /**
+     * As {@link #start(String, List, String)}; with {@code talks}, only its stderr goes to {@code log} and its stdout
+     * comes back here ({@link Background#output}), and {@link Background#send} writes to its stdin.
+     */
+    public Background start(String dir, List<String> argv, String log, boolean talks) throws IOException {
         String line = "cd " + commandLine(List.of(dir)) + " && echo $$ && exec " + commandLine(argv)
-                + (log == null ? " > /dev/null" : " >> " + commandLine(List.of(log))) + " 2>&1";
+                + (talks ? " 2>> " + commandLine(List.of(log))
+                : (log == null ? " > /dev/null" : " >> " + commandLine(List.of(log))) + " 2>&1");
         PidLine pid = new PidLine();
         ChannelExec ch = session.createExecChannel(line);
         ch.setOut(pid);
@@ -305,6 +314,18 @@ public final class SshHost implements AutoCloseable {
             Set<ClientChannelEvent> ev = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED,
                     ClientChannelEvent.EXIT_STATUS), timeout);
             return !ev.contains(ClientChannelEvent.TIMEOUT);
+        }
+
+        /** What it printed so far (up to 4 KB), the pid line first. */
+        public String output() {
+            return channel.getOut() instanceof PidLine p ? p.text() : "";
+        }
+
+        /** Writes {@code line} and a newline to its standard input, which stays open. */
+        public void send(String line) throws IOException {
+            OutputStream in = channel.getInvertedIn();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
         }
 
         /** Ends its standard input (which a process started by lockchaos takes as the order to finish). */

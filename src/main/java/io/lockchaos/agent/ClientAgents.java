@@ -1,0 +1,28 @@
+package io.lockchaos.agent;
+
+import java.util.List;
+
+/**
+ * The client agents of a run, wherever they run: child JVMs of the runner ({@link AgentLauncher}) or JVMs on other
+ * hosts started over SSH ({@code io.lockchaos.ssh.SshAgents}). Clients are spread over them round robin.
+ */
+public interface ClientAgents extends AutoCloseable {
+    List<AgentLauncher.Agent> agents();
+
+    /** The agent that serves client {@code n} (round robin). */
+    default AgentLauncher.Agent forClient(int n) {
+        return agents().get(Math.floorMod(n, agents().size()));
+    }
+
+    /** How long starting every agent took, until each said where it listens. */
+    long startMillis();
+
+    /** The Curator version the agents report from their classpath. */
+    default String curatorVersion() {
+        return agents().get(0).curator();
+    }
+
+    /** Stops every agent; their sessions end with them. */
+    @Override
+    void close();
+}
