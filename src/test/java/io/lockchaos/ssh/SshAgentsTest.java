@@ -1,0 +1,114 @@
+package io.lockchaos.ssh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.agent.AgentLauncher;
+import io.lockchaos.agent.AgentWire;
+import io.lockchaos.agent.RemoteClient;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Client agents on hosts reached over SSH ({@link SshAgents}, on an {@link SshLab}): they listen on their hosts'
+ * addresses, serve a connection that proves the run's secret, refuse and log one that does not, keep the secret off
+ * every command line, and leave nothing behind.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@org.junit.jupiter.api.Tag("slow") // starts sshd, agents over SSH and namespaces
+class SshAgentsTest {
+    private static SshLab lab;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void hosts(@TempDir Path labDir) throws Exception {
+        if (SshLab.unavailable() == null) {
+            lab = SshLab.create(1, labDir);
+        }
+    }
+
+    @BeforeEach
+    void needsLab() {
+        String why = SshLab.unavailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+    }
+
+    @AfterAll
+    static void closeLab() throws Exception {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    /** Sends {@code answer} to the agent's challenge; returns the agent's reply, or null when it closed. */
+    private static String answerChallenge(AgentLauncher.Agent a, String answer) throws Exception {
+        try (Socket s = new Socket()) {
+            s.connect(a.address(), 5_000);
+            s.setSoTimeout(10_000);
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            Writer out = new OutputStreamWriter(s.getOutputStream(), StandardCharsets.UTF_8);
+            Map<String, Object> challenge = AgentWire.decode(in.readLine());
+            assertTrue(challenge.get("challenge") instanceof String, "a challenge comes first: " + challenge);
+            out.write(answer + "\n");
+            out.flush();
+            return in.readLine();
+        }
+    }
+
+    @Test
+    void aConnectionWithoutTheSecretIsRefusedAndLogged() throws Exception {
+        String host = lab.hosts().get(0);
+        SshAgents agents = SshAgents.start(List.of(host), lab.options(), dir);
+        String secret;
+        try (agents) {
+            AgentLauncher.Agent a = agents.agents().get(0);
+            assertEquals(host, a.address().getHostString(), "it listens on its host's address");
+            assertNull(a.process(), "not a process of this machine");
+            secret = new String(a.secret(), StandardCharsets.UTF_8);
+            assertFalse(SshEnsembleTest.anyProcessMentions(secret), "the secret is on no command line");
+
+            // a wrong proof, a proof made with another secret, no proof at all: each refused, the connection closed
+            assertNull(answerChallenge(a, "{\"proof\":\"00\"}"));
+            assertNull(answerChallenge(a, AgentWire.encode(Map.of("proof", io.lockchaos.agent.AgentMain.proof(
+                    "another-secret-of-32-characters!".getBytes(StandardCharsets.UTF_8), "x")))));
+            assertNull(answerChallenge(a, "{\"op\":\"open\",\"id\":1}"));
+
+            // the runner's connection proves it and is served: here, the clock offset (same machine: about 0)
+            try (RemoteClient c = RemoteClient.connect(a.address(), a.secret())) {
+                long[] offset = c.clockOffset();
+                assertTrue(Math.abs(offset[0]) <= offset[1] / 2 + 50, "offset " + offset[0] + " in " + offset[1]);
+            }
+            java.io.IOException refused = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> RemoteClient.connect(a.address(), "not-the-run-secret-not-the-run-s".getBytes(
+                            StandardCharsets.UTF_8)).close());
+            assertTrue(refused.getMessage().contains("refused the proof"), refused.getMessage());
+            Map<String, Object> measured = agents.clockOffsets().get(0);
+            assertEquals(host, measured.get("host"));
+            assertTrue(Files.readString(dir.resolve("clock-offsets.json")).contains("\"offset_ms\""));
+        }
+        String log = Files.readString(dir.resolve("agent-1.log"));
+        long refusals = log.lines().filter(l -> l.startsWith("lockchaos agent: refused a connection from ")).count();
+        assertEquals(4, refusals, log);
+        assertFalse(SshEnsembleTest.anyProcessMentions("AgentMain --listen " + host), "the agent is gone");
+        assertFalse(Files.exists(Path.of(HostRun.base(host))), "nothing of the run is left on the host");
+    }
+}
