@@ -33,7 +33,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
+                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
@@ -179,7 +179,7 @@ class TestSpecsTest {
                 Map.of("cluster", "netns", "nemesis", "at 1s packet-loss clients for 2s"))));
         assertTrue(e.getMessage().contains("takes the target servers"), e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "vm")));
-        assertEquals("t: cluster: expected local, container or netns, got 'vm'", e.getMessage());
+        assertEquals("t: cluster: expected local, container, netns or ssh, got 'vm'", e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
                 Map.of("cluster", "netns", "partitioner", "toxiproxy"))));
         assertTrue(e.getMessage().startsWith("t: partitioner: toxiproxy cannot reach servers in namespaces"),
@@ -209,6 +209,59 @@ class TestSpecsTest {
             assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
             assertFalse(x.getMessage().contains("\n"));
         }
+    }
+
+    @Test
+    void sshHostsGiveTheNodesAndWhatSshCannotDoIsRefusedInOneLine() throws Exception {
+        TestSpec five = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "ssh",
+                "hosts", "zk1, zk2,zk3,zk4,zk5", "nemesis", "at 1s partition-halves for 1s; at 3s isolate-client"
+                        + " holder for 1s; at 5s kill leader for 1s; at 7s packet-loss servers for 1s")));
+        assertEquals(5, five.cluster().nodes(), "nodes follows the hosts");
+        assertTrue(five.cluster().ssh());
+        assertTrue(five.cutsWithIptables(), "servers on hosts are cut apart with the hosts' iptables");
+        assertEquals(List.of("zk1", "zk2", "zk3", "zk4", "zk5"), TestSpecs.hostList(five.text("hosts")));
+        TestSpec remote = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "ssh",
+                "hosts", "a,b,c", "client_hosts", "c1,c2", "ssh_user", "deploy", "ssh_port", "2222",
+                "ssh_accept_new", "true", "nemesis", "at 1s partition-halves for 1s; at 3s expire holder")));
+        assertTrue(remote.inAgents(), "clients on client_hosts run in agents there");
+        assertEquals(2222, Runner.sshOptions(remote).port());
+        assertEquals("deploy", Runner.sshOptions(remote).user());
+        assertTrue(Runner.sshOptions(remote).acceptNew());
+
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("cluster", "ssh"), "t: hosts: cluster ssh needs the hosts, one server each");
+        refused.put(Map.of("hosts", "a,b,c"), "t: hosts: names hosts of cluster ssh, got cluster local");
+        refused.put(Map.of("client_hosts", "c1"), "t: client_hosts: names hosts of cluster ssh, got cluster local");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b"), "t: nodes: expected 1, 3 or 5, got 2");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nodes", "5"), "t: hosts: 3 hosts for nodes 5");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,a,b"), "t: hosts: a host is named twice: a,a,b");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,-c"), "t: hosts: '-c' is not a host name");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "recipe", "redlock"), "t: cluster: ssh runs ZooKeeper"
+                + " servers; redlock runs on redis");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "zookeeper", "3.8.4"), "t: zookeeper: the hosts run"
+                + " the linked ZooKeeper");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s clock-jump node:1 by_ms=1000 for 1s"),
+                "t: nemesis: clock-jump node:1: the clock library is built and loaded on this machine");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s truncate-log follower for 1s"),
+                "t: nemesis: truncate-log follower: disk faults edit the servers' transaction logs");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s remove-member follower for 1s"),
+                "t: nemesis: remove-member follower: membership changes reconfigure servers this machine runs");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s bandwidth servers for 1s"),
+                "t: nemesis: bandwidth servers: a bandwidth limit between servers replaces the queue");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "partitioner", "toxiproxy"), "t: partitioner:"
+                + " toxiproxy cannot reach servers on other hosts");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "client_hosts", "c1", "nemesis",
+                "at 1s isolate-client holder for 1s"), "t: nemesis: isolate-client holder: cuts a client's proxy on"
+                + " this machine; clients on client_hosts connect to the servers directly");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "client_hosts", "c1", "nemesis",
+                "at 1s pause-client holder for 1s"), "t: nemesis: pause-client holder:");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "client_hosts", "c1", "curator", "5.4.0"),
+                "t: client_hosts: agents on client hosts run lockchaos' own recipes on the linked Curator");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "ssh_port", "0"), "t: ssh_port: expected 1 to 65535,"
+                + " got 0");
+        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "ssh_accept_new", "yes"), "t: ssh_accept_new:"
+                + " expected true or false, got 'yes'");
+        assertRefused(refused);
     }
 
     @Test
