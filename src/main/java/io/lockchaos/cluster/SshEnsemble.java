@@ -180,10 +180,8 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
                     try {
                         f.get();
                     } catch (java.util.concurrent.ExecutionException e) {
-                        if (e.getCause() instanceof IOException io) {
-                            throw io;
-                        }
-                        throw new IOException(e.getCause().getMessage(), e.getCause());
+                        // a host that cannot be reached, logged in to or used is the user's to fix: one line
+                        throw new EnvironmentProblem("cluster ssh: " + e.getCause().getMessage());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new IOException("interrupted while setting up the hosts", e);

@@ -53,9 +53,8 @@ public final class Preflight {
         }
         if (spec.cluster().ssh() && connect == null) {
             io.lockchaos.ssh.SshOptions o = Runner.sshOptions(spec);
-            if (!java.nio.file.Files.isReadable(o.key())) {
-                throw new IllegalArgumentException("ssh_key: cannot read " + o.key() + " (give the private key that"
-                        + " logs in to the hosts: --ssh-key FILE)");
+            if (o.keyProblem() != null) {
+                throw new IllegalArgumentException(o.keyProblem());
             }
             if (!o.acceptNew() && !java.nio.file.Files.isReadable(o.knownHosts())) {
                 throw new IllegalArgumentException("ssh_known_hosts: cannot read " + o.knownHosts() + " (give the"

@@ -86,8 +86,9 @@ public final class SshAgents implements ClientAgents {
                 try {
                     f.get();
                 } catch (java.util.concurrent.ExecutionException e) {
-                    throw e.getCause() instanceof IOException io ? io
-                            : new IOException(String.valueOf(e.getCause().getMessage()), e.getCause());
+                    // a host that cannot be reached, logged in to or used is the user's to fix: one line
+                    throw new io.lockchaos.cluster.EnvironmentProblem("client_hosts: "
+                            + e.getCause().getMessage());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted while starting the client agents", e);

@@ -90,8 +90,9 @@ public final class SshHost implements AutoCloseable {
 
     /** Logs in to {@code host} as {@code o.user()}; the one-line error says which step failed. */
     public static SshHost connect(SshClient client, SshOptions o, String host) throws IOException {
-        if (!Files.isReadable(o.key())) {
-            throw new IOException("ssh_key: cannot read " + o.key());
+        String keyProblem = o.keyProblem();
+        if (keyProblem != null) {
+            throw new IOException(keyProblem);
         }
         REFUSED.remove(host);
         ClientSession s;

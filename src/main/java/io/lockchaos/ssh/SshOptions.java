@@ -25,6 +25,27 @@ public record SshOptions(String user, Path key, int port, Path knownHosts, boole
     }
 
     /**
+     * Why the key cannot be used, in one line naming {@code ssh_key}, or null when it can: a file lockchaos can read
+     * that holds an RSA or ECDSA key, not encrypted (MINA reads no ed25519 key without a library lockchaos lacks).
+     */
+    public String keyProblem() {
+        if (!Files.isReadable(key)) {
+            return "ssh_key: cannot read " + key + " (give the private key that logs in to the hosts: --ssh-key FILE)";
+        }
+        try {
+            java.util.List<java.security.KeyPair> keys = new java.util.ArrayList<>();
+            new org.apache.sshd.common.keyprovider.FileKeyPairProvider(key).loadKeys(null).forEach(keys::add);
+            if (!keys.isEmpty()) {
+                return null;
+            }
+        } catch (RuntimeException e) { // MINA wraps what it cannot read
+            // said below
+        }
+        return "ssh_key: " + key + " holds no key lockchaos can use (an RSA or ECDSA key in OpenSSH or PEM format,"
+                + " not encrypted; ed25519 keys are not read)";
+    }
+
+    /**
      * The options with what is not given filled in as OpenSSH would: the current user, the first of {@code
      * ~/.ssh/id_ecdsa} and {@code ~/.ssh/id_rsa} that exists, port 22 and {@code ~/.ssh/known_hosts}.
      */
