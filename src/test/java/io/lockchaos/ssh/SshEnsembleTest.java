@@ -167,6 +167,25 @@ class SshEnsembleTest {
     }
 
     @Test
+    void aFailedRunSaysWhyAndLeavesNothing() throws Exception {
+        // a configuration the servers refuse: they exit, the start is reported with the host's last log line
+        SshEnsemble zk = SshEnsemble.builder(dir).hosts(lab.hosts()).options(lab.options())
+                .config("syncLimit", "not-a-number").build();
+        String run;
+        try (zk) {
+            zk.start();
+            run = zk.runId();
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> zk.awaitHealthy(Duration.ofSeconds(30)));
+            assertTrue(e.getMessage().matches("server \\d on [0-9.]+ exited with code \\d+.*"), e.getMessage());
+        }
+        assertFalse(anyProcessMentions(run), "a process of the failed run is left");
+        for (String h : lab.hosts()) {
+            assertFalse(Files.exists(Path.of(HostRun.base(h))), "the failed run's folder on " + h);
+        }
+    }
+
+    @Test
     void aKilledRunnerLeavesNothingOnAnyHost() throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), SshHolder.class.getName(),
