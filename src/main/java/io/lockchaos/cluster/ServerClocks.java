@@ -18,6 +18,14 @@ public final class ServerClocks {
     private final Map<Integer, Path> libraries;
     private final Function<ZkNode, Path> offsetFile;
     private final Map<Integer, Long> offsets = new ConcurrentHashMap<>();
+    /** Stores an offset where the server's library reads it: a file here, or one on the server's host. */
+    private final OffsetWriter writer;
+
+    /** Stores server {@code n}'s offset where its library has mapped it. */
+    @FunctionalInterface
+    public interface OffsetWriter {
+        void write(ZkNode n, long offsetMillis) throws IOException;
+    }
 
     /**
      * @param servers what the servers are, for the one line that says their clocks cannot move ("these Redis
@@ -29,6 +37,22 @@ public final class ServerClocks {
         this.servers = servers;
         this.libraries = Map.copyOf(libraries);
         this.offsetFile = offsetFile;
+        this.writer = (n, ms) -> ClockShiftLibrary.writeOffset(offsetFile.apply(n), ms);
+    }
+
+    /**
+     * Servers on other hosts, whose libraries and offset files are there ({@code movable}: whether they load the
+     * library); {@code writer} stores an offset on a server's host.
+     */
+    public ServerClocks(String servers, java.util.List<ZkNode> nodes, boolean movable, OffsetWriter writer) {
+        this.servers = servers;
+        Map<Integer, Path> libraries = new java.util.LinkedHashMap<>();
+        if (movable) {
+            nodes.forEach(n -> libraries.put(n.id(), Path.of("on-its-host")));
+        }
+        this.libraries = Map.copyOf(libraries);
+        this.offsetFile = n -> null;
+        this.writer = writer;
     }
 
     /**
@@ -88,7 +112,7 @@ public final class ServerClocks {
     }
 
     private void write(ZkNode n, long offsetMillis) throws IOException {
-        ClockShiftLibrary.writeOffset(offsetFile.apply(n), offsetMillis);
+        writer.write(n, offsetMillis);
         offsets.put(n.id(), offsetMillis);
     }
 }

@@ -21,10 +21,12 @@ import org.apache.sshd.client.SshClient;
  * local server loads of the runner's own classpath, uploaded into the run's folder on the host ({@link HostRun}).
  * A server listens on its host's name and ZooKeeper's usual ports (2181, 2888, 3888), reads its standard input from
  * the runner's connection and halts when that ends ({@link ParentWatchdog#startOnEndOfInput}); kill -9, SIGSTOP and
- * SIGCONT are {@code kill} over SSH, iptables rules go through {@link #namespaces()}. When the ensemble closes, the
+ * SIGCONT are {@code kill} over SSH, iptables rules go through {@link #namespaces()}; with {@link
+ * Builder#clockShift}, each server runs under the clock-shift library built here and uploaded (the host must have this
+ * machine's architecture), its offset file in the run's folder there. When the ensemble closes, the
  * servers' logs are copied into the local run folder and each host's keeper removes everything the run left there.
  */
-public final class SshEnsemble implements Cluster, Killable, Pausable {
+public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShiftable {
     /** ZooKeeper's usual ports, which every host uses. */
     static final int CLIENT_PORT = 2181;
     static final int QUORUM_PORT = 2888;
@@ -35,6 +37,9 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
     private final int tickTime;
     private final Map<String, String> extraConfig;
     private final Map<String, String> properties;
+    /** The clock-shift library built here, uploaded to every host; null when clocks do not move. */
+    private final Path clockLibrary;
+    private final ServerClocks clocks;
     private final String run;
     // filled by one set-up thread per host while start() holds this object's lock
     private final List<SshHost> hosts = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -47,8 +52,10 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
     private boolean closed;
 
     private SshEnsemble(SshOptions options, List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig,
-            Map<String, String> properties) {
+            Map<String, String> properties, Path clockLibrary) {
         this.properties = Map.copyOf(properties);
+        this.clockLibrary = clockLibrary;
+        this.clocks = new ServerClocks("these ZooKeeper servers", nodes, clockLibrary != null, this::writeOffset);
         this.options = options;
         this.nodes = List.copyOf(nodes);
         this.tickTime = tickTime;
@@ -69,6 +76,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         private int tickTime = 200;
         private final Map<String, String> extra = new LinkedHashMap<>();
         private final Map<String, String> properties = new LinkedHashMap<>();
+        private boolean clockShift;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath();
@@ -92,6 +100,12 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
 
         public Builder config(String key, String value) {
             extra.put(key, value);
+            return this;
+        }
+
+        /** Runs the servers under the clock-shift library, so that {@link #shiftClock} moves their wall clocks. */
+        public Builder clockShift(boolean on) {
+            clockShift = on;
             return this;
         }
 
@@ -120,7 +134,8 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
                 nodes.add(new ZkNode(id, hosts.get(id - 1), CLIENT_PORT, QUORUM_PORT, ELECTION_PORT, null,
                         dir.resolve("server.log")));
             }
-            return new SshEnsemble(options, nodes, tickTime, extra, properties);
+            Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
+            return new SshEnsemble(options, nodes, tickTime, extra, properties, lib);
         }
     }
 
@@ -224,6 +239,16 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
                 (from, to) -> new java.net.InetSocketAddress(to.host(), QUORUM_PORT),
                 (from, to) -> new java.net.InetSocketAddress(to.host(), ELECTION_PORT), extraConfig);
         h.write(dir + "/zoo.cfg", cfg);
+        if (clockLibrary != null) {
+            String here = System.getProperty("os.arch").replace("amd64", "x86_64");
+            String there = h.run(List.of("uname", "-m")).trim();
+            if (!there.equals(here) || java.nio.ByteOrder.nativeOrder() != java.nio.ByteOrder.LITTLE_ENDIAN) {
+                throw new IOException("host " + n.host() + ": server clock faults load a library built here for "
+                        + here + ", and the host is " + there);
+            }
+            h.uploadAll(Map.of("clockshift.so", clockLibrary), dir);
+            h.run(List.of("dd", "if=/dev/zero", "of=" + dir + "/clock.offset", "bs=8", "count=1"));
+        }
         Files.writeString(n.logFile().getParent().resolve("zoo.cfg"), cfg, StandardCharsets.UTF_8);
         if (nodes.size() > 1) {
             h.write(dir + "/data/myid", Integer.toString(n.id()));
@@ -234,6 +259,10 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         SshHost h = hosts.get(n.id() - 1);
         HostRun r = runs.get(n.id() - 1);
         List<String> cmd = new ArrayList<>();
+        if (clockLibrary != null) {
+            cmd.addAll(List.of("env", "LD_PRELOAD=" + r.dir() + "/clockshift.so", "LOCKCHAOS_CLOCK_FILE=" + r.dir()
+                    + "/clock.offset"));
+        }
         cmd.add("java");
         cmd.addAll(ZooCfg.jvmFlags());
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
@@ -289,6 +318,18 @@ public final class SshEnsemble implements Cluster, Killable, Pausable {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    @Override
+    public ServerClocks serverClocks() {
+        return clocks;
+    }
+
+    /** Stores a server's offset in its file on its host, in place (the library has it mapped). */
+    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
+        byte[] b = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putLong(Math.multiplyExact(offsetMillis, 1_000_000L)).array();
+        hosts.get(n.id() - 1).overwrite(runs.get(n.id() - 1).dir() + "/clock.offset", b);
     }
 
     @Override

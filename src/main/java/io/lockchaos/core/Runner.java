@@ -135,7 +135,7 @@ public final class Runner {
         if (spec.cluster().ssh()) {
             io.lockchaos.cluster.SshEnsemble.Builder b = io.lockchaos.cluster.SshEnsemble.builder(runDir.resolve(folder))
                     .hosts(TestSpecs.hostList(spec.text("hosts"))).options(sshOptions(spec))
-                    .tickTime(spec.cluster().tickMillis());
+                    .tickTime(spec.cluster().tickMillis()).clockShift(clock);
             long every = spec.cluster().containerCheckMillis();
             return (every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every))).build();
         }

@@ -303,10 +303,7 @@ public final class TestSpecs {
         }
         refuseFaults(source, s, f -> {
             io.lockchaos.nemesis.FaultKind k = f.kind();
-            if (f.movesServerClocks()) {
-                return "the clock library is built and loaded on this machine; on hosts over SSH it is not (move"
-                        + " the clients' clocks, or use cluster netns)";
-            } else if (k.damagesDisk()) {
+            if (k.damagesDisk()) {
                 return "disk faults edit the servers' transaction logs on this machine's disk (cluster local or"
                         + " netns)";
             } else if (k.changesMembership()) {

@@ -235,6 +235,20 @@ public final class SshHost implements AutoCloseable {
                 "write " + remote);
     }
 
+    /**
+     * Overwrites the first bytes of {@code remote} with {@code bytes} in place, without truncating it first: a file
+     * that a process has mapped (the clock-shift library's offset) must never be shorter than the mapping, even for an
+     * instant.
+     */
+    public void overwrite(String remote, byte[] bytes) throws IOException {
+        StringBuilder octal = new StringBuilder();
+        for (byte b : bytes) {
+            octal.append(String.format("\\%03o", b & 0xff));
+        }
+        exec("printf '" + octal + "' | dd of=" + commandLine(List.of(remote)) + " bs=" + bytes.length
+                + " count=1 conv=notrunc 2> /dev/null", null, "overwrite " + remote);
+    }
+
     /** Appends {@code line} and a newline to {@code remote}. */
     public void append(String remote, String line) throws IOException {
         exec("printf '%s\\n' " + commandLine(List.of(line)) + " >> " + commandLine(List.of(remote)), null,

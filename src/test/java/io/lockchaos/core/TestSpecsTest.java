@@ -220,6 +220,9 @@ class TestSpecsTest {
         assertTrue(five.cluster().ssh());
         assertTrue(five.cutsWithIptables(), "servers on hosts are cut apart with the hosts' iptables");
         assertEquals(List.of("zk1", "zk2", "zk3", "zk4", "zk5"), TestSpecs.hostList(five.text("hosts")));
+        assertTrue(TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "ssh", "hosts",
+                "a,b,c", "nemesis", "at 1s clock-jump leader by_ms=60000 for 2s"))).schedule().events().get(0).fault()
+                .movesServerClocks(), "server clocks move on hosts too (the library is uploaded)");
         TestSpec remote = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "ssh",
                 "hosts", "a,b,c", "client_hosts", "c1,c2", "ssh_user", "deploy", "ssh_port", "2222",
                 "ssh_accept_new", "true", "nemesis", "at 1s partition-halves for 1s; at 3s expire holder")));
@@ -240,8 +243,6 @@ class TestSpecsTest {
                 + " servers; redlock runs on redis");
         refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "zookeeper", "3.8.4"), "t: zookeeper: the hosts run"
                 + " the linked ZooKeeper");
-        refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s clock-jump node:1 by_ms=1000 for 1s"),
-                "t: nemesis: clock-jump node:1: the clock library is built and loaded on this machine");
         refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s truncate-log follower for 1s"),
                 "t: nemesis: truncate-log follower: disk faults edit the servers' transaction logs");
         refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "nemesis", "at 1s remove-member follower for 1s"),

@@ -167,6 +167,32 @@ class SshEnsembleTest {
     }
 
     @Test
+    void serverClocksMoveOnTheirHosts() throws Exception {
+        try (SshEnsemble zk = SshEnsemble.builder(dir).hosts(lab.hosts()).options(lab.options()).clockShift(true)
+                .build()) {
+            zk.start();
+            zk.awaitHealthy(Duration.ofSeconds(60));
+            // a node's ctime is the leader's System.currentTimeMillis: the library uploaded there moved it
+            ZkNode leader = leader(zk, Duration.ofSeconds(10));
+            try (org.apache.zookeeper.ZooKeeper c = new org.apache.zookeeper.ZooKeeper(leader.clientAddress(), 4_000,
+                    e -> { })) {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (c.getState() != org.apache.zookeeper.ZooKeeper.States.CONNECTED && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertEquals(0, io.lockchaos.cluster.ServerClockProbe.minutesAhead(c, "/before"));
+                zk.shiftClock(leader, 3_600_000);
+                assertEquals(60, io.lockchaos.cluster.ServerClockProbe.minutesAhead(c, "/ahead"));
+                assertEquals(3_600_000, zk.clockOffset(leader));
+                zk.shiftClock(leader, -120_000);
+                assertEquals(-2, io.lockchaos.cluster.ServerClockProbe.minutesAhead(c, "/behind"));
+                zk.shiftClock(leader, 0);
+                assertEquals(0, io.lockchaos.cluster.ServerClockProbe.minutesAhead(c, "/back"));
+            }
+        }
+    }
+
+    @Test
     void aFailedRunSaysWhyAndLeavesNothing() throws Exception {
         // a configuration the servers refuse: they exit, the start is reported with the host's last log line
         SshEnsemble zk = SshEnsemble.builder(dir).hosts(lab.hosts()).options(lab.options())
