@@ -219,24 +219,29 @@ class SshEnsembleTest {
         cmd.addAll(lab.hosts());
         Process holder = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String run = null;
+        String agentListen = null;
         try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("ready ")) {
-                    run = line.substring(6).trim();
+                    String[] ready = line.substring(6).trim().split(" ");
+                    run = ready[0];
+                    agentListen = "--listen " + lab.hosts().get(0) + ":0";
                     break;
                 }
             }
             assertTrue(run != null, "the holder did not get ready");
             assertTrue(anyProcessMentions(run), "its servers run");
+            assertTrue(anyProcessMentions(agentListen), "its client agent runs");
             assertTrue(rules().contains("lockchaos." + run + "."), "its cut is in force");
             holder.destroyForcibly(); // SIGKILL: no hook, no close
             holder.waitFor(10, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + 20_000_000_000L;
             String finalRun = run;
+            String finalAgent = agentListen;
             java.util.function.BooleanSupplier clean = () -> {
                 try {
-                    return !anyProcessMentions(finalRun) && !rules().contains("lockchaos." + finalRun + ".")
-                            && lab.hosts().stream().noneMatch(h -> Files.exists(Path.of(HostRun.base(h), finalRun)));
+                    return !anyProcessMentions(finalRun) && !anyProcessMentions(finalAgent) && !rules().contains("lockchaos." + finalRun + ".")
+                            && lab.hosts().stream().noneMatch(h -> Files.exists(Path.of(HostRun.base(h))));
                 } catch (Exception e) {
                     throw new AssertionError(e);
                 }
@@ -245,9 +250,10 @@ class SshEnsembleTest {
                 Thread.sleep(100);
             }
             assertFalse(anyProcessMentions(run), "a process of the killed run is left");
+            assertFalse(anyProcessMentions(agentListen), "the killed run's client agent is left");
             assertFalse(rules().contains("lockchaos." + run + "."), "a rule of the killed run is left: " + rules());
             for (String h : lab.hosts()) {
-                assertFalse(Files.exists(Path.of(HostRun.base(h), run)), "the killed run's folder on " + h);
+                assertFalse(Files.exists(Path.of(HostRun.base(h))), "the killed run's folders on " + h);
             }
         } finally {
             holder.destroyForcibly();

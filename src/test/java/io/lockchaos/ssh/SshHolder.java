@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * A runner to be killed: starts an ensemble over SSH on the given hosts, cuts one link, pauses a server (a stopped
- * process reads no end of input: only the keeper can end it), prints {@code ready RUN} and waits.
+ * process reads no end of input: only the keeper can end it), starts a client agent on the first host, prints {@code
+ * ready RUN AGENT_PORT} and waits.
  * Arguments: key, known-hosts file, run folder, then the hosts.
  */
 public final class SshHolder {
@@ -25,7 +26,8 @@ public final class SshHolder {
         List<ZkNode> nodes = zk.nodes();
         new IptablesPartitioner(zk.namespaces()).cutOneWay(nodes.get(0), nodes.get(1), "lockchaos-1");
         zk.pause(nodes.get(2));
-        System.out.println("ready " + zk.runId());
+        SshAgents agents = SshAgents.start(hosts.subList(0, 1), o, Path.of(args[2]).resolve("agents"));
+        System.out.println("ready " + zk.runId() + " " + agents.agents().get(0).address().getPort());
         System.out.flush();
         Thread.sleep(600_000);
     }
