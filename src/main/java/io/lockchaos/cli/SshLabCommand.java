@@ -44,7 +44,9 @@ final class SshLabCommand implements Callable<Integer> {
             throw new UserError(why);
         }
         Path dir = ScratchFolders.create("lockchaos-ssh-lab-");
-        try (SshLab lab = SshLab.create(hosts, dir)) {
+        SshLab lab = null;
+        try {
+            lab = SshLab.create(hosts, dir);
             List<String> flags = List.of("--hosts", String.join(",", lab.hosts()), "--ssh-user", "root",
                     "--ssh-key", lab.options().key().toString(), "--ssh-known-hosts",
                     lab.options().knownHosts().toString());
@@ -61,6 +63,14 @@ final class SshLabCommand implements Callable<Integer> {
             args.addAll(flags);
             return Main.run(args.toArray(String[]::new));
         } finally {
+            if (lab != null) {
+                try {
+                    lab.close();
+                } catch (java.io.IOException e) {
+                    // the run's exit code is the answer; the next start's sweep removes what is left
+                    System.err.println("lockchaos: warning: ssh-lab: " + e.getMessage());
+                }
+            }
             ScratchFolders.delete(dir);
         }
     }

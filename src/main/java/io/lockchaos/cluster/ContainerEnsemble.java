@@ -316,18 +316,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<Integer, String> modes = new LinkedHashMap<>();
         while (true) {
-            modes.clear();
-            int leaders = 0;
-            int followers = 0;
-            int standalone = 0;
-            for (ZkNode n : nodes) {
-                String m = FourLetterWords.mode(n, 500).orElse("down");
-                modes.put(n.id(), m);
-                leaders += m.equals("leader") ? 1 : 0;
-                followers += m.equals("follower") ? 1 : 0;
-                standalone += m.equals("standalone") ? 1 : 0;
-            }
-            if (nodes.size() == 1 ? standalone == 1 : leaders == 1 && followers == nodes.size() - 1) {
+            if (FourLetterWords.serving(nodes, modes)) {
                 return;
             }
             for (ZkNode n : nodes) {

@@ -41,4 +41,24 @@ public final class FourLetterWords {
             return Optional.empty();
         }
     }
+
+    /**
+     * Asks every server its mode ({@code down} when it does not answer within 500 ms), puts the answers in {@code
+     * modes} (cleared first), and says whether the ensemble serves: one standalone server, or one leader and the rest
+     * followers.
+     */
+    public static boolean serving(java.util.List<ZkNode> nodes, java.util.Map<Integer, String> modes) {
+        modes.clear();
+        int leaders = 0;
+        int followers = 0;
+        int standalone = 0;
+        for (ZkNode n : nodes) {
+            String m = mode(n, 500).orElse("down");
+            modes.put(n.id(), m);
+            leaders += m.equals("leader") ? 1 : 0;
+            followers += m.equals("follower") ? 1 : 0;
+            standalone += m.equals("standalone") ? 1 : 0;
+        }
+        return nodes.size() == 1 ? standalone == 1 : leaders == 1 && followers == nodes.size() - 1;
+    }
 }

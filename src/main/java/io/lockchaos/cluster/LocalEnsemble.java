@@ -120,10 +120,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
          * {@code znode.container.checkIntervalMs} (how often empty container nodes are reaped).
          */
         public Builder systemProperty(String key, String value) {
-            if (!key.matches("[A-Za-z0-9_.]+")) {
-                throw new IllegalArgumentException("not a property name: " + key);
-            }
-            properties.put(key, value);
+            properties.put(ZooCfg.checkPropertyName(key), value);
             return this;
         }
 
@@ -291,19 +288,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<Integer, String> modes = new LinkedHashMap<>();
         while (true) {
-            modes.clear();
-            int leaders = 0;
-            int followers = 0;
-            int standalone = 0;
-            for (ZkNode n : nodes) {
-                String m = FourLetterWords.mode(n, 500).orElse("down");
-                modes.put(n.id(), m);
-                leaders += m.equals("leader") ? 1 : 0;
-                followers += m.equals("follower") ? 1 : 0;
-                standalone += m.equals("standalone") ? 1 : 0;
-            }
-            boolean healthy = nodes.size() == 1 ? standalone == 1 : leaders == 1 && followers == nodes.size() - 1;
-            if (healthy) {
+            if (FourLetterWords.serving(nodes, modes)) {
                 return;
             }
             for (Map.Entry<Integer, Process> e : processes.all().entrySet()) {

@@ -212,8 +212,9 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
         try {
             run(cmd);
         } catch (IOException e) {
-            if (!String.valueOf(e.getMessage()).contains(gone) && !String.valueOf(e.getMessage()).contains("not exist")
-                    && first == null) {
+            String m = String.valueOf(e.getMessage());
+            // a link goes with its namespace, asynchronously: deleting it then may say "No such device"
+            if (!m.contains(gone) && !m.contains("not exist") && !m.contains("No such device") && first == null) {
                 return e;
             }
         }

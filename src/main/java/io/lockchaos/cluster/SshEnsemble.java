@@ -111,10 +111,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
 
         /** A Java system property of every server JVM (as {@link LocalEnsemble.Builder#systemProperty}). */
         public Builder systemProperty(String key, String value) {
-            if (!key.matches("[A-Za-z0-9_.]+")) {
-                throw new IllegalArgumentException("not a property name: " + key);
-            }
-            properties.put(key, value);
+            properties.put(ZooCfg.checkPropertyName(key), value);
             return this;
         }
 
@@ -280,18 +277,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<Integer, String> modes = new LinkedHashMap<>();
         while (true) {
-            modes.clear();
-            int leaders = 0;
-            int followers = 0;
-            int standalone = 0;
-            for (ZkNode n : nodes) {
-                String m = FourLetterWords.mode(n, 500).orElse("down");
-                modes.put(n.id(), m);
-                leaders += m.equals("leader") ? 1 : 0;
-                followers += m.equals("follower") ? 1 : 0;
-                standalone += m.equals("standalone") ? 1 : 0;
-            }
-            if (nodes.size() == 1 ? standalone == 1 : leaders == 1 && followers == nodes.size() - 1) {
+            if (FourLetterWords.serving(nodes, modes)) {
                 return;
             }
             synchronized (this) {
@@ -403,16 +389,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
                 System.err.println("lockchaos: warning: server " + n.id() + " on " + n.host() + ": " + e.getMessage());
             }
         }
-        for (HostRun r : runs) {
-            if (r != null) {
-                r.close();
-            }
-        }
-        for (SshHost h : hosts) {
-            if (h != null) {
-                h.close();
-            }
-        }
+        HostRun.closeAll(runs, hosts);
         if (client != null) {
             client.stop();
         }

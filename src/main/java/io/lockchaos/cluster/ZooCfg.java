@@ -31,6 +31,14 @@ final class ZooCfg {
         return ms;
     }
 
+    /** {@code key} when it is a system property name a server's command line may carry. */
+    static String checkPropertyName(String key) {
+        if (!key.matches("[A-Za-z0-9_.]+")) {
+            throw new IllegalArgumentException("not a property name: " + key);
+        }
+        return key;
+    }
+
     /** The JVM flags of a child server: small, quick to start (no C2, no TLS use), IPv4, logging with times. */
     static List<String> jvmFlags() {
         return List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",

@@ -88,9 +88,11 @@ public final class HostRun implements AutoCloseable {
      */
     static List<String> sweep(SshHost host, String base) throws IOException {
         List<String> swept = new ArrayList<>();
+        // one line a folder: NAME [KEEPER_PID KEEPER_START] | MTIME NOW; a folder that goes while listed prints no
+        // MTIME, and nothing here may fail the shell that runs it (a failed arithmetic expansion would end it)
         String listing = host.exec("mkdir -p " + SshHost.commandLine(List.of(base)) + " && cd "
                 + SshHost.commandLine(List.of(base)) + " && for d in *; do [ -d \"$d\" ] && echo \"$d $(cat \"$d/keeper\""
-                + " 2>/dev/null | tr -d '\\n') | $(($(date +%s) - $(stat -c %Y \"$d\")))\"; done; true", null,
+                + " 2>/dev/null | tr -d '\\n') | $(stat -c %Y \"$d\" 2>/dev/null) $(date +%s)\"; done; true", null,
                 "list the runs in " + base);
         for (String line : listing.lines().toList()) {
             String[] parts = line.split("\\|");
@@ -99,7 +101,11 @@ public final class HostRun implements AutoCloseable {
             if (!name.matches("[a-z0-9-]+")) {
                 continue; // not a run of ours
             }
-            long age = parts.length > 1 ? Long.parseLong(parts[1].trim()) : 0;
+            String[] times = parts.length > 1 ? parts[1].trim().split("\\s+") : new String[0];
+            if (times.length < 2) {
+                continue; // gone while listed
+            }
+            long age = Long.parseLong(times[1]) - Long.parseLong(times[0]);
             boolean live;
             if (head.length >= 3) {
                 live = head[2].equals(startOf(host, head[1]));
@@ -174,6 +180,20 @@ public final class HostRun implements AutoCloseable {
     /** Whether the keeper still waits (the run's folder is there). */
     public boolean keeperAlive() {
         return keeper.alive();
+    }
+
+    /** Closes each run (its keeper undoes it), then each host's connection; nulls (hosts never reached) are skipped. */
+    public static void closeAll(List<HostRun> runs, List<SshHost> hosts) {
+        for (HostRun r : runs) {
+            if (r != null) {
+                r.close();
+            }
+        }
+        for (SshHost h : hosts) {
+            if (h != null) {
+                h.close();
+            }
+        }
     }
 
     /** Ends the keeper's input and waits for it to undo the run. */

@@ -243,16 +243,7 @@ public final class SshAgents implements ClientAgents {
                 }
             }
         }
-        for (HostRun r : runs) {
-            if (r != null) {
-                r.close();
-            }
-        }
-        for (SshHost h : hosts) {
-            if (h != null) {
-                h.close();
-            }
-        }
+        HostRun.closeAll(runs, hosts);
         client.stop();
     }
 }

@@ -39,12 +39,12 @@ public final class SshHost implements AutoCloseable {
 
     private final String host;
     private final ClientSession session;
-    private final boolean root;
+    /** Whether the login user is root: asked once, right after the login. */
+    private volatile boolean root;
 
-    private SshHost(String host, ClientSession session, boolean root) {
+    private SshHost(String host, ClientSession session) {
         this.host = host;
         this.session = session;
-        this.root = root;
     }
 
     /** Why a host's key was refused, per host, for a one-line error instead of MINA's. */
@@ -109,9 +109,14 @@ public final class SshHost implements AutoCloseable {
             throw new IOException("host " + host + ": " + (refused != null ? refused
                     : "cannot log in as " + o.user() + " with " + o.key() + ": " + rootCause(e)));
         }
-        SshHost h = new SshHost(host, s, false);
-        String uid = h.run(List.of("id", "-u")).trim();
-        return new SshHost(host, s, uid.equals("0"));
+        SshHost h = new SshHost(host, s);
+        try {
+            h.root = h.run(List.of("id", "-u")).trim().equals("0");
+        } catch (IOException e) {
+            h.close();
+            throw e;
+        }
+        return h;
     }
 
     private static String rootCause(Throwable e) {
