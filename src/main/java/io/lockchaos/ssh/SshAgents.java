@@ -146,14 +146,14 @@ public final class SshAgents implements ClientAgents {
                 (String) m.get("zookeeper"), null, secret.getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** The agent's hello (its second line of output, after the pid), within 60 s. */
+    /** The agent's hello (its first line of output), within 60 s. */
     private static String awaitHello(SshHost h, HostRun r, SshHost.Background b) throws IOException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {
-            String out = b.output();
-            List<String> lines = out.substring(0, out.lastIndexOf('\n') + 1).lines().toList(); // whole lines only
-            if (lines.size() >= 2 && lines.get(1).startsWith("{")) {
-                return lines.get(1);
+            String out = b.output(); // the agent's stdout: its hello is its first line
+            int nl = out.indexOf('\n');
+            if (nl > 0) {
+                return out.substring(0, nl).trim();
             }
             if (!b.alive() || System.nanoTime() > deadline) {
                 String log = "";

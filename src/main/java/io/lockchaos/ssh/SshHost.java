@@ -267,7 +267,8 @@ public final class SshHost implements AutoCloseable {
 
     /**
      * Starts {@code argv} in {@code dir} with its output appended to {@code log}, its standard input the
-     * connection (open until {@link Background#close}), and returns it once its pid is known.
+     * connection (open until {@link Background#close}), and returns it once its pid is known (from a marked line, so
+     * that whatever the login shell prints first is no matter).
      */
     public Background start(String dir, List<String> argv, String log) throws IOException {
         return start(dir, argv, log, false);
@@ -278,20 +279,21 @@ public final class SshHost implements AutoCloseable {
      * comes back here ({@link Background#output}), and {@link Background#send} writes to its stdin.
      */
     public Background start(String dir, List<String> argv, String log, boolean talks) throws IOException {
-        String line = "cd " + commandLine(List.of(dir)) + " && echo $$ && exec " + commandLine(argv)
+        String line = "cd " + commandLine(List.of(dir)) + " && echo " + PID_MARK + "$$ && exec " + commandLine(argv)
                 + (talks ? " 2>> " + commandLine(List.of(log))
                 : (log == null ? " > /dev/null" : " >> " + commandLine(List.of(log))) + " 2>&1");
         PidLine pid = new PidLine();
+        PidLine err = new PidLine(); // the login shell's complaints; never a pid line
         ChannelExec ch = session.createExecChannel(line);
         ch.setOut(pid);
-        ch.setErr(pid);
+        ch.setErr(err);
         ch.open().verify(COMMAND);
         long deadline = System.nanoTime() + COMMAND.toNanos();
         while (pid.pid() < 0) {
             if (ch.isClosed() || System.nanoTime() > deadline) {
                 ch.close(true);
                 throw new IOException("host " + host + ": could not start " + argv.get(0) + ": "
-                        + pid.text().trim());
+                        + (err.text() + pid.text()).trim().replace('\n', ' '));
             }
             try {
                 Thread.sleep(10);
@@ -336,9 +338,9 @@ public final class SshHost implements AutoCloseable {
             return !ev.contains(ClientChannelEvent.TIMEOUT);
         }
 
-        /** What it printed so far (up to 4 KB), the pid line first. */
+        /** What the process printed so far on its stdout (up to 64 KB; with {@code talks} only). */
         public String output() {
-            return channel.getOut() instanceof PidLine p ? p.text() : "";
+            return channel.getOut() instanceof PidLine p ? p.output() : "";
         }
 
         /** Writes {@code line} and a newline to its standard input, which stays open. */
@@ -363,19 +365,40 @@ public final class SshHost implements AutoCloseable {
         }
     }
 
-    /** Collects what a started command prints and finds the pid it echoes first. */
+    /** The line a started command prints before its exec, with its pid (the login shell may print first). */
+    private static final String PID_MARK = "lockchaos-pid ";
+
+    /**
+     * Collects what a started command prints: what the login shell's start-up files print comes first (pyenv's
+     * complaints, a banner), then the marked pid line, then the process's own output.
+     */
     private static final class PidLine extends OutputStream {
-        private final StringBuilder text = new StringBuilder();
+        private static final int KEEP = 65_536;
+        private final StringBuilder before = new StringBuilder();
+        private final StringBuilder line = new StringBuilder();
+        private final StringBuilder after = new StringBuilder();
         private volatile long pid = -1;
 
         @Override
         public synchronized void write(int b) {
-            if (text.length() < 4096) {
-                text.append((char) b);
+            char c = (char) (b & 0xff);
+            if (pid >= 0) {
+                if (after.length() < KEEP) {
+                    after.append(c);
+                }
+                return;
             }
-            int nl = text.indexOf("\n");
-            if (pid < 0 && nl > 0 && text.substring(0, nl).matches("\\d+")) {
-                pid = Long.parseLong(text.substring(0, nl));
+            if (before.length() < KEEP) {
+                before.append(c);
+            }
+            if (c != '\n') {
+                line.append(c);
+                return;
+            }
+            String l = line.toString().trim();
+            line.setLength(0);
+            if (l.startsWith(PID_MARK) && l.substring(PID_MARK.length()).matches("\\d+")) {
+                pid = Long.parseLong(l.substring(PID_MARK.length()));
             }
         }
 
@@ -383,8 +406,14 @@ public final class SshHost implements AutoCloseable {
             return pid;
         }
 
+        /** What the process printed after its pid line. */
+        synchronized String output() {
+            return after.toString();
+        }
+
+        /** Everything before the pid line, for an error message. */
         synchronized String text() {
-            return text.toString();
+            return before.toString();
         }
     }
 

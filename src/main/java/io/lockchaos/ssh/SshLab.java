@@ -53,6 +53,14 @@ public final class SshLab implements AutoCloseable {
 
     /** Makes {@code size} hosts with their keys in {@code dir}, and waits until each answers on port 22. */
     public static SshLab create(int size, Path dir) throws IOException {
+        return create(size, dir, false);
+    }
+
+    /**
+     * As {@link #create(int, Path)}; with {@code noisyLogin}, every login shell first prints a line to stdout and one
+     * to stderr (a {@code BASH_ENV} script set by sshd), as real hosts' start-up files do (pyenv's, a banner).
+     */
+    public static SshLab create(int size, Path dir, boolean noisyLogin) throws IOException {
         String why = unavailable();
         if (why != null) {
             throw new IOException(why);
@@ -61,7 +69,7 @@ public final class SshLab implements AutoCloseable {
         Netns ns = Netns.create(size);
         SshLab lab = new SshLab(ns, dir.toAbsolutePath());
         try {
-            lab.build(size);
+            lab.build(size, noisyLogin);
         } catch (IOException | RuntimeException e) {
             lab.close();
             throw e;
@@ -69,7 +77,7 @@ public final class SshLab implements AutoCloseable {
         return lab;
     }
 
-    private void build(int size) throws IOException {
+    private void build(int size, boolean noisyLogin) throws IOException {
         Files.createDirectories(Path.of("/run/sshd")); // sshd's privilege separation folder
         keygen(dir.resolve("id_ecdsa"));
         keygen(dir.resolve("host_key"));
@@ -95,7 +103,8 @@ public final class SshLab implements AutoCloseable {
                     "UsePAM no",
                     "StrictModes no",
                     "PidFile none",
-                    "") , StandardCharsets.UTF_8);
+                    noisyLogin ? "SetEnv BASH_ENV=" + noisy() : "",
+                    ""), StandardCharsets.UTF_8);
             List<String> cmd = netns.inside(id, List.of("setpriv", "--pdeathsig", "KILL", "--", SSHD.toString(),
                     "-D", "-f", cfg.toString(), "-E", dir.resolve("sshd-" + id + ".log").toString()));
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -114,6 +123,14 @@ public final class SshLab implements AutoCloseable {
         for (int id = 1; id <= size; id++) {
             awaitListening(id);
         }
+    }
+
+    /** A start-up script that talks on both streams, as a real host's may. */
+    private Path noisy() throws IOException {
+        Path f = dir.resolve("noisy-login.sh");
+        Files.writeString(f, "echo 'welcome to a lab host, 12345'\necho 'pyenv: cannot rehash: 4242' >&2\n",
+                StandardCharsets.UTF_8);
+        return f;
     }
 
     private static void keygen(Path key) throws IOException {

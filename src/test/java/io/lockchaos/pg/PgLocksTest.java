@@ -258,7 +258,16 @@ class PgLocksTest {
                 s.resume(s.nodes().get(0));
                 assertNotNull(a.acquire(Duration.ofSeconds(3)), "and the row by the server's");
                 assertFalse(b.stillHolds());
-                assertFalse(b.release(), "the lapsed holder's release finds the row taken");
+                boolean released;
+                try {
+                    released = b.release();
+                } catch (java.sql.SQLException e) {
+                    // a renewal sent as the pause began can outlast the 1 s socket timeout on a loaded machine (seen
+                    // in CI): the driver then closes b's connection, and its release cannot be sent at all
+                    released = false;
+                }
+                assertFalse(released, "the lapsed holder's release finds the row taken");
+                assertTrue(a.stillHolds(), "the row stays the new holder's");
             } finally {
                 a.close();
                 b.close();

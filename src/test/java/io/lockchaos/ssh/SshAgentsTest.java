@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Client agents on hosts reached over SSH ({@link SshAgents}, on an {@link SshLab}): they listen on their hosts'
  * addresses, serve a connection that proves the run's secret, refuse and log one that does not, keep the secret off
- * every command line, and leave nothing behind.
+ * every command line, and leave nothing behind. The lab's login shells print to both streams before anything else, as
+ * real hosts' start-up files may (in CI, pyenv's complaints once broke the reading of a started process's pid).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts sshd, agents over SSH and namespaces
@@ -42,7 +43,7 @@ class SshAgentsTest {
     @BeforeAll
     static void hosts(@TempDir Path labDir) throws Exception {
         if (SshLab.unavailable() == null) {
-            lab = SshLab.create(1, labDir);
+            lab = SshLab.create(1, labDir, true); // a login shell that talks first, as real hosts' may
         }
     }
 
@@ -71,6 +72,26 @@ class SshAgentsTest {
             out.write(answer + "\n");
             out.flush();
             return in.readLine();
+        }
+    }
+
+    @Test
+    void whatTheLoginShellPrintsIsNoCommandsOutput() throws Exception {
+        var client = SshHost.client(lab.options());
+        try (SshHost h = SshHost.connect(client, lab.options(), lab.hosts().get(0))) {
+            assertTrue(h.run(List.of("printenv", "BASH_ENV")).trim().endsWith("noisy-login.sh"), "a talkative login");
+            assertEquals("ok\n", h.run(List.of("echo", "ok")), "the shell's first words are not the first answer");
+            assertEquals("", h.run(List.of("true")));
+            SshHost.Background b = h.start("/", List.of("sleep", "30"), null);
+            try {
+                assertTrue(b.pid() > 1 && Files.readString(Path.of("/proc/" + b.pid() + "/cmdline")).startsWith("sleep"),
+                        "the pid is the process's, not a number the login shell printed");
+            } finally {
+                h.run(List.of("kill", Long.toString(b.pid())));
+                b.close();
+            }
+        } finally {
+            client.stop();
         }
     }
 
