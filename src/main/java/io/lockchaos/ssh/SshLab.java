@@ -16,7 +16,8 @@ import java.util.concurrent.Executors;
  * makes them, each with its own address and iptables), Debian's {@code sshd} listening in each on port 22 with a host
  * key made for the lab, a client key allowed to log in as root, and a known-hosts file with the hosts' keys. The
  * hosts share this machine's file system and processes, which a real cluster does not: a run keeps each host's
- * folder apart by its name ({@link HostRun#base}). Every sshd dies with this JVM ({@code setpriv --pdeathsig KILL},
+ * folder apart by its name ({@link HostRun#base}). A login's HOME is the lab's folder, so the start-up files of this
+ * machine's root (a slow {@code .bashrc}) are not run for every session. Every sshd dies with this JVM ({@code setpriv --pdeathsig KILL},
  * forked from one long-lived thread); its sessions end when their connections do. Needs root, {@code ip},
  * {@code iptables}, {@code /usr/sbin/sshd} and {@code ssh-keygen}; {@link #unavailable} says what is missing.
  */
@@ -103,7 +104,9 @@ public final class SshLab implements AutoCloseable {
                     "UsePAM no",
                     "StrictModes no",
                     "PidFile none",
-                    noisyLogin ? "SetEnv BASH_ENV=" + noisy() : "",
+                    // the login shell reads its start-up files from the lab's folder, not this machine's root's (whose
+                    // .bashrc here initialises pyenv: 0.4 s of CPU a session, most of a lab run's SSH cost)
+                    "SetEnv HOME=" + dir + (noisyLogin ? " BASH_ENV=" + noisy() : ""),
                     ""), StandardCharsets.UTF_8);
             List<String> cmd = netns.inside(id, List.of("setpriv", "--pdeathsig", "KILL", "--", SSHD.toString(),
                     "-D", "-f", cfg.toString(), "-E", dir.resolve("sshd-" + id + ".log").toString()));
