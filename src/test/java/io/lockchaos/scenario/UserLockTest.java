@@ -83,7 +83,8 @@ class UserLockTest {
                 finalRead = new ArrayList<>((List<?>) op.value());
             }
         }
-        assertTrue(committed > 10, "adds were committed: " + committed);
+        // how many depends on the machine's speed (7 in 3 s in a loaded CI run, dozens alone): some, is the point
+        assertTrue(committed > 0, "adds were committed: " + committed);
         assertNotNull(finalRead, "the final read came from the lock's store");
         assertTrue(finalRead.containsAll(acknowledged), finalRead + " vs " + acknowledged);
         JsonNode lost = null;
