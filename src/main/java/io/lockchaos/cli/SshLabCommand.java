@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
         description = {"Makes --hosts network namespaces, each with its own address, iptables and an sshd on port",
             "22, with a key and a known-hosts file made for the lab. 'ssh-lab -- run --cluster ssh ...' runs that",
             "command with --hosts, --ssh-user, --ssh-key and --ssh-known-hosts of the lab added (and an argument",
-            "@hosts replaced by the lab's hosts: --client-hosts @hosts); without a command the lab prints them and",
-            "serves until killed. Needs root and Debian's openssh-server."})
+            "@hosts replaced by the lab's hosts, @host1 to @host5 by one of them: --client-hosts @host1); without a",
+            "command the lab prints them and serves until killed. Needs root and Debian's openssh-server."})
 final class SshLabCommand implements Callable<Integer> {
     @Option(names = "--hosts", defaultValue = "3", description = "how many hosts: 1, 3 or 5 (default: 3)")
     int hosts;
@@ -58,7 +58,10 @@ final class SshLabCommand implements Callable<Integer> {
             }
             List<String> args = new ArrayList<>();
             for (String a : command) {
-                args.add(a.equals("@hosts") ? String.join(",", lab.hosts()) : a); // e.g. --client-hosts @hosts
+                // e.g. --client-hosts @hosts, or @host1 for the first alone
+                args.add(a.equals("@hosts") ? String.join(",", lab.hosts()) : a.matches("@host[1-5]")
+                        && Integer.parseInt(a.substring(5)) <= lab.hosts().size()
+                        ? lab.hosts().get(Integer.parseInt(a.substring(5)) - 1) : a);
             }
             args.addAll(flags);
             return Main.run(args.toArray(String[]::new));
