@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ZooKeeper over SSH on hosts of this machine's own ({@link SshLab}: namespaces running Debian's sshd), driven as a
  * user drives real hosts: the servers start from uploaded classes, serve, have their clocks moved, are killed, paused
- * and cut apart on their
- * hosts, and nothing of the run is left on any host after it closes.
+ * and cut apart on their hosts, and nothing of the run is left on any host after it closes.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts sshd, servers over SSH and namespaces
