@@ -187,7 +187,9 @@ public final class LeakChecker implements Checker {
             String path = String.valueOf(node.get("node"));
             long owner = node.get("owner") instanceof Number n ? n.longValue() : 0;
             String why;
-            if (inspection.field("sessions") != null && !open.contains(owner)) {
+            if (owner == 0) {
+                why = "it has no owner session: a persistent node, which no session's end removes";
+            } else if (inspection.field("sessions") != null && !open.contains(owner)) {
                 why = "its owner session " + MutualExclusionChecker.hex(owner) + " is closed";
             } else if (!holding.getOrDefault(key, Set.of()).contains(owner)) {
                 why = "its owner session " + MutualExclusionChecker.hex(owner) + " does not hold " + LockHolds.describe(key);

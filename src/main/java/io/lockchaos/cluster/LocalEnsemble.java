@@ -69,6 +69,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         private Netns netns;
         private boolean clockShift;
         private List<Path> zooKeeperJars;
+        private int firstServerId = 1;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -86,6 +87,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
          */
         public Builder tickTime(int ms) {
             tickTime = ZooCfg.checkTickTime(ms);
+            return this;
+        }
+
+        /**
+         * The myid of the first server; the others follow (default 1). Ids from 128 make the sessions those servers
+         * create negative, which ZooKeeper 3.5.3 took for TTL nodes' owners (ZOOKEEPER-2901).
+         */
+        public Builder firstServerId(int id) {
+            if (id < 1 || id > 254) {
+                throw new IllegalArgumentException("first_server_id: expected 1 to 254, got " + id);
+            }
+            firstServerId = id;
             return this;
         }
 
@@ -155,9 +168,13 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                 Files.createDirectories(dir.resolve("data"));
                 nodes.add(netns != null
                         ? new ZkNode(id, netns.address(id), 2181, 2888, 3888, dir.resolve("data"),
-                                dir.resolve("server.log"))
+                                dir.resolve("server.log"), firstServerId + id - 1)
                         : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
-                                dir.resolve("server.log")));
+                                dir.resolve("server.log"), firstServerId + id - 1));
+            }
+            if (firstServerId + size - 1 > 254) {
+                throw new IllegalArgumentException("first_server_id: " + size + " servers from " + firstServerId
+                        + " pass 254, the highest myid ZooKeeper takes");
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
             if (zooKeeperJars != null && routing != PeerRouting.DIRECT) {
@@ -241,7 +258,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         String text = ZooCfg.text(n, nodes, tickTime, n.dataDir().toAbsolutePath().toString(), n.clientPort(), n.host(),
                 this::quorum, this::election, extraConfig);
         if (nodes.size() > 1) {
-            Files.writeString(n.dataDir().resolve("myid"), Integer.toString(n.id()), StandardCharsets.US_ASCII);
+            Files.writeString(n.dataDir().resolve("myid"), Integer.toString(n.myid()), StandardCharsets.US_ASCII);
         }
         Path file = n.dataDir().getParent().resolve("zoo.cfg");
         Files.writeString(file, text, StandardCharsets.UTF_8);

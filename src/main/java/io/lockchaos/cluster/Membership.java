@@ -45,11 +45,11 @@ public final class Membership {
 
     /** The line that makes {@code n} a voting member again, with its client address. */
     public static String serverLine(ZkNode n) {
-        return "server." + n.id() + "=" + n.host() + ":" + n.quorumPort() + ":" + n.electionPort() + ":participant;"
+        return "server." + n.myid() + "=" + n.host() + ":" + n.quorumPort() + ":" + n.electionPort() + ":participant;"
                 + n.host() + ":" + n.clientPort();
     }
 
-    /** Removes server {@code id} from the ensemble's voting members. */
+    /** Removes the server whose myid is {@code id} from the ensemble's voting members. */
     public static Config remove(String connect, int id, int timeoutMillis) throws IOException, InterruptedException {
         try {
             return reconfigure(connect, null, Integer.toString(id), timeoutMillis);
@@ -63,7 +63,7 @@ public final class Membership {
         try {
             return reconfigure(connect, serverLine(n), null, timeoutMillis);
         } catch (Lost e) {
-            return settle(connect, n.id(), true, timeoutMillis, e);
+            return settle(connect, n.myid(), true, timeoutMillis, e);
         }
     }
 

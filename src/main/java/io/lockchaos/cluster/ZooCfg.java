@@ -77,7 +77,7 @@ final class ZooCfg {
                     throw new IllegalArgumentException("routing: quorum and election hosts of server " + peer.id()
                             + " differ");
                 }
-                cfg.put("server." + peer.id(), q.getHostString() + ":" + q.getPort() + ":" + e.getPort());
+                cfg.put("server." + peer.myid(), q.getHostString() + ":" + q.getPort() + ":" + e.getPort());
             }
         }
         cfg.putAll(extra);
@@ -98,7 +98,7 @@ final class ZooCfg {
         Map<Long, InetSocketAddress> advertise = new LinkedHashMap<>();
         for (ZkNode peer : nodes) {
             if (peer.id() != n.id()) {
-                advertise.put((long) peer.id(), election.apply(peer, n));
+                advertise.put((long) peer.myid(), election.apply(peer, n));
             }
         }
         return "-D" + ChildServer.ADVERTISE + "=" + RoutedQuorumPeerMain.format(advertise);

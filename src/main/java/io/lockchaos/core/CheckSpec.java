@@ -120,9 +120,10 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersio
                     : "=";
             String version = range.substring(range.startsWith("=") || !comparison.equals("=") ? comparison.length()
                     : 0);
-            if (!version.matches("[0-9]+(\\.[0-9]+)*")) {
+            // a qualifier too: ZooKeeper's 3.5 line was released as 3.5.3-beta, 3.5.4-beta and so on
+            if (!version.matches("[0-9]+(\\.[0-9]+)*(-[A-Za-z0-9.]+)?")) {
                 throw new IllegalArgumentException("'" + range + "' is no version range (expected e.g. <5.5.0,"
-                        + " >=5.5.0 or 5.4.0)");
+                        + " >=5.5.0, 5.4.0 or <3.5.4-beta)");
             }
             Verdict v = null;
             for (Verdict x : Verdict.values()) {

@@ -103,6 +103,9 @@ final class FinalPhase {
         return spec.recipe().promises().leased() ? Math.max(t, spec.redis().leaseMillis() + 1000) : t;
     }
 
+    /** A sequential node's name: ZooKeeper appends ten digits; lockchaos' own data nodes are not sequential. */
+    private static final java.util.regex.Pattern SEQUENTIAL = java.util.regex.Pattern.compile(".*\\d{10}");
+
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
         if (!spec.recipe().zooKeeper()) {
@@ -148,7 +151,9 @@ final class FinalPhase {
                     }
                     for (String c : children) {
                         Stat s = admin.exists(dir + "/" + c, false);
-                        if (s != null && s.getEphemeralOwner() != 0) {
+                        // a sequential child with no owner is a lock node that no session's end will remove: the
+                        // recipes make them ephemeral, and ZooKeeper 3.5.3 kept some as TTL nodes (ZOOKEEPER-2901)
+                        if (s != null && (s.getEphemeralOwner() != 0 || SEQUENTIAL.matcher(c).matches())) {
                             Map<String, Object> n = new LinkedHashMap<>();
                             n.put("key", key);
                             n.put("node", dir + "/" + c);

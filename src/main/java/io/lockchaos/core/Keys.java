@@ -200,6 +200,10 @@ public final class Keys {
                     + " release, resolved from Maven Central, its own QuorumPeerMain in each child JVM (cluster local"
                     + " or netns; cuts between servers need netns; see ZooKeeper ensembles)",
                     s -> s.cluster().zooKeeper()),
+            key("first_server_id", Type.INT, "1", 1, 254, "--first-server-id", "ZooKeeper servers this machine"
+                    + " runs (cluster local or netns): the myid of the first; the others follow. A server puts its"
+                    + " myid in the top byte of the session ids it creates, so from 128 they are negative (see the"
+                    + " bug zoo's `zookeeper-2901`)"),
             key("expect_by_curator", Type.TEXT, "", null, "the verdict expected per Curator version range, e.g."
                     + " `{\"<5.5.0\": \"invalid\", \">=5.5.0\": \"valid\"}`; first match wins, `expect` covers the"
                     + " rest (see Curator versions)", s -> s.checking().byCuratorText()),

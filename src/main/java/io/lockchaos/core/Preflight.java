@@ -20,6 +20,10 @@ public final class Preflight {
      * @throws IllegalArgumentException with a one-line message, at the first thing missing or contradictory
      */
     public static void check(TestSpec spec, String connect) {
+        if (connect != null && spec.number("first_server_id") != 1) {
+            throw new IllegalArgumentException("--connect: first_server_id sets the myid of servers lockchaos starts;"
+                    + " an existing ensemble has its own");
+        }
         if (connect != null && spec.cluster().containerCheckMillis() != -1) {
             throw new IllegalArgumentException("--connect: container_check_ms is a property of the servers lockchaos"
                     + " starts; an ensemble you already have keeps its own");

@@ -149,7 +149,7 @@ public final class Runner {
             try {
                 return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                         .tickTime(spec.cluster().tickMillis()).netns(ns).clockShift(clock)
-                        .zooKeeperJars(zooKeeperJars())).build();
+                        .firstServerId((int) spec.number("first_server_id")).zooKeeperJars(zooKeeperJars())).build();
             } catch (IOException | RuntimeException e) {
                 ns.close();
                 throw e;
@@ -157,7 +157,7 @@ public final class Runner {
         }
         return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                 .tickTime(spec.cluster().tickMillis()).routing(routing).clockShift(clock)
-                .zooKeeperJars(zooKeeperJars())).build();
+                .firstServerId((int) spec.number("first_server_id")).zooKeeperJars(zooKeeperJars())).build();
     }
 
     /** How a run logs in to its hosts ({@code cluster ssh}). */

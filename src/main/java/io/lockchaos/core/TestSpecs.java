@@ -708,6 +708,16 @@ public final class TestSpecs {
                     + " lockchaos starts as child JVMs (cluster local or netns), got " + (s.recipe().redis()
                     ? "a Redis recipe" : "cluster container"));
         }
+        if (s.number("first_server_id") != 1 && (!s.recipe().zooKeeper() || cluster.containers() || cluster.ssh())) {
+            throw new SpecException(source + ": first_server_id: sets the myid of ZooKeeper servers lockchaos starts"
+                    + " as child JVMs (cluster local or netns), got " + (!s.recipe().zooKeeper()
+                    ? "recipe " + s.recipe().wireName() : "cluster " + cluster.kind().name().toLowerCase(
+                    java.util.Locale.ROOT)));
+        }
+        if (s.number("first_server_id") + cluster.nodes() - 1 > 254) {
+            throw new SpecException(source + ": first_server_id: " + cluster.nodes() + " servers from "
+                    + s.number("first_server_id") + " pass 254, the highest myid ZooKeeper takes");
+        }
         if (w.downgradePct() > 0 && s.recipe().kind() != io.lockchaos.client.LockRecipe.Kind.READ_WRITE) {
             throw new SpecException(source + ": downgrade_pct: only a read/write lock (recipe rw) downgrades, got "
                     + s.recipe().wireName());

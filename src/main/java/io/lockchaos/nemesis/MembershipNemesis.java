@@ -38,7 +38,7 @@ final class MembershipNemesis implements Nemesis {
         String others = others(ctx, n);
         // marked before the change: a later fault's follower must not be this one either way, and heal adds it back
         ctx.votes(n.id(), false);
-        Membership.Config removed = Membership.remove(others, n.id(), timeout);
+        Membership.Config removed = Membership.remove(others, n.myid(), timeout);
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
@@ -81,7 +81,7 @@ final class MembershipNemesis implements Nemesis {
                 continue;
             }
             String others = others(ctx, n);
-            if (!Membership.members(others, (int) ctx.sessionTimeoutMillis()).contains(n.id())) {
+            if (!Membership.members(others, (int) ctx.sessionTimeoutMillis()).contains(n.myid())) {
                 Membership.add(others, n, (int) ctx.sessionTimeoutMillis());
             }
             ctx.votes(n.id(), true);

@@ -68,8 +68,8 @@ class TestSpecsTest {
         assertTrue(CheckSpec.compareVersions("5.99999999999999999999999.0", "5.9.0") > 0);
         SpecException e = assertThrows(SpecException.class,
                 () -> TestSpecs.with("t", s, Map.of("expect_by_curator", "<5.x invalid")));
-        assertEquals("t: expect_by_curator: '<5.x' is no version range (expected e.g. <5.5.0, >=5.5.0 or 5.4.0)",
-                e.getMessage());
+        assertEquals("t: expect_by_curator: '<5.x' is no version range (expected e.g. <5.5.0, >=5.5.0, 5.4.0 or"
+                + " <3.5.4-beta)", e.getMessage());
     }
 
     @Test
@@ -94,8 +94,14 @@ class TestSpecsTest {
         assertEquals(w + ": expect_by_zookeeper: <3.6.0: expected a verdict as a string, got 1", e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.with("t", s, Map.of("expect_by_zookeeper",
                 ">=3.x valid")));
-        assertEquals("t: expect_by_zookeeper: '>=3.x' is no version range (expected e.g. <5.5.0, >=5.5.0 or 5.4.0)",
-                e.getMessage());
+        assertEquals("t: expect_by_zookeeper: '>=3.x' is no version range (expected e.g. <5.5.0, >=5.5.0, 5.4.0 or"
+                + " <3.5.4-beta)", e.getMessage());
+        // ZooKeeper's 3.5 line has qualified releases: 3.5.3-beta is before 3.5.4-beta, which is before 3.5.4
+        TestSpec beta = TestSpecs.with("t", s, Map.of("expect_by_zookeeper", "<3.5.4-beta invalid"));
+        assertEquals(Optional.of(Verdict.INVALID), TestSpecs.with("t", beta, Map.of("zookeeper", "3.5.3-beta"))
+                .expectedVerdict());
+        assertEquals(Optional.of(Verdict.VALID), TestSpecs.with("t", beta, Map.of("zookeeper", "3.5.4-beta"))
+                .expectedVerdict());
     }
 
     @Test
