@@ -19,9 +19,13 @@ public final class CuratorLockFactory extends RecipeFactory {
 
     @Override
     public LockClient open(LockContext ctx) throws Exception {
-        CuratorFramework c = CuratorFrameworkFactory.newClient(ctx.connectString(),
-                (int) ctx.sessionTimeout().toMillis(), (int) ctx.connectionTimeout().toMillis(),
-                new RetryNTimes(3, 100));
+        // No ensemble tracker: Curator's (on by default) replaces the connect string with the client addresses of the
+        // servers' configuration when it changes, and a reconfiguration (membership faults) would move every client
+        // off its own proxies, where client faults are made, onto the servers directly.
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(ctx.connectString())
+                .sessionTimeoutMs((int) ctx.sessionTimeout().toMillis())
+                .connectionTimeoutMs((int) ctx.connectionTimeout().toMillis())
+                .retryPolicy(new RetryNTimes(3, 100)).ensembleTracker(false).build();
         SessionOfState current = new SessionOfState();
         ctx.zookeeper(() -> handle(c));
         ctx.session(() -> {

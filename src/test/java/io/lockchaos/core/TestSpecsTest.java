@@ -33,10 +33,32 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
+                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
+    }
+
+    @Test
+    void firstServerIdIsForZooKeeperServersThisMachineRuns() throws Exception {
+        TestSpec ok = TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("first_server_id",
+                "128")));
+        assertEquals(128L, ok.number("first_server_id"));
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
+                TestSpec.DEFAULTS, Map.of("first_server_id", "128", "recipe", "redis-single", "nodes", "1"))));
+        assertEquals("w: first_server_id: sets the myid of ZooKeeper servers lockchaos starts as child JVMs (cluster"
+                + " local or netns), got recipe redis-single", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("first_server_id", "128", "cluster", "container"))));
+        assertEquals("w: first_server_id: sets the myid of ZooKeeper servers lockchaos starts as child JVMs (cluster"
+                + " local or netns), got cluster container", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("first_server_id", "253"))));
+        assertEquals("w: first_server_id: 3 servers from 253 pass 254, the highest myid ZooKeeper takes",
+                e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("first_server_id", "0"))));
+        assertTrue(e.getMessage().startsWith("w: first_server_id: "), e.getMessage());
     }
 
     @Test
