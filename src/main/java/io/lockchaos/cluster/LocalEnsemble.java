@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockShiftable {
     private final List<ZkNode> nodes;
+    /** Servers laid out but not in the ensemble: membership faults start them to join it (see {@link #startNew}). */
+    private final List<ZkNode> spares;
     private final ChildProcesses processes = new ChildProcesses("server");
     private final Map<Integer, Path> configs = new LinkedHashMap<>();
     private final int tickTime;
@@ -38,16 +40,20 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
-    private LocalEnsemble(List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig, PeerRouting routing,
-            Netns netns, Map<String, String> properties, Path shiftLibrary, List<Path> zooKeeperJars) {
+    private LocalEnsemble(List<ZkNode> nodes, List<ZkNode> spares, int tickTime, Map<String, String> extraConfig,
+            PeerRouting routing, Netns netns, Map<String, String> properties, Path shiftLibrary,
+            List<Path> zooKeeperJars) {
         this.classpath = zooKeeperJars == null ? System.getProperty("java.class.path")
                 : String.join(java.io.File.pathSeparator, ServerClasspath.launcher(java.util.Arrays.stream(System
                         .getProperty("java.class.path").split(java.io.File.pathSeparator)).map(Path::of).toList(),
                         zooKeeperJars).stream().map(Path::toString).toList());
-        this.clocks = ServerClocks.shared("these ZooKeeper servers", nodes, shiftLibrary,
+        List<ZkNode> all = new ArrayList<>(nodes);
+        all.addAll(spares);
+        this.clocks = ServerClocks.shared("these ZooKeeper servers", all, shiftLibrary,
                 n -> n.dataDir().getParent().resolve("clock.offset"));
         this.properties = Map.copyOf(properties);
         this.nodes = List.copyOf(nodes);
+        this.spares = List.copyOf(spares);
         this.tickTime = tickTime;
         this.extraConfig = Map.copyOf(extraConfig);
         this.routing = routing;
@@ -70,6 +76,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         private boolean clockShift;
         private List<Path> zooKeeperJars;
         private int firstServerId = 1;
+        private int spares;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -99,6 +106,18 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                 throw new IllegalArgumentException("first_server_id: expected 1 to 254, got " + id);
             }
             firstServerId = id;
+            return this;
+        }
+
+        /**
+         * Servers to lay out beside the ensemble (ports, folder, myid after the others) without starting them: a
+         * membership fault starts one to join the running ensemble ({@link #startNew}). Needs reconfiguration.
+         */
+        public Builder spares(int k) {
+            if (k < 0 || k > 2) {
+                throw new IllegalArgumentException("spare servers: expected 0 to 2, got " + k);
+            }
+            spares = k;
             return this;
         }
 
@@ -158,12 +177,12 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
 
         /** Picks free loopback ports (or the namespaces' addresses) and lays out the node directories; starts nothing. */
         public LocalEnsemble build() throws IOException {
-            if (netns != null && netns.size() != size) {
-                throw new IllegalArgumentException(size + " servers need " + size + " namespaces, not "
-                        + netns.size());
+            if (netns != null && netns.size() != size + spares) {
+                throw new IllegalArgumentException(size + spares + " servers need " + (size + spares)
+                        + " namespaces, not " + netns.size());
             }
             List<ZkNode> nodes = new ArrayList<>();
-            for (int id = 1; id <= size; id++) {
+            for (int id = 1; id <= size + spares; id++) {
                 Path dir = baseDir.resolve("node-" + id);
                 Files.createDirectories(dir.resolve("data"));
                 nodes.add(netns != null
@@ -172,7 +191,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                         : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
                                 dir.resolve("server.log"), firstServerId + id - 1));
             }
-            if (firstServerId + size - 1 > 254) {
+            if (firstServerId + size + spares - 1 > 254) {
                 throw new IllegalArgumentException("first_server_id: " + size + " servers from " + firstServerId
                         + " pass 254, the highest myid ZooKeeper takes");
             }
@@ -181,7 +200,12 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                 throw new IllegalArgumentException("servers of another ZooKeeper version run its own QuorumPeerMain:"
                         + " no routing through peer proxies");
             }
-            return new LocalEnsemble(nodes, tickTime, extra, routing, netns, properties, lib, zooKeeperJars);
+            if (spares > 0 && routing != PeerRouting.DIRECT) {
+                throw new IllegalArgumentException("servers joining later dial the others directly: no routing"
+                        + " through peer proxies");
+            }
+            return new LocalEnsemble(nodes.subList(0, size), nodes.subList(size, size + spares), tickTime, extra,
+                    routing, netns, properties, lib, zooKeeperJars);
         }
     }
 
@@ -232,6 +256,38 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     @Override
     public List<ZkNode> nodes() {
         return nodes;
+    }
+
+    /** The servers laid out beside the ensemble for membership faults; none of them is started by {@link #start}. */
+    public List<ZkNode> spares() {
+        return spares;
+    }
+
+    /**
+     * Starts {@code spare} to join the running ensemble: its configuration names the voting {@code members} and itself,
+     * as ZooKeeper's reconfiguration guide asks of a joiner; it syncs with the leader as a non-voting follower until
+     * a reconfiguration adds it. Its data folder starts empty, so it learns everything from the leader.
+     */
+    public synchronized void startNew(ZkNode spare, List<ZkNode> members) throws IOException {
+        if (!spares.contains(spare)) {
+            throw new IllegalArgumentException("server " + spare.id() + " is no spare of this ensemble");
+        }
+        processes.requireStopped(spare.id());
+        List<ZkNode> view = new ArrayList<>(members);
+        view.add(spare);
+        String text = ZooCfg.text(spare, view, tickTime, spare.dataDir().toAbsolutePath().toString(),
+                spare.clientPort(), spare.host(), this::quorum, this::election, extraConfig);
+        Files.writeString(spare.dataDir().resolve("myid"), Integer.toString(spare.myid()), StandardCharsets.US_ASCII);
+        Path file = spare.dataDir().getParent().resolve("zoo.cfg");
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        configs.put(spare.id(), file);
+        clocks.reset(spare);
+        processes.put(spare.id(), launch(spare));
+    }
+
+    /** A server of this ensemble or one of its spares, by id. */
+    private ZkNode node(int id) {
+        return id <= nodes.size() ? nodes.get(id - 1) : spares.get(id - nodes.size() - 1);
     }
 
     @Override
@@ -311,7 +367,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             for (Map.Entry<Integer, Process> e : processes.all().entrySet()) {
                 if (!e.getValue().isAlive() && isRunning(e.getKey())) {
                     throw new IOException("server " + e.getKey() + " exited with code " + e.getValue().exitValue()
-                            + why(nodes.get(e.getKey() - 1)) + "; see " + nodes.get(e.getKey() - 1).logFile());
+                            + why(node(e.getKey())) + "; see " + node(e.getKey()).logFile());
                 }
             }
             if (System.nanoTime() > deadline) {

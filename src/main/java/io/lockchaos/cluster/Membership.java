@@ -51,19 +51,28 @@ public final class Membership {
 
     /** Removes the server whose myid is {@code id} from the ensemble's voting members. */
     public static Config remove(String connect, int id, int timeoutMillis) throws IOException, InterruptedException {
-        try {
-            return reconfigure(connect, null, Integer.toString(id), timeoutMillis);
-        } catch (Lost e) {
-            return settle(connect, id, false, timeoutMillis, e);
-        }
+        return change(connect, List.of(), List.of(id), timeoutMillis);
     }
 
     /** Adds {@code n} back as a voting member. */
     public static Config add(String connect, ZkNode n, int timeoutMillis) throws IOException, InterruptedException {
+        return change(connect, List.of(n), List.of(), timeoutMillis);
+    }
+
+    /**
+     * One reconfiguration that makes {@code joining} voting members and takes the servers whose myids are {@code
+     * leaving} out, as an operator replacing a server does ({@code reconfig -add ... -remove ...}): the ensemble never
+     * has both or neither.
+     */
+    public static Config change(String connect, List<ZkNode> joining, List<Integer> leaving, int timeoutMillis)
+            throws IOException, InterruptedException {
+        String lines = joining.isEmpty() ? null
+                : String.join(",", joining.stream().map(Membership::serverLine).toList());
+        String ids = leaving.isEmpty() ? null : String.join(",", leaving.stream().map(String::valueOf).toList());
         try {
-            return reconfigure(connect, serverLine(n), null, timeoutMillis);
+            return reconfigure(connect, lines, ids, timeoutMillis);
         } catch (Lost e) {
-            return settle(connect, n.myid(), true, timeoutMillis, e);
+            return settle(connect, joining.stream().map(ZkNode::myid).toList(), leaving, timeoutMillis, e);
         }
     }
 
@@ -75,18 +84,19 @@ public final class Membership {
     }
 
     /**
-     * After a lost answer, reads the configuration until it shows whether {@code id} is a member as wanted. Removing
-     * the leader loses the answer as a rule: the leader steps down and every follower drops its clients until a new
-     * one is elected (10 of 20 removals of the leader here), though the change was committed.
+     * After a lost answer, reads the configuration until it shows {@code joining} among the members and {@code
+     * leaving} out of them. Removing the leader loses the answer as a rule: the leader steps down and every follower
+     * drops its clients until a new one is elected (10 of 20 removals of the leader here), though the change was
+     * committed.
      */
-    private static Config settle(String connect, int id, boolean member, int timeoutMillis, Lost lost)
-            throws IOException, InterruptedException {
+    private static Config settle(String connect, List<Integer> joining, List<Integer> leaving, int timeoutMillis,
+                                 Lost lost) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis + 5000L);
         Config seen = null;
         while (System.nanoTime() < deadline) {
             try {
                 seen = reconfigure(connect, null, null, timeoutMillis);
-                if (seen.members().contains(id) == member) {
+                if (seen.members().containsAll(joining) && leaving.stream().noneMatch(seen.members()::contains)) {
                     return new Config(seen.members(), seen.version(), seen.text(), true);
                 }
             } catch (IOException again) {
@@ -95,7 +105,7 @@ public final class Membership {
             Thread.sleep(100);
         }
         throw new IOException(lost.getMessage() + (seen == null ? ", and no configuration could be read after"
-                : ", and the configuration read after " + (member ? "lacks" : "still has") + " server " + id), lost);
+                : ", and the configuration read after has members " + seen.members()), lost);
     }
 
     /** The voting members now, as the server asked knows them. */

@@ -145,7 +145,9 @@ public final class Runner {
         }
         if (spec.cluster().namespaces()) {
             // servers reach each other directly; cuts are iptables rules in their namespaces, not proxies
-            io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
+            // servers that join later (membership faults) get namespaces of their own too
+            io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes()
+                    + spec.schedule().newServers());
             try {
                 return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                         .tickTime(spec.cluster().tickMillis()).netns(ns).clockShift(clock)
@@ -182,7 +184,7 @@ public final class Runner {
     /** The servers' container reaping interval, when the spec sets one; reconfiguration, when a fault needs it. */
     private LocalEnsemble.Builder reaping(LocalEnsemble.Builder b) {
         if (spec.schedule().events().stream().anyMatch(e -> e.fault().kind().changesMembership())) {
-            b.reconfigurable();
+            b.reconfigurable().spares(spec.schedule().newServers());
         }
         long every = spec.cluster().containerCheckMillis();
         return every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every));

@@ -391,7 +391,8 @@ public final class TestSpecs {
     private static void membershipProblem(String source, TestSpec s, io.lockchaos.nemesis.Schedule schedule)
             throws SpecException {
         ClusterSpec c = s.cluster();
-        String at = source + ": nemesis: remove-member: ";
+        String at = source + ": nemesis: " + schedule.events().stream().map(e -> e.fault().kind())
+                .filter(io.lockchaos.nemesis.FaultKind::changesMembership).findFirst().orElseThrow().wireName() + ": ";
         if (!s.recipe().zooKeeper() || c.containers()) {
             throw new SpecException(at + "membership changes reconfigure ZooKeeper servers this machine runs: a"
                     + " ZooKeeper recipe on cluster local or netns");
@@ -402,6 +403,17 @@ public final class TestSpecs {
         if (schedule.needsPeerProxies() && !c.namespaces()) {
             throw new SpecException(at + "one configuration for the whole ensemble cannot carry the per-server"
                     + " addresses of peer proxies: cut servers apart with cluster netns (iptables)");
+        }
+        for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
+            long count = e.fault().option("count", 1);
+            if (e.fault().kind() == io.lockchaos.nemesis.FaultKind.ADD_MEMBER && (count < 1 || count > 2)) {
+                throw new SpecException(source + ": nemesis: add-member: count: expected 1 or 2, got " + count);
+            }
+        }
+        int spares = schedule.newServers();
+        if (spares > 2) {
+            throw new SpecException(source + ": nemesis: add-member, replace-member: " + spares + " servers the"
+                    + " ensemble never had; a run starts at most 2 (each joins once)");
         }
     }
 

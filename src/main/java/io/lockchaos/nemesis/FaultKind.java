@@ -72,7 +72,17 @@ public enum FaultKind {
      * Dynamic reconfiguration: the server leaves the voting members (the leader steps down), and is added back when the
      * fault ends; each op records the members and the configuration version (ZooKeeper servers this machine runs).
      */
-    REMOVE_MEMBER(Targets.SERVER, Fn.START, Fn.STOP);
+    REMOVE_MEMBER(Targets.SERVER, Fn.START, Fn.STOP),
+    /**
+     * Dynamic reconfiguration grows the ensemble: {@code count} (1 or 2) servers it never had start with empty data,
+     * join the voting members, and leave them and stop when the fault ends (3 to 5 and back).
+     */
+    ADD_MEMBER(Targets.NONE, Fn.START, Fn.STOP),
+    /**
+     * A server the ensemble never had joins the voting members and the target leaves them (replacing the leader, as
+     * an operator retiring its machine would); when the fault ends the target is added back and the newcomer leaves.
+     */
+    REPLACE_MEMBER(Targets.SERVER, Fn.START, Fn.STOP);
 
     /** Which targets a kind takes. */
     enum Targets {
@@ -169,7 +179,12 @@ public enum FaultKind {
 
     /** Whether the fault changes the ensemble's membership (so its servers must take reconfiguration). */
     public boolean changesMembership() {
-        return this == REMOVE_MEMBER;
+        return this == REMOVE_MEMBER || this == ADD_MEMBER || this == REPLACE_MEMBER;
+    }
+
+    /** How many servers the ensemble never had this fault starts: {@code count} of an add, one for a replacement. */
+    public int newServers(Fault f) {
+        return this == ADD_MEMBER ? (int) f.option("count", 1) : this == REPLACE_MEMBER ? 1 : 0;
     }
 
     /** Whether the fault happens at an instant (it has no duration and no stop). */

@@ -19,14 +19,17 @@ import java.util.SplittableRandom;
  * @param partitioner what cuts servers apart: the proxies, iptables in the servers' namespaces, or null
  * @param sessionTimeoutMillis the clients' session timeout
  * @param random picks targets (seeded from the run's seed)
+ * @param nonVoting the servers of the ensemble a membership fault has taken out of the voting members, by id
+ * @param newcomers the servers the ensemble never had that membership faults brought in
  */
 public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
-                             long sessionTimeoutMillis, SplittableRandom random, java.util.Set<Integer> nonVoting) {
+                             long sessionTimeoutMillis, SplittableRandom random, java.util.Set<Integer> nonVoting,
+                             Newcomers newcomers) {
     /** A context of a run: no server is out of the voting members yet. */
     public NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
             long sessionTimeoutMillis, SplittableRandom random) {
         this(cluster, clients, network, partitioner, sessionTimeoutMillis, random,
-                java.util.concurrent.ConcurrentHashMap.newKeySet());
+                java.util.concurrent.ConcurrentHashMap.newKeySet(), new Newcomers());
     }
 
     /** A context whose proxies also cut the servers apart (or that has neither). */
@@ -98,7 +101,9 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         List<ZkNode> followers = new ArrayList<>();
         // only roles need asking the servers (a second each at worst; Redis instances have no roles and never answer)
         boolean roles = target.equals("leader") || target.equals("follower");
-        for (ZkNode n : roles ? nodes : List.<ZkNode>of()) {
+        List<ZkNode> asked = new ArrayList<>(nodes);
+        asked.addAll(newcomers.joined()); // a newcomer may lead: replacing the leader elects among the rest and it
+        for (ZkNode n : roles ? asked : List.<ZkNode>of()) {
             if (nonVoting.contains(n.id())) {
                 continue; // removed from the members, it may still say "follower" (it follows without a vote)
             }
@@ -141,6 +146,18 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         } else {
             nonVoting.add(id);
         }
+    }
+
+    /** The voting members now: the ensemble's servers still in it and the newcomers that joined. */
+    List<ZkNode> members() {
+        List<ZkNode> out = new ArrayList<>();
+        for (ZkNode n : cluster.nodes()) {
+            if (!nonVoting.contains(n.id())) {
+                out.add(n);
+            }
+        }
+        out.addAll(newcomers.joined());
+        return out;
     }
 
     /** The servers in a random order. */

@@ -53,6 +53,14 @@ public record Schedule(List<FaultEvent> events) {
         return events.stream().anyMatch(e -> e.fault().needsPeerProxies());
     }
 
+    /**
+     * How many servers the ensemble never had the schedule starts: each is laid out (ports, folder) before the run
+     * and used once, so that a server that left is never asked to join again with a stale copy of the data.
+     */
+    public int newServers() {
+        return events.stream().mapToInt(e -> e.fault().kind().newServers(e.fault())).sum();
+    }
+
     /** Whether any event partitions the ensemble. */
     public boolean partitionsServers() {
         return events.stream().anyMatch(e -> e.fault().kind().partitionsServers());

@@ -1,0 +1,51 @@
+package io.lockchaos.nemesis;
+
+import io.lockchaos.cluster.ZkNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The servers a run's membership faults brought in that the ensemble never had: which spares were started (each is
+ * started once, with empty data, and never asked to join again), and which of them are voting members now, so that
+ * role targets (leader, follower) can name them while they are.
+ */
+final class Newcomers {
+    private int used;
+    private final List<ZkNode> started = new ArrayList<>();
+    private final List<ZkNode> joined = new ArrayList<>();
+
+    /** The next {@code count} of {@code spares} not used yet, marked used. */
+    synchronized List<ZkNode> take(List<ZkNode> spares, int count) {
+        if (used + count > spares.size()) {
+            throw new IllegalStateException("no server left to join: " + spares.size() + " spare(s) laid out, "
+                    + used + " used");
+        }
+        List<ZkNode> out = List.copyOf(spares.subList(used, used + count));
+        used += count;
+        started.addAll(out);
+        return out;
+    }
+
+    synchronized void joined(List<ZkNode> ns, boolean in) {
+        joined.removeAll(ns);
+        if (in) {
+            joined.addAll(ns);
+        }
+    }
+
+    /** The newcomers that are voting members now. */
+    synchronized List<ZkNode> joined() {
+        return List.copyOf(joined);
+    }
+
+    /** Every newcomer started so far, member or not. */
+    synchronized List<ZkNode> started() {
+        return List.copyOf(started);
+    }
+
+    /** Forgets a newcomer that left and was stopped. */
+    synchronized void gone(ZkNode n) {
+        started.remove(n);
+        joined.remove(n);
+    }
+}
