@@ -168,7 +168,10 @@ final class NetworkNemesis implements Nemesis {
             throws IOException {
         ZkNode node = ctx.servers(fault.target()).get(0);
         boolean oneWay = fault.option("one_way", 0) == 1;
-        for (ZkNode peer : ctx.cluster().nodes()) {
+        // newcomers too (membership faults): a leader cut from the others but not from them could keep its quorum
+        List<ZkNode> peers = new ArrayList<>(ctx.cluster().nodes());
+        peers.addAll(ctx.newcomers().started());
+        for (ZkNode peer : peers) {
             if (peer.id() != node.id()) {
                 partitioner(ctx).cutOneWay(node, peer, tag);
                 if (!oneWay) {

@@ -62,6 +62,26 @@ class TestSpecsTest {
     }
 
     @Test
+    void newServersAreOneOrTwoPerRunOnServersThisMachineRuns() throws Exception {
+        TestSpec ok = TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("nemesis",
+                "at 1s add-member count=2 for 3s")));
+        assertEquals(2, ok.schedule().newServers());
+        assertEquals(1, TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("nemesis",
+                "at 1s replace-member leader for 3s"))).schedule().newServers());
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
+                TestSpec.DEFAULTS, Map.of("nemesis", "at 1s add-member count=3 for 3s"))));
+        assertEquals("w: nemesis: add-member: count: expected 1 or 2, got 3", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("nemesis", "at 1s add-member count=2 for 1s; at 3s replace-member leader for 1s"))));
+        assertEquals("w: nemesis: add-member, replace-member: 3 servers the ensemble never had; a run starts at most 2"
+                + " (each joins once)", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("nemesis", "at 1s replace-member leader for 3s", "cluster", "container"))));
+        assertEquals("w: nemesis: replace-member: membership changes reconfigure ZooKeeper servers this machine runs:"
+                + " a ZooKeeper recipe on cluster local or netns", e.getMessage());
+    }
+
+    @Test
     void everyWorkloadFileSurvivesItsOwnKeys() throws Exception {
         // test.json is written from toMap and read back by key: nothing may be lost or changed on the way
         try (Stream<Path> files = Files.walk(Path.of("workloads"))) {
