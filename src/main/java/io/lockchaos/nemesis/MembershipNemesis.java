@@ -78,7 +78,7 @@ final class MembershipNemesis implements Nemesis {
         });
     }
 
-    /** Starts {@code count} newcomers, adds them in one reconfiguration, and takes them out and stops them at the end. */
+    /** Starts {@code count} newcomers and adds them in one change; at the end takes them out and stops them. */
     private static Started add(Fault fault, NemesisContext ctx, LocalEnsemble ensemble) throws Exception {
         int timeout = (int) ctx.sessionTimeoutMillis();
         List<ZkNode> fresh = ctx.newcomers().take(ensemble.spares(), (int) fault.option("count", 1));

@@ -58,6 +58,41 @@ class ZooKeeperVersionsTest {
         assertFalse(out.contains("ClientCnxn"), "the clients' logging goes to the matrix's client.log: " + out);
     }
 
+    /**
+     * ZOOKEEPER-2901 in the bug zoo: on myids from 128, 3.5.3-beta keeps a cut-off holder's lock node after the
+     * servers expire its session (an orphan without an owner, and a leaked lock); 3.5.4-beta deletes it.
+     */
+    @Test
+    void zookeeper2901LeavesALockNodeOn353AndNotOn354() throws Exception {
+        String command = io.lockchaos.docs.MarkedCommand.on("docs/zookeeper.md",
+                "ZooKeeperVersionsTest.zookeeper2901");
+        assertEquals("bin/lockchaos matrix --workload workloads/bugs/zookeeper-2901.json --zookeeper"
+                + " 3.5.3-beta,3.5.4-beta", command);
+        io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
+                List.of("bin", "target", "workloads"), 300);
+        String out = ran.output();
+        assertEquals(0, ran.exit(), out);
+        Path matrix;
+        try (Stream<Path> s = Files.list(dir.resolve("histories/zookeeper-2901"))) {
+            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();
+        }
+        com.fasterxml.jackson.databind.JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(matrix.resolve("matrix.json").toFile()).path("versions");
+        Map<String, String> outcomes = new java.util.LinkedHashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode r : rows) {
+            assertTrue(r.path("as_expected").asBoolean(), r.toString());
+            outcomes.put(r.path("version").asText(), r.path("outcome").asText());
+            String runDir = r.path("runs_stored").get(0).asText();
+            String results = Files.readString(dir.resolve(runDir).resolve("results.json"));
+            // the sessions were negative: the servers' myids were 128 and up
+            assertTrue(Files.readString(dir.resolve(runDir).resolve("history.jsonl")).contains("\"session\":-"),
+                    runDir);
+            assertEquals(r.path("version").asText().equals("3.5.3-beta"), results.contains("\"orphan-node\""),
+                    r + ": " + results);
+        }
+        assertEquals(Map.of("3.5.3-beta", "invalid", "3.5.4-beta", "valid"), outcomes, out);
+    }
+
     @Test
     void aReleaseIsRefusedWherePeerProxiesOrContainersWouldBeNeeded() {
         SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class, () -> TestSpecs.validate(
