@@ -33,16 +33,8 @@ class ZooKeeperVersionsTest {
         String command = io.lockchaos.docs.MarkedCommand.on("docs/zookeeper.md", "ZooKeeperVersionsTest");
         assertEquals("bin/lockchaos matrix --workload workloads/zk-leader-kill.json --zookeeper"
                 + " 3.6.4,3.7.2,3.8.4,linked", command);
-        io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
-                List.of("bin", "target", "workloads"), 360);
-        String out = ran.output();
-        assertEquals(0, ran.exit(), out);
-        Path matrix;
-        try (Stream<Path> s = Files.list(dir.resolve("histories/zk-leader-kill"))) {
-            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();
-        }
-        com.fasterxml.jackson.databind.JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(matrix.resolve("matrix.json").toFile()).path("versions");
+        StringBuilder out = new StringBuilder();
+        com.fasterxml.jackson.databind.JsonNode rows = matrixRows(command, "zk-leader-kill", 360, out);
         Map<String, String> resolved = new java.util.LinkedHashMap<>();
         for (com.fasterxml.jackson.databind.JsonNode r : rows) {
             assertEquals("valid", r.path("outcome").asText(), r.toString());
@@ -54,8 +46,10 @@ class ZooKeeperVersionsTest {
             assertTrue(test.contains("\"zookeeper\" : \"" + asked + "\""), test);
         }
         // resolved is what every server of the run logged as its version
-        assertEquals(Map.of("3.6.4", "3.6.4", "3.7.2", "3.7.2", "3.8.4", "3.8.4", "linked", "3.9.5"), resolved, out);
-        assertFalse(out.contains("ClientCnxn"), "the clients' logging goes to the matrix's client.log: " + out);
+        assertEquals(Map.of("3.6.4", "3.6.4", "3.7.2", "3.7.2", "3.8.4", "3.8.4", "linked", "3.9.5"), resolved,
+                out.toString());
+        assertFalse(out.toString().contains("ClientCnxn"), "the clients' logging goes to the matrix's client.log: "
+                + out);
     }
 
     /**
@@ -68,16 +62,8 @@ class ZooKeeperVersionsTest {
                 "ZooKeeperVersionsTest.zookeeper2901");
         assertEquals("bin/lockchaos matrix --workload workloads/bugs/zookeeper-2901.json --zookeeper"
                 + " 3.5.3-beta,3.5.4-beta", command);
-        io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
-                List.of("bin", "target", "workloads"), 300);
-        String out = ran.output();
-        assertEquals(0, ran.exit(), out);
-        Path matrix;
-        try (Stream<Path> s = Files.list(dir.resolve("histories/zookeeper-2901"))) {
-            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();
-        }
-        com.fasterxml.jackson.databind.JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(matrix.resolve("matrix.json").toFile()).path("versions");
+        StringBuilder out = new StringBuilder();
+        com.fasterxml.jackson.databind.JsonNode rows = matrixRows(command, "zookeeper-2901", 300, out);
         Map<String, String> outcomes = new java.util.LinkedHashMap<>();
         for (com.fasterxml.jackson.databind.JsonNode r : rows) {
             assertTrue(r.path("as_expected").asBoolean(), r.toString());
@@ -90,7 +76,25 @@ class ZooKeeperVersionsTest {
             assertEquals(r.path("version").asText().equals("3.5.3-beta"), results.contains("\"orphan-node\""),
                     r + ": " + results);
         }
-        assertEquals(Map.of("3.5.3-beta", "invalid", "3.5.4-beta", "valid"), outcomes, out);
+        assertEquals(Map.of("3.5.3-beta", "invalid", "3.5.4-beta", "valid"), outcomes, out.toString());
+    }
+
+    /**
+     * Runs a documented matrix command from a folder laid out as a clone's root and returns the rows of its
+     * matrix.json ({@code out} gets what it printed); it must exit 0.
+     */
+    private com.fasterxml.jackson.databind.JsonNode matrixRows(String command, String workload, int seconds,
+                                                               StringBuilder out) throws Exception {
+        io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
+                List.of("bin", "target", "workloads"), seconds);
+        out.append(ran.output());
+        assertEquals(0, ran.exit(), ran.output());
+        Path matrix;
+        try (Stream<Path> s = Files.list(dir.resolve("histories/" + workload))) {
+            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();
+        }
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(matrix.resolve("matrix.json").toFile())
+                .path("versions");
     }
 
     @Test
