@@ -181,6 +181,10 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                 throw new IllegalArgumentException(size + spares + " servers need " + (size + spares)
                         + " namespaces, not " + netns.size());
             }
+            if (firstServerId + size + spares - 1 > 254) {
+                throw new IllegalArgumentException("first_server_id: " + (size + spares) + " servers from "
+                        + firstServerId + " pass 254, the highest myid ZooKeeper takes");
+            }
             List<ZkNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size + spares; id++) {
                 Path dir = baseDir.resolve("node-" + id);
@@ -190,10 +194,6 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                                 dir.resolve("server.log"), firstServerId + id - 1)
                         : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
                                 dir.resolve("server.log"), firstServerId + id - 1));
-            }
-            if (firstServerId + size + spares - 1 > 254) {
-                throw new IllegalArgumentException("first_server_id: " + size + " servers from " + firstServerId
-                        + " pass 254, the highest myid ZooKeeper takes");
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
             if (zooKeeperJars != null && routing != PeerRouting.DIRECT) {

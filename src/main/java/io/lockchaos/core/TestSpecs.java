@@ -415,6 +415,11 @@ public final class TestSpecs {
             throw new SpecException(source + ": nemesis: add-member, replace-member: " + spares + " servers the"
                     + " ensemble never had; a run starts at most 2 (each joins once)");
         }
+        // the newcomers take myids after the others
+        if (s.number("first_server_id") + c.nodes() + spares - 1 > 254) {
+            throw new SpecException(source + ": first_server_id: " + (c.nodes() + spares) + " servers from "
+                    + s.number("first_server_id") + " pass 254, the highest myid ZooKeeper takes");
+        }
     }
 
     /**

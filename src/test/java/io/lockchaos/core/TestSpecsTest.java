@@ -57,6 +57,10 @@ class TestSpecsTest {
         assertEquals("w: first_server_id: 3 servers from 253 pass 254, the highest myid ZooKeeper takes",
                 e.getMessage());
         e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("first_server_id", "251", "nemesis", "at 1s add-member count=2 for 1s"))));
+        assertEquals("w: first_server_id: 5 servers from 251 pass 254, the highest myid ZooKeeper takes",
+                e.getMessage(), "the newcomers count");
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
                 Map.of("first_server_id", "0"))));
         assertTrue(e.getMessage().startsWith("w: first_server_id: "), e.getMessage());
     }
