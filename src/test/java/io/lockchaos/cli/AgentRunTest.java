@@ -75,11 +75,9 @@ class AgentRunTest extends ConsoleCapturing {
 
     @Test
     void theSameScheduleGivesTheSameVerdictInProcessAndInAgentsOnTheOldestCurator() throws Exception {
-        int inProcess = Main.run("run", "--workload", "workloads/bugs/curator-604.json", "--check-expect", "--store",
-                dir.toString());
+        int inProcess = curator604("linked");
         Set<String> inProcessKinds = kinds(latest("curator-604"));
-        int agent = Main.run("run", "--workload", "workloads/bugs/curator-604.json", "--curator", "5.0.0",
-                "--check-expect", "--store", dir.toString());
+        int agent = curator604("5.0.0");
         JsonNode r = latest("curator-604");
         assertEquals(0, inProcess, "in-process (5.9.0): " + inProcessKinds);
         assertEquals(0, agent, "5.0.0 in an agent: " + kinds(r));
@@ -88,6 +86,23 @@ class AgentRunTest extends ConsoleCapturing {
                 .toString());
         assertTrue(kinds(r).containsAll(Set.of("double-holder", "foreign-owner-grant")), kinds(r).toString());
         assertEquals("5.0.0", r.get("curator").asText());
+    }
+
+    /**
+     * Runs workloads/bugs/curator-604.json on {@code curator} with {@code --check-expect}, once more when the first
+     * run misses: the bug needs the holder's release inside a window of about 0.65 s after the fault (see the file),
+     * and on a loaded machine (the slow tier's four JVMs on two cores) a client agent's first grant came late enough
+     * once in a suite run to miss it. Each attempt is printed; the exit code is the last one's.
+     */
+    private int curator604(String curator) throws Exception {
+        int code = -1;
+        for (int attempt = 1; attempt <= 2 && code != 0; attempt++) {
+            code = Main.run("run", "--workload", "workloads/bugs/curator-604.json", "--curator", curator,
+                    "--check-expect", "--store", dir.toString());
+            System.out.println("curator-604 on " + curator + ", attempt " + attempt + ": exit " + code + ", "
+                    + kinds(latest("curator-604")));
+        }
+        return code;
     }
 
     @Test
