@@ -21,7 +21,7 @@ import java.util.Set;
  * version the change produced, so the history shows the ensemble's configurations in order.
  */
 final class MembershipNemesis implements Nemesis {
-    /** How long a newcomer may take to sync with the leader and say it follows, after the change that added it. */
+    /** How long a newcomer may take, from its start, to sync with the leader and say it follows. */
     private static final long SYNC_WAIT_MILLIS = 10_000;
 
     @Override
@@ -43,6 +43,11 @@ final class MembershipNemesis implements Nemesis {
                     + " names " + targets.size());
         }
         ZkNode n = targets.get(0);
+        if (ctx.newcomers().started().contains(n)) {
+            // a newcomer leaves when its own fault ends; taking it out and back here would leave the two in conflict
+            throw new IllegalStateException(fault.kind().wireName() + " takes the ensemble's own servers; "
+                    + fault.target() + " is server " + n.id() + ", which joined during the run");
+        }
         int timeout = (int) ctx.sessionTimeoutMillis();
         List<ZkNode> fresh = fault.kind() == FaultKind.REPLACE_MEMBER
                 ? ctx.newcomers().take(ensemble.spares(), 1) : List.of();
