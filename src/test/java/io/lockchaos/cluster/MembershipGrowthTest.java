@@ -57,6 +57,16 @@ class MembershipGrowthTest {
         MarkedCommand.Result ran = run("MembershipGrowthTest.growing",
                 "bin/lockchaos run --workload workloads/zk-grow.json --check-expect");
         List<JsonNode> ops = history("zk-grow");
+        if (nemesis(ops, "start").isEmpty()) {
+            // the newcomers sync in 2-4 s on an idle machine; in the slow tier (four test JVMs on two cores) they
+            // were once still syncing when the run ended, the op recorded as info: once more, printed
+            System.out.println("zk-grow: the newcomers had not joined when the run ended; once more: "
+                    + ops.stream().filter(o -> o.path("process").asText().equals("nemesis")).toList());
+            ran = MarkedCommand.run("bin/lockchaos run --workload workloads/zk-grow.json --check-expect", dir,
+                    List.of(), 200);
+            assertEquals(0, ran.exit(), ran.output());
+            ops = history("zk-grow");
+        }
         assertTrue(ran.output().contains("faults: 1 applied, 0 could not be applied"), ops.stream()
                 .filter(o -> o.path("process").asText().equals("nemesis")).map(JsonNode::toString).toList()
                 + "\n" + ran.output());
