@@ -121,24 +121,62 @@ public record Hold(int process, String key, Mode mode, long acquireIndex, long g
      * @param token the fencing token (the node's czxid), or -1
      * @param session the client's session id, or 0 when unknown
      * @param owner the node's ephemeral owner, or 0 when unknown
-     * @param seq the node's sequence number (queue position), or -1
+     * @param seq the node's sequence number, or -1
      * @param nodeGone whether the client found the node it was granted already deleted at the grant's own revision
      *     (the grant's {@code node_gone}): a grant on a lease that had expired while the acquire waited
+     * @param parent the czxid of the lock node's parent (the grant's {@code parent_czxid}), which names one
+     *     incarnation of the parent and so the numbering its sequence numbers belong to; -1 when not recorded
      */
-    public record Grant(String node, long token, long session, long owner, long seq, boolean nodeGone) {
+    public record Grant(String node, long token, long session, long owner, long seq, boolean nodeGone, long parent) {
         public static final Grant NONE = new Grant(null, -1, 0, 0, -1);
 
         public Grant(String node, long token, long session, long owner, long seq) {
-            this(node, token, session, owner, seq, false);
+            this(node, token, session, owner, seq, false, -1);
         }
 
-        /** The queue position to order waiters by: the czxid when known (sequence numbers restart), else seq. */
-        public long queuePosition() {
-            return token >= 0 ? token : seq;
+        /**
+         * Where this grant queued, as far as it can be compared with other grants of its key: by its token when it
+         * has one (a czxid never restarts), else by its sequence number within its parent's incarnation when that is
+         * recorded, else not at all (sequence numbers restart when a container parent is reaped, so a bare one
+         * compares with nothing).
+         */
+        public QueuePosition position() {
+            if (token >= 0) {
+                return new QueuePosition(QueuePosition.Kind.TOKEN, token, -1);
+            }
+            if (seq >= 0 && parent >= 0) {
+                return new QueuePosition(QueuePosition.Kind.SEQUENCE, seq, parent);
+            }
+            return QueuePosition.NONE;
         }
 
         public boolean ownerMismatch() {
             return session != 0 && owner != 0 && session != owner;
+        }
+    }
+
+    /**
+     * A grant's place in its key's queue. Two positions compare only when they are of one kind and, for sequence
+     * numbers, of one incarnation of the parent: a token and a sequence number, or sequence numbers of two
+     * incarnations, say nothing about which queued first.
+     *
+     * @param kind what the value is
+     * @param value the token or the sequence number
+     * @param incarnation for a sequence number, its parent's czxid; -1 otherwise
+     */
+    public record QueuePosition(Kind kind, long value, long incarnation) {
+        public static final QueuePosition NONE = new QueuePosition(Kind.NONE, -1, -1);
+
+        /** What a queue position is read from. */
+        public enum Kind { TOKEN, SEQUENCE, NONE }
+
+        public boolean known() {
+            return kind != Kind.NONE;
+        }
+
+        /** The group of positions this one may be compared with: equal groups compare, others never do. */
+        public String group() {
+            return kind == Kind.SEQUENCE ? "seq@" + incarnation : kind.name();
         }
     }
 }

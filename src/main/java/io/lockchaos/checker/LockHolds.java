@@ -206,7 +206,8 @@ public final class LockHolds {
             return Hold.Grant.NONE;
         }
         return new Hold.Grant(ok.stringField("node"), ok.longField("token", -1), ok.longField("session", 0),
-                ok.longField("owner", 0), ok.longField("seq", -1), ok.boolField("node_gone", false));
+                ok.longField("owner", 0), ok.longField("seq", -1), ok.boolField("node_gone", false),
+                ok.longField("parent_czxid", -1));
     }
 
     /** A hold while the pass is still running; becomes a {@link Hold}. */

@@ -1,6 +1,7 @@
 package io.lockchaos.checker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -275,8 +276,16 @@ class CheckerEdgesTest {
 
     @Test
     void tokenZeroIsAQueuePositionAndAnOpWithoutModeNamesNone() {
-        assertEquals(0L, new Hold.Grant("/l/n5", 0, 1, 1, 5).queuePosition(), "the czxid, even when it is 0");
-        assertEquals(5L, new Hold.Grant("/l/n5", -1, 1, 1, 5).queuePosition(), "no token: the sequence number");
+        assertEquals(new Hold.QueuePosition(Hold.QueuePosition.Kind.TOKEN, 0, -1),
+                new Hold.Grant("/l/n5", 0, 1, 1, 5).position(), "the czxid, even when it is 0");
+        assertEquals(Hold.QueuePosition.NONE, new Hold.Grant("/l/n5", -1, 1, 1, 5).position(),
+                "no token and no parent: a bare sequence number compares with nothing");
+        Hold.QueuePosition seq = new Hold.Grant("/l/n5", -1, 1, 1, 5, false, 77).position();
+        assertEquals(new Hold.QueuePosition(Hold.QueuePosition.Kind.SEQUENCE, 5, 77), seq);
+        assertNotEquals(seq.group(), new Hold.Grant("/l/n6", -1, 1, 1, 6, false, 78).position().group(),
+                "sequence numbers of two incarnations of the parent do not compare");
+        assertNotEquals(seq.group(), new Hold.Grant("/l/n6", 9, 1, 1, 6).position().group(),
+                "nor with tokens");
         assertFalse(Hold.Mode.named(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "/l", null)));
         assertTrue(Hold.Mode.named(Op.of(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "/l", Map.of("mode", "read"))));
     }
