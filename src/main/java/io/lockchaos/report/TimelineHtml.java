@@ -40,9 +40,17 @@ public final class TimelineHtml {
         }
         String head = template.substring(0, at).replace(TITLE_MARK, escapeHtml(title));
         String json = json(data, result, title, about);
-        // Inside <script>, "</" could end the element early; "<\/" is the same JSON string.
-        Files.writeString(file, head + json.replace("</", "<\\/") + template.substring(at + DATA_MARK.length()),
+        Files.writeString(file, head + embeddable(json) + template.substring(at + DATA_MARK.length()),
                 StandardCharsets.UTF_8);
+    }
+
+    /**
+     * JSON that nothing in it can end or open inside a script element: not only {@code </script} ends one early, a
+     * {@code <!--} followed by {@code <script} holds the parser until a second {@code </script>}, and the page went
+     * blank. JSON has {@code <} only inside strings, where {@code \u003c} is the same character.
+     */
+    static String embeddable(String json) {
+        return json.replace("<", "\\u003c");
     }
 
     static String template() {

@@ -117,4 +117,25 @@ class TimelineTest {
             assertTrue(Files.size(dir.resolve(plot)) < 10_000_000, plot + " is " + Files.size(dir.resolve(plot)));
         }
     }
+
+    /** Any string of a history lands in the page's data: none may end or open an element there (#42, defect 5). */
+    @Test
+    void noStringOfTheHistoryCanEndOrOpenAnythingInThePage() throws Exception {
+        String hostile = "<!--<script></script><!-- -->";
+        History h = new Ops()
+                .op(OpType.INVOKE, 0, 3, Fn.ACQUIRE, "/l" + hostile, null)
+                .op(OpType.OK, 10, 3, Fn.ACQUIRE, "/l" + hostile, Map.of("node", hostile))
+                .nemesis(26, Fn.PAUSE, Map.of("node", "n1" + hostile))
+                .build();
+        Reports.writeAll(dir, h, Checkers.forRecipe(Recipe.MUTEX).check(h), Map.of("name", "t" + hostile));
+        String html = Files.readString(dir.resolve("timeline.html"));
+        String open = "<script type=\"application/json\" id=\"lockchaos-data\">";
+        int from = html.indexOf(open) + open.length();
+        int to = html.indexOf("</script>", from);
+        String data = html.substring(from, to);
+        assertTrue(data.contains("n1\\u003c!--\\u003cscript>"), "the nemesis op's node is in the data, escaped");
+        assertEquals(-1, data.indexOf('<'), "no '<' at all in the embedded data");
+        String title = new com.fasterxml.jackson.databind.ObjectMapper().readTree(data).get("title").asText();
+        assertTrue(title.startsWith("t" + hostile), "the same string once parsed: " + title);
+    }
 }
