@@ -284,6 +284,8 @@ final class CorpusCheck {
                             .filter(f -> !skipped(real, real.relativize(f)))
                             .forEach(f -> found.add(p.resolve(real.relativize(f).toString()).normalize()));
                 }
+            } else if (Files.exists(p)) {
+                throw new UserError(p + ": not a regular file or folder (a FIFO, device or socket is never read)");
             } else {
                 throw new UserError(p + ": no such file or folder");
             }

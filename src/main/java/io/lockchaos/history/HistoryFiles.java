@@ -29,6 +29,10 @@ public final class HistoryFiles {
         if (Files.isDirectory(file)) {
             throw new IOException(file + ": is a directory, expected a history file");
         }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            // a FIFO or a device never ends (check /dev/zero ran until killed): nothing but a regular file is read
+            throw new IOException(file + ": not a regular file (a FIFO, device or socket is never read as a history)");
+        }
         return format.of(file) == Format.EDN ? EdnHistory.read(file) : JsonlHistoryReader.read(file);
     }
 }

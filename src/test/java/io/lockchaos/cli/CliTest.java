@@ -47,6 +47,20 @@ class CliTest extends ConsoleCapturing {
         assertTrue(!err().contains("\tat "), "no stack trace");
     }
 
+    /** A device or FIFO never ends: check refused it in one line rather than reading until killed (#42). */
+    @Test
+    void aDeviceIsRefusedInOneLineNotRead() {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+            assertEquals(2, Main.run("check", "/dev/zero"));
+            assertEquals("lockchaos: /dev/zero: not a regular file (a FIFO, device or socket is never read as a"
+                    + " history)", err().strip());
+            err.reset();
+            assertEquals(2, Main.run("check", "/dev/zero", "checker/clean-mutex.jsonl"));
+            assertEquals("lockchaos: /dev/zero: not a regular file or folder (a FIFO, device or socket is never"
+                    + " read)", err().strip());
+        });
+    }
+
     @Test
     void unknownRecipeAndMissingFileAreOneLine() {
         assertEquals(2, Main.run("check", "checker/clean-mutex.jsonl", "--recipe", "spinlock"));
