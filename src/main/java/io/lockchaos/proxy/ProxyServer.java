@@ -58,6 +58,7 @@ public final class ProxyServer implements AutoCloseable {
         if (!bind.equals(HostPort.LOOPBACK) && !bind.equals(HostPort.ANY)) {
             throw new IllegalArgumentException("bind: expected 127.0.0.1 or 0.0.0.0 (inside a container), got " + bind);
         }
+        HttpLimits.apply();
         ScheduledExecutorService timers =
                 Executors.newSingleThreadScheduledExecutor(Threads.daemonFactory("lockchaos-proxy-timer"));
         ExecutorService httpThreads = Executors.newCachedThreadPool(Threads.daemonFactory("lockchaos-proxy-api"));

@@ -53,7 +53,8 @@ public final class TimelineHtml {
         return json.replace("<", "\\u003c");
     }
 
-    static String template() {
+    /** The page template as shipped: its inline scripts are what a browser may run of a timeline. */
+    public static String template() {
         try (InputStream in = TimelineHtml.class.getResourceAsStream(TEMPLATE)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + TEMPLATE + " is missing from the jar");

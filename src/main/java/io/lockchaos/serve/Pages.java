@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The store browser's pages, rendered on the server as plain HTML with one short inline script (the filters submit
- * when changed); no build step, nothing fetched from elsewhere. Printing only: verdicts come from the runs' files.
+ * when changed, allowed by its hash); no build step, nothing fetched from elsewhere. Printing only: verdicts come from the runs' files.
  */
 final class Pages {
     private static final String STYLE = "<style>body{font:14px sans-serif;margin:1.2em;color:#222}"
@@ -22,6 +22,11 @@ final class Pages {
             + "font-weight:bold}.unknown,.unchecked{color:#b35900}.crashed{color:#8b0000}td.faults,td.kinds{font-size:12px}"
             + "pre{background:#f7f7f7;padding:8px;overflow:auto}img{max-width:48%;margin:4px;border:1px solid #ddd}"
             + "form{margin:0 0 1em}</style>";
+    /** The index page's one script: the filters submit when changed. Its hash is in every page's policy. */
+    static final String INDEX_SCRIPT = "\n"
+            + "document.querySelector('#filters select').addEventListener('change', function () {\n"
+            + "  document.getElementById('filters').submit();\n});\n"
+            + "document.body.setAttribute('data-runs', String(document.querySelectorAll('tr.run').length));\n";
     private static final List<String> PLOTS = RunDir.PLOTS;
     private static final List<String> FILES = RunDir.SHOWN;
 
@@ -77,11 +82,7 @@ final class Pages {
                     .append("summary.txt\">summary</a> · <a href=\"").append(files)
                     .append("results.json\">results</a></td></tr>\n");
         }
-        s.append("</table>\n<script>\n"
-                + "document.querySelector('#filters select').addEventListener('change', function () {\n"
-                + "  document.getElementById('filters').submit();\n});\n"
-                + "document.body.setAttribute('data-runs', String(document.querySelectorAll('tr.run').length));\n"
-                + "</script>\n</body></html>\n");
+        s.append("</table>\n<script>").append(INDEX_SCRIPT).append("</script>\n</body></html>\n");
         return s.toString();
     }
 
@@ -89,7 +90,8 @@ final class Pages {
      * A run's page: its summary (the verdict and the first story as printed), every story, its plots and files; only
      * files {@code inStore} accepts (regular files really inside the store) are read or linked.
      */
-    static String run(StoredRun r, Path dir, java.util.function.Predicate<Path> inStore, List<JsonNode> stories) {
+    static String run(StoredRun r, Path dir, java.util.function.Predicate<Path> inStore,
+                      java.util.function.Function<Path, byte[]> read, List<JsonNode> stories) {
         String files = "/files/" + href(r.dir()) + "/";
         StringBuilder s = new StringBuilder(head(r.test() + " " + r.dir()));
         s.append("<p><a href=\"/\">all runs</a></p><h1>").append(esc(r.test())).append(" <span class=\"")
@@ -107,12 +109,9 @@ final class Pages {
         s.append("</p>\n");
         Path summary = RunDir.of(dir).summary();
         if (inStore.test(summary)) {
-            try {
-                s.append("<h2>summary</h2><pre id=\"summary\">").append(esc(Files.readString(summary)))
-                        .append("</pre>\n");
-            } catch (java.io.IOException e) {
-                s.append("<p>summary.txt cannot be read: ").append(esc(e.getMessage())).append("</p>");
-            }
+            byte[] text = read.apply(summary);
+            s.append(text == null ? "<p>summary.txt cannot be read</p>\n" : "<h2>summary</h2><pre id=\"summary\">"
+                    + esc(new String(text, java.nio.charset.StandardCharsets.UTF_8)) + "</pre>\n");
         }
         s.append("<h2>stories (").append(stories.size()).append(")</h2>\n");
         for (JsonNode story : stories) {

@@ -1,5 +1,6 @@
 package io.lockchaos.serve;
 
+import io.lockchaos.proxy.HttpLimits;
 import io.lockchaos.store.RunDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,10 +28,16 @@ import java.util.concurrent.Executors;
  * The store in a browser, as Jepsen's {@code serve} does it: a page listing every stored run (newest first, filtered
  * by verdict and test name), a page per run (summary, stories, plots, links) and the run's own files. It binds
  * 127.0.0.1 only and serves nothing outside the store root: a path with a {@code ..} or {@code .} segment (after
- * percent-decoding), an empty segment or a link that leads out of the root is refused with 403.
+ * percent-decoding), an empty segment or a link that leads out of the root is refused with 403, and a file is read
+ * through the folders it was checked in ({@link StoreFiles}). Slow clients get {@link HttpLimits}' time limits and
+ * cannot hold every thread; files are streamed, not read whole; every answer carries a Content-Security-Policy that
+ * lets only the pages' own scripts run (by their hashes), so a string of a hostile history can run nothing.
  */
 public final class StoreServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most of a summary a run's page shows, and of results.json or check-index.json it reads. */
+    private static final int SMALL_FILE = 4 << 20;
+    private static final int JSON_LIMIT = 64 << 20;
     private static final java.util.regex.Pattern LOCAL_HOST = java.util.regex.Pattern.compile(
             "(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]{1,5})?", java.util.regex.Pattern.CASE_INSENSITIVE);
     private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("html", "text/html; charset=utf-8"),
@@ -39,14 +46,22 @@ public final class StoreServer implements AutoCloseable {
             Map.entry("png", "image/png"), Map.entry("svg", "image/svg+xml"), Map.entry("xml", "application/xml"),
             Map.entry("edn", "text/plain; charset=utf-8"), Map.entry("cfg", "text/plain; charset=utf-8"));
 
+    /**
+     * Threads that answer requests. The JDK server reads a request on one of them, so each slow client holds one for
+     * up to {@link HttpLimits#REQUEST_SECONDS}: with four, four such clients stopped every page.
+     */
+    static final int THREADS = 32;
+
     private final Path root;
     private final Path realRoot;
+    private final StoreFiles files;
     private final HttpServer server;
     private final ExecutorService pool;
 
     private StoreServer(Path root, Path realRoot, HttpServer server, ExecutorService pool) {
         this.root = root.toAbsolutePath().normalize();
         this.realRoot = realRoot;
+        this.files = new StoreFiles(realRoot);
         this.server = server;
         this.pool = pool;
     }
@@ -61,8 +76,9 @@ public final class StoreServer implements AutoCloseable {
             throw new IOException(root + ": no such folder (a store is where run writes, histories/ by default)");
         }
         Path realRoot = root.toAbsolutePath().normalize().toRealPath();
+        HttpLimits.apply();
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-        ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "lockchaos-serve");
             t.setDaemon(true);
             return t;
@@ -116,21 +132,14 @@ public final class StoreServer implements AutoCloseable {
                         notFound(ex);
                         return;
                     }
-                    send(ex, 200, TYPES.get("html"), Pages.run(run, dir, this::contained, stories(dir))
+                    send(ex, 200, TYPES.get("html"), Pages.run(run, dir, this::contained,
+                            f -> read(f, SMALL_FILE), stories(dir))
                             .getBytes(StandardCharsets.UTF_8));
                 }
             } else if (path.startsWith("/files/")) {
-                Path file = inside(ex, path.substring("/files/".length()));
-                if (file != null) {
-                    if (!Files.isRegularFile(file)) {
-                        notFound(ex);
-                        return;
-                    }
-                    String name = file.getFileName().toString();
-                    String ext = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1) : "";
-                    // the real path checked is the one read: no second resolution of the links on the way
-                    send(ex, 200, TYPES.getOrDefault(ext.toLowerCase(Locale.ROOT), "application/octet-stream"),
-                            Files.readAllBytes(file.toRealPath()));
+                String rel = path.substring("/files/".length());
+                if (inside(ex, rel) != null) {
+                    sendFile(ex, rel);
                 }
             } else {
                 notFound(ex);
@@ -199,6 +208,12 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
+    /** A small file of the store named by its path below the root, read through {@link StoreFiles}; or null. */
+    private byte[] read(Path f, int limit) {
+        Path rel = root.relativize(f.toAbsolutePath().normalize());
+        return rel.startsWith("..") ? null : files.read(realRoot.resolve(rel), limit);
+    }
+
     /** Whether a Host header names this machine's loopback (or is absent, as in HTTP/1.0). */
     static boolean localHost(String host) {
         if (host == null) {
@@ -209,23 +224,24 @@ public final class StoreServer implements AutoCloseable {
 
     /** The store's check-index.json (written by {@code check STORE}), or null when there is none. */
     private JsonNode corpusIndex() {
-        Path f = root.resolve("check-index.json");
-        if (!contained(f)) {
+        byte[] b = read(root.resolve("check-index.json"), JSON_LIMIT);
+        if (b == null) {
             return null;
         }
         try {
-            return JSON.readTree(f.toFile());
+            return JSON.readTree(b);
         } catch (IOException e) {
             return null;
         }
     }
 
     private List<JsonNode> stories(Path dir) {
-        if (!contained(RunDir.of(dir).results())) {
+        byte[] b = read(RunDir.of(dir).results(), JSON_LIMIT);
+        if (b == null) {
             return List.of();
         }
         try {
-            JsonNode r = JSON.readTree(RunDir.of(dir).results().toFile());
+            JsonNode r = JSON.readTree(b);
             List<JsonNode> out = new java.util.ArrayList<>();
             if (r.has("stories")) {
                 r.get("stories").forEach(out::add);
@@ -255,9 +271,40 @@ public final class StoreServer implements AutoCloseable {
         send(ex, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+    /** Streams a file of the store: what is sent is the file that was opened inside it, never read whole. */
+    private void sendFile(HttpExchange ex, String rel) throws IOException {
+        try (StoreFiles.Opened f = files.open(List.of(rel.split("/")))) {
+            if (f == null) {
+                notFound(ex);
+                return;
+            }
+            String name = rel.substring(rel.lastIndexOf('/') + 1);
+            String ext = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1) : "";
+            headers(ex, TYPES.getOrDefault(ext.toLowerCase(Locale.ROOT), "application/octet-stream"));
+            boolean head = ex.getRequestMethod().equals("HEAD");
+            ex.sendResponseHeaders(200, head ? -1 : f.size() == 0 ? -1 : f.size());
+            if (!head) {
+                try (OutputStream out = ex.getResponseBody()) {
+                    java.io.InputStream in = java.nio.channels.Channels.newInputStream(f.channel());
+                    byte[] buf = new byte[64 * 1024];
+                    long left = f.size(); // a file that grows while sent is cut at the length announced
+                    for (int n; left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0; left -= n) {
+                        out.write(buf, 0, n);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void headers(HttpExchange ex, String type) {
         ex.getResponseHeaders().set("Content-Type", type);
         ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        ex.getResponseHeaders().set("Content-Security-Policy", Csp.POLICY);
+        ex.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        headers(ex, type);
         boolean head = ex.getRequestMethod().equals("HEAD");
         ex.sendResponseHeaders(status, head ? -1 : body.length);
         if (!head) {

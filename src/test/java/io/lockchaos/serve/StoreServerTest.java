@@ -198,6 +198,28 @@ class StoreServerTest {
         }
     }
 
+    /** Every answer says that only the pages' own scripts may run, by their hashes, and nothing is framed (#42). */
+    @Test
+    void everyAnswerCarriesAPolicyThatRunsOnlyThePagesOwnScripts() throws IOException {
+        for (String path : List.of("/", "/run/examples/double-grant/", "/files/examples/double-grant/timeline.html",
+                "/files/examples/double-grant/summary.txt", "/files/nothing")) {
+            String r = get(server.port(), path);
+            String csp = r.lines().filter(l -> l.toLowerCase(java.util.Locale.ROOT)
+                    .startsWith("content-security-policy:")).findFirst().orElse("");
+            assertTrue(csp.contains("default-src 'none'") && csp.contains("frame-ancestors 'none'"), path + ": " + csp);
+            assertFalse(csp.replaceAll("style-src 'unsafe-inline'", "").contains("unsafe"), path + ": " + csp);
+        }
+        String policy = Csp.POLICY;
+        String timeline = Files.readString(store.resolve("examples/double-grant/timeline.html"));
+        List<String> scripts = Csp.inlineScripts(timeline);
+        assertEquals(2, scripts.size(), "the error catcher and the page's script; the data is not run");
+        for (String s : scripts) {
+            assertTrue(policy.contains("'sha256-" + Csp.sha256(s) + "'"), "a committed timeline's script is allowed");
+        }
+        assertTrue(policy.contains("'sha256-" + Csp.sha256(Pages.INDEX_SCRIPT) + "'"));
+        assertFalse(policy.contains("'sha256-" + Csp.sha256("alert(1)") + "'"));
+    }
+
     @Test
     void aPageElsewhereRebindingItsNameToLoopbackReadsNothing() throws IOException {
         try (Socket s = new Socket("127.0.0.1", server.port())) {
