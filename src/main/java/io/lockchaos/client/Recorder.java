@@ -19,6 +19,7 @@ public final class Recorder {
     private long grants;
     /** {@code index}, readable without the lock: a progress line must never wait for a recording thread. */
     private volatile long recorded;
+    private volatile IOException failure;
     private java.util.function.Consumer<Op> observer = op -> { };
 
     /** A recorder that appends to {@code writer}. */
@@ -65,9 +66,31 @@ public final class Recorder {
         return append(type, invocation.process(), invocation.f(), invocation.key(), value, error);
     }
 
-    /** Records a connection-state event seen by a process. */
+    /**
+     * Records a connection-state event seen by a process; null when the history can no longer be written (the event
+     * comes on a client library's thread, which is no place to fail: the runner stops the run and says why).
+     */
     public Op state(int process, String state, long session) {
-        return append(OpType.OK, process, Fn.STATE, null, Map.of("state", state, "session", session), null);
+        try {
+            return append(OpType.OK, process, Fn.STATE, null, Map.of("state", state, "session", session), null);
+        } catch (Stopped e) {
+            return null;
+        }
+    }
+
+    /** Why the history could no longer be written, or null while it can. */
+    public IOException failure() {
+        return failure;
+    }
+
+    /**
+     * Thrown by every recording once the history could not be written: the worker or nemesis that meets it ends, and
+     * the runner stops the run with its message (one line naming the file and the cause).
+     */
+    public static final class Stopped extends UncheckedIOException {
+        public Stopped(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 
     private synchronized Op append(OpType type, int process, Fn f, String key, Object value, String error) {
@@ -80,7 +103,8 @@ public final class Recorder {
             try {
                 op = writer.append(op);
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                failure = e;
+                throw new Stopped(e);
             }
         }
         observer.accept(op);

@@ -295,10 +295,28 @@ public final class Runner {
         } catch (Exception | Error e) {
             // the stored run says why it has no results, and where it stopped
             io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(e);
+            HistoryWriter.WriteFailed full = writeFailure(e);
+            if (full != null) {
+                env = new io.lockchaos.cluster.EnvironmentProblem(full.getMessage()
+                        + "; the run stopped there (crashed.json beside it says in which phase)");
+            }
             io.lockchaos.store.RunDir.of(runDir).recordCrash(phases.current() != null ? phases.current()
                     : "setting up", env != null ? env.getMessage() : String.valueOf(e));
+            if (full != null) {
+                throw env;
+            }
             throw e;
         }
+    }
+
+    /** The failed write of the history somewhere in {@code t}'s causes, or null. */
+    private static HistoryWriter.WriteFailed writeFailure(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof HistoryWriter.WriteFailed f) {
+                return f;
+            }
+        }
+        return null;
     }
 
     private Outcome run(Phases phases) throws Exception {
@@ -413,6 +431,7 @@ public final class Runner {
             about.put("live_detection_after_s", detectedAfter);
         }
         try (Phases.Step s = phases.start("writing results and reports")) {
+            RunDir.of(runDir).releaseSpace();
             ResultsJson.write(RunDir.of(runDir).results(), result, about);
             io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
         }
@@ -466,7 +485,11 @@ public final class Runner {
             } catch (InterruptedException e) {
                 return;
             }
-            driver.run();
+            try {
+                driver.run();
+            } catch (Recorder.Stopped e) {
+                // the history cannot be written: the runner stops the run and says why
+            }
         }, "lockchaos-nemesis");
         nemesis.setDaemon(true);
         nemesis.start();
@@ -501,7 +524,13 @@ public final class Runner {
             if (spec.recipe().protectsResources() && !read) {
                 lw.resources(resources.computeIfAbsent(key, Resources::new));
             }
-            Thread t = new Thread(lw, "lockchaos-worker-" + worker);
+            Thread t = new Thread(() -> {
+                try {
+                    lw.run();
+                } catch (Recorder.Stopped e) {
+                    // the history cannot be written: the runner stops the run and says why
+                }
+            }, "lockchaos-worker-" + worker);
             threads.add(t);
             workers.add(lw);
             t.start();
@@ -522,11 +551,21 @@ public final class Runner {
             }
         }
         for (Thread t : threads) {
-            t.join();
+            while (t.isAlive()) {
+                t.join(200);
+                if (rec.failure() != null) {
+                    // nothing more can be recorded: every op from here on would be unjudgeable, so stop now
+                    threads.forEach(Thread::interrupt);
+                    nemesis.interrupt();
+                }
+            }
         }
         // nemesis ops must not interleave: the final heal comes after the driver's last op
         nemesis.interrupt();
         nemesis.join();
+        if (rec.failure() != null) {
+            throw new Recorder.Stopped(rec.failure());
+        }
     }
 
     /**

@@ -8,6 +8,8 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.StringWriter;
 import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,33 +24,96 @@ public final class HistoryWriter implements Closeable {
     private static final JsonFactory JSON = new JsonFactory();
     private final Writer out;
     private final boolean flushEachLine;
+    /** The file being appended to, when this writer made it: a failed write is cut back to its last whole line. */
+    private final Path file;
+    private final FileChannel channel;
+    /** Bytes of whole lines the file holds (only counted with {@link #channel}). */
+    private long committed;
+    /** Whole lines the file holds (only counted with {@link #channel}). */
+    private long lines;
+    /** The write that failed: every append after it fails the same way, and writes nothing. */
+    private WriteFailed failed;
     private long nextIndex;
 
     public HistoryWriter(Writer out, boolean flushEachLine) {
+        this(out, flushEachLine, null, null);
+    }
+
+    private HistoryWriter(Writer out, boolean flushEachLine, Path file, FileChannel channel) {
         this.out = out;
         this.flushEachLine = flushEachLine;
+        this.file = file;
+        this.channel = channel;
     }
 
     /** Opens (creating or truncating) a history file that is flushed after every line. */
     public static HistoryWriter create(Path file) throws IOException {
-        OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE);
-        return new HistoryWriter(new java.io.BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16),
-                true);
+        return new HistoryWriter(new java.io.BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(ch),
+                StandardCharsets.UTF_8), 1 << 16), true, file, ch);
+    }
+
+    /**
+     * A write of the history failed (a full disk, a lost mount): the ops before it are whole lines of the file, and
+     * nothing more is written. Its message is one line naming the file and the cause.
+     */
+    public static final class WriteFailed extends IOException {
+        private final long opsKept;
+
+        WriteFailed(String message, long opsKept, IOException cause) {
+            super(message, cause);
+            this.opsKept = opsKept;
+        }
+
+        /** How many ops the file holds, each a whole line. */
+        public long opsKept() {
+            return opsKept;
+        }
     }
 
     /**
      * Writes the op, giving it the next index when its own is -1, and returns the op as written.
+     *
+     * @throws WriteFailed when this or an earlier write failed; the file then ends with its last whole line
      */
     public synchronized Op append(Op op) throws IOException {
+        if (failed != null) {
+            throw failed;
+        }
         Op written = op.index() < 0 ? op.withIndex(nextIndex) : op;
+        String line = toJsonLine(written);
+        try {
+            out.write(line);
+            out.write('\n');
+            if (flushEachLine) {
+                out.flush();
+            }
+        } catch (IOException e) {
+            throw fail(e);
+        }
         nextIndex = written.index() + 1;
-        out.write(toJsonLine(written));
-        out.write('\n');
-        if (flushEachLine) {
-            out.flush();
+        if (channel != null) {
+            committed += line.getBytes(StandardCharsets.UTF_8).length + 1;
+            lines++;
         }
         return written;
+    }
+
+    /** Remembers the failure and cuts a half-written line off the file, so that what was written stays readable. */
+    private WriteFailed fail(IOException e) {
+        String cut = "";
+        if (channel != null) {
+            try {
+                channel.truncate(committed); // takes no space: it frees some
+            } catch (IOException t) {
+                cut = "; its last line may be cut short";
+            }
+        }
+        String cause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        failed = new WriteFailed((file == null ? "the history" : file.toString()) + ": cannot write (" + cause
+                + "); the " + lines + " ops written before are kept" + cut, lines, e);
+        return failed;
     }
 
     /** Writes a whole history. */
@@ -94,6 +159,11 @@ public final class HistoryWriter implements Closeable {
 
     @Override
     public synchronized void close() throws IOException {
+        if (failed != null && channel != null) {
+            // its buffer holds the line that did not fit: flushing it on close would write half a line again
+            channel.close();
+            return;
+        }
         out.close();
     }
 }

@@ -24,6 +24,12 @@ public record RunDir(Path path) {
     /** What a run that did not finish leaves behind, saying why. */
     public static final String CRASHED = "crashed.json";
     public static final String MINIMAL = "minimal.json";
+    /**
+     * Room kept for crashed.json while the run writes: on a full disk the history's last write failed, and crashed.json
+     * came out empty. Given back before the results are written, or before crashed.json.
+     */
+    static final String RESERVE = ".space-reserve";
+    private static final int RESERVE_BYTES = 64 << 10;
     public static final String SHRINK_LOG = "shrink.json";
     /** The plots' names; each is written as .png and .svg. */
     public static final String LATENCY_PLOT = "latency";
@@ -101,6 +107,7 @@ public record RunDir(Path path) {
      * of a run nobody checked. Never throws: a run that failed must still report its own error.
      */
     public void recordCrash(String phase, String error) {
+        releaseSpace();
         try {
             Map<String, String> m = new LinkedHashMap<>();
             m.put("phase", phase);
@@ -109,6 +116,24 @@ public record RunDir(Path path) {
                     .writeValue(crashed().toFile(), m);
         } catch (IOException | RuntimeException e) {
             System.err.println("lockchaos: warning: " + crashed() + " not written (" + e + ")");
+        }
+    }
+
+    /** Keeps room for crashed.json (best effort: a disk already full keeps none). */
+    public void reserveSpace() {
+        try {
+            Files.write(path.resolve(RESERVE), new byte[RESERVE_BYTES]);
+        } catch (IOException e) {
+            releaseSpace();
+        }
+    }
+
+    /** Gives the room kept by {@link #reserveSpace} back. */
+    public void releaseSpace() {
+        try {
+            Files.deleteIfExists(path.resolve(RESERVE));
+        } catch (IOException e) {
+            // nothing kept, nothing to give back
         }
     }
 }

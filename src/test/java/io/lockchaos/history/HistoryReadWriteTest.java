@@ -150,4 +150,20 @@ class HistoryReadWriteTest {
         assertEquals(List.of(1L, 2L), h.get(2).value());
         assertEquals("mismatch", h.get(3).error());
     }
+
+    /** A write that fails (here /dev/full: no space, ever) fails every append after it, with one line (#42). */
+    @Test
+    void aFailedWriteIsSaidOnceAndNothingMoreIsWritten() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isWritable(full), "skipped: no /dev/full");
+        try (HistoryWriter w = HistoryWriter.create(full)) {
+            Op op = Op.of(OpType.INVOKE, 1, 0, Fn.ACQUIRE, "/l", null);
+            HistoryWriter.WriteFailed first = assertThrows(
+                    HistoryWriter.WriteFailed.class, () -> w.append(op));
+            assertEquals("/dev/full: cannot write (No space left on device); the 0"
+                    + " ops written before are kept", first.getMessage());
+            org.junit.jupiter.api.Assertions.assertSame(first, assertThrows(
+                    HistoryWriter.WriteFailed.class, () -> w.append(op)), "the same failure, nothing written");
+        }
+    }
 }
