@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
             + " ZooKeeper servers), a Redis SET NX PX lock and a PostgreSQL advisory lock: each under the same faults"
             + " (holder paused, holder cut off, server killed) and the same load (100 clients on 1 and 10 keys), and"
             + " writes the tutorial's table with the measured value beside each claim as table.md and table.html.",
-            "Exit code: 0 the table was written, 2 error (a backend this machine lacks is named in one line)."})
+            "Exit code: 0 the table was written, 2 error (a backend this machine lacks is named in one line, before the"
+            + " first run; a comparison stopped by a run writes the table of what it measured first)."})
 final class CompareCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "one run per fault class and 3 s of load: a few minutes on 2 cores")
     boolean quick;
@@ -58,10 +59,15 @@ final class CompareCommand implements Callable<Integer> {
         System.out.println("compare: " + plan.columns().size() + " columns, " + plan.runs() + " run(s) per fault class,"
                 + " " + plan.loadSeconds() + " s of load; runs stored under " + store);
         List<ColumnResult> results;
+        String stopped = null;
         try {
             results = new Comparison(plan, store, seed, System.out).run();
         } catch (IllegalArgumentException e) {
             throw new UserError("compare: " + e.getMessage());
+        } catch (Comparison.Stopped e) {
+            // minutes of runs are not thrown away: the table says what they measured and where it stopped
+            results = e.partial();
+            stopped = e.getMessage();
         }
         Table table = new Table(plan, results, "on " + when.substring(0, 8) + " with " + Runtime.getRuntime()
                 .availableProcessors() + " cores");
@@ -72,6 +78,10 @@ final class CompareCommand implements Callable<Integer> {
         System.out.print(md);
         System.out.println("  table: " + dir.resolve("table.md"));
         System.out.println("  page: " + dir.resolve("table.html"));
+        if (stopped != null) {
+            throw new UserError("compare: stopped before the plan's end (the table shows what was measured): "
+                    + stopped);
+        }
         return 0;
     }
 }

@@ -14,15 +14,25 @@ import java.util.Map;
  * @param herd per recipe, the wake-ups a grant cost: watch notifications (ZooKeeper) or requests to the lock service
  *     (the polling and queueing locks)
  * @param herdUnit what {@code herd} counts
- * @param codeLines code lines of the column's sources (no blank lines, comments, imports)
+ * @param codeLines code lines of the column's sources (no blank lines, comments, imports), or -1 when the jar
+ *     lacks them
  * @param lockTypes the kinds of lock lockchaos drives on the backend
  * @param recoveries one per cut-off run
  * @param runs every run folder, in order
+ * @param stopped why the comparison stopped in or before this column, or null when every run of it was made
  */
 public record ColumnResult(Column column, Map<FaultClass, Tally> reliability, Tally load,
                            Map<Integer, Double> acquiresPerSecond,
                            Map<String, Double> herd, String herdUnit, int codeLines, List<String> lockTypes,
-                           List<Recovery> recoveries, List<Path> runs) {
+                           List<Recovery> recoveries, List<Path> runs, String stopped) {
+    /** A column whose runs were all made. */
+    public ColumnResult(Column column, Map<FaultClass, Tally> reliability, Tally load,
+                        Map<Integer, Double> acquiresPerSecond, Map<String, Double> herd, String herdUnit,
+                        int codeLines, List<String> lockTypes, List<Recovery> recoveries, List<Path> runs) {
+        this(column, reliability, load, acquiresPerSecond, herd, herdUnit, codeLines, lockTypes, recoveries, runs,
+                null);
+    }
+
     public ColumnResult {
         reliability = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(reliability));
         acquiresPerSecond = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(acquiresPerSecond));

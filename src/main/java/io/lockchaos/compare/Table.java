@@ -26,7 +26,43 @@ public final class Table {
     }
 
     public Cell cell(Claim row, ColumnResult r) {
-        return new Cell(r.column().claims().get(row), measured(row, r));
+        return new Cell(r.column().claims().get(row), r.stopped() == null ? measured(row, r) : stopped(row, r));
+    }
+
+    /**
+     * The cell of a column the comparison stopped in or before: what its runs measured, said to be incomplete, or
+     * "not measured" and why. Complexity and lock types come from the code, not from runs, and stand.
+     */
+    private String stopped(Claim row, ColumnResult r) {
+        int loadRuns = plan.keyCounts().size() + r.column().herdRecipes().size();
+        boolean none;
+        boolean complete;
+        switch (row) {
+            case RELIABILITY -> {
+                none = r.reliability().isEmpty();
+                complete = r.reliability().size() == plan.faults().size() && r.load().runs() == loadRuns;
+            }
+            case PERFORMANCE -> {
+                none = r.acquiresPerSecond().isEmpty();
+                complete = r.load().runs() >= plan.keyCounts().size();
+            }
+            case HERD -> {
+                none = r.herd().isEmpty();
+                complete = r.load().runs() == loadRuns;
+            }
+            case RECOVERY -> {
+                none = r.recoveries().isEmpty();
+                complete = r.reliability().containsKey(FaultClass.HOLDER_CUT_OFF)
+                        || !plan.faults().contains(FaultClass.HOLDER_CUT_OFF);
+            }
+            default -> {
+                return measured(row, r);
+            }
+        }
+        if (complete) {
+            return measured(row, r);
+        }
+        return none ? "not measured (" + r.stopped() + ")" : measured(row, r) + " (incomplete: " + r.stopped() + ")";
     }
 
     static String measured(Claim row, ColumnResult r) {
@@ -36,8 +72,9 @@ public final class Table {
                     : r.acquiresPerSecond().entrySet().stream().map(e -> String.format(Locale.ROOT,
                             "%.0f acquires/s on %d key%s", e.getValue(), e.getKey(), e.getKey() == 1 ? "" : "s"))
                             .collect(Collectors.joining(", "));
-            case COMPLEXITY -> r.codeLines() + " code lines (" + r.column().sources().stream()
-                    .map(s -> s.substring(s.lastIndexOf('/') + 1)).collect(Collectors.joining(", ")) + ")";
+            case COMPLEXITY -> r.codeLines() < 0 ? "not measured (the jar lacks the sources)" : r.codeLines()
+                    + " code lines (" + r.column().sources().stream().map(s -> s.substring(s.lastIndexOf('/') + 1))
+                    .collect(Collectors.joining(", ")) + ")";
             case HERD -> herd(r);
             case LOCK_TYPES -> String.join(", ", r.lockTypes());
             case RECOVERY -> recovery(r);
@@ -146,7 +183,9 @@ public final class Table {
                         + f.holdMillis() + " ms").collect(Collectors.joining("; ")), plan.faultSeconds(),
                 plan.clients(),
                 plan.loadSeconds(), plan.clients()) + " Deployments: " + results.stream().map(r -> r.column().title()
-                + ": " + r.column().deployment()).collect(Collectors.joining("; ")) + ".";
+                + ": " + r.column().deployment()).collect(Collectors.joining("; ")) + "."
+                + results.stream().filter(r -> r.stopped() != null).findFirst().map(r -> " Not the whole plan: "
+                + r.stopped() + ".").orElse("");
     }
 
     private static String esc(String s) {

@@ -77,10 +77,12 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     }
 
     /**
-     * The etcd this machine has, or null: {@code LOCKCHAOS_ETCD}, else {@code etcd} on the PATH, else /usr/bin/etcd.
+     * The etcd this machine has, or null: {@code LOCKCHAOS_ETCD} (or the system property {@code lockchaos.etcd}),
+     * else {@code etcd} on the PATH, else /usr/bin/etcd.
      */
     public static String findExecutable() {
-        String env = System.getenv("LOCKCHAOS_ETCD");
+        // the property lets a test in this JVM name a missing etcd, which it cannot do with the environment
+        String env = System.getProperty("lockchaos.etcd", System.getenv("LOCKCHAOS_ETCD"));
         if (env != null && !env.isBlank()) {
             return Files.isExecutable(Path.of(env)) ? env : null;
         }

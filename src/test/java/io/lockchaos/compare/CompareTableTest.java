@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lockchaos.checker.CheckResult;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
+import io.lockchaos.scenario.Scenario;
+import io.lockchaos.scenario.ScenarioResult;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What compare reads from histories and sources, and what its table says: no servers. */
 class CompareTableTest {
@@ -112,6 +119,76 @@ class CompareTableTest {
         assertTrue(html.contains("<th>Herd effect<br>羊群效应</th>"), html);
         assertTrue(html.contains("<div class=\"claim\">tutorial: depends on the database</div>"), html);
         assertEquals(Claim.values().length + 1, html.split("<tr>", -1).length - 1, html);
+    }
+
+    @Test
+    void aColumnWhoseBackendIsMissingIsRefusedBeforeAnyRun(@TempDir Path store) {
+        String before = System.getProperty("lockchaos.etcd");
+        System.setProperty("lockchaos.etcd", store.resolve("no-such-etcd").toString());
+        try {
+            Plan plan = new Plan(List.of(Column.zooKeeper(), Column.etcd()), List.of(FaultClass.values()), 1, 8, 100,
+                    List.of(1, 10), 3);
+            int[] runs = {0};
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Comparison(plan,
+                    store, 1, new PrintStream(OutputStream.nullOutputStream()), s -> {
+                        runs[0]++;
+                        throw new AssertionError("no run may start");
+                    }).run());
+            assertEquals(0, runs[0]);
+            assertEquals("etcd: " + io.lockchaos.etcd.EtcdServers.MISSING, e.getMessage());
+            assertFalse(e.getMessage().contains("\n"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("lockchaos.etcd");
+            } else {
+                System.setProperty("lockchaos.etcd", before);
+            }
+        }
+    }
+
+    /** A fault-free run's folder: one grant and its release, 0.1 s apart. */
+    private static ScenarioResult fakeRun(Scenario s, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("history.jsonl"), String.join("\n",
+                "{\"index\":0,\"time\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"acquire\",\"key\":\"k\"}",
+                "{\"index\":1,\"time\":50000000,\"type\":\"ok\",\"process\":0,\"f\":\"acquire\",\"key\":\"k\"}",
+                "{\"index\":2,\"time\":60000000,\"type\":\"invoke\",\"process\":0,\"f\":\"release\",\"key\":\"k\"}",
+                "{\"index\":3,\"time\":100000000,\"type\":\"ok\",\"process\":0,\"f\":\"release\",\"key\":\"k\"}",
+                ""));
+        return new ScenarioResult(s.spec(), dir, CheckResult.of("fake", List.of(), Map.of()), List.of(), -1);
+    }
+
+    @Test
+    void aComparisonStoppedByItsFifthRunStillTablesWhatTheFirstFourMeasured(@TempDir Path store) throws Exception {
+        Column second = new Column("Second", "the same again", "reentrant-mutex", 3, Map.of(), List.of(),
+                Column.zooKeeper().sources(), Column.zooKeeper().claims());
+        Plan plan = new Plan(List.of(Column.zooKeeper(), second), List.of(FaultClass.values()), 1, 8, 100,
+                List.of(1, 10), 3);
+        int[] runs = {0};
+        // runs 1-3 are the fault classes, 4 the load on 1 key; the 5th (10 keys) finds the machine lacking
+        Comparison.Stopped e = assertThrows(Comparison.Stopped.class, () -> new Comparison(plan, store, 1,
+                new PrintStream(OutputStream.nullOutputStream()), s -> {
+                    if (++runs[0] == 5) {
+                        throw new IllegalArgumentException("the servers are gone");
+                    }
+                    return fakeRun(s, store.resolve("run-" + runs[0]));
+                }).run());
+        assertEquals(5, runs[0]);
+        assertEquals("ZooKeeper: the servers are gone", e.getMessage());
+        assertEquals(2, e.partial().size());
+        String md = new Table(plan, e.partial(), "on 20261206 with 2 cores").markdown();
+        assertTrue(md.contains("measured: double holders in 0 of 3 runs (holder-pause 0/1, holder-cut-off 0/1,"
+                + " server-kill 0/1) (incomplete: the comparison stopped here: ZooKeeper: the servers are gone)"), md);
+        assertTrue(md.contains("measured: 10 acquires/s on 1 key (incomplete: the comparison stopped here:"
+                + " ZooKeeper: the servers are gone)"), md);
+        assertTrue(md.contains("measured: not measured (the comparison stopped here: ZooKeeper: the servers are"
+                + " gone)"), md); // the herd row: its runs never came
+        String reliability = md.lines().filter(l -> l.startsWith("| Reliability")).findFirst().orElseThrow();
+        assertTrue(reliability.endsWith("measured: not measured (the comparison stopped before this column (in"
+                + " ZooKeeper)) |"), reliability);
+        assertTrue(md.contains("Not the whole plan: the comparison stopped here: ZooKeeper: the servers are gone."),
+                md);
+        assertEquals(4, e.partial().get(0).runs().size());
     }
 
     @Test
