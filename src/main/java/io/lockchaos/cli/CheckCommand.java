@@ -230,7 +230,19 @@ final class CheckCommand implements Callable<Integer> {
         if (!h.warnings().isEmpty()) {
             about.put("warnings", h.warnings());
         }
+        putStalls(about, h);
         return about;
+    }
+
+    /**
+     * Adds {@code runner_stalls} when the history records any: a history without stall ops may come from a runner
+     * without a heartbeat, so an empty list would claim what nobody measured.
+     */
+    static void putStalls(Map<String, Object> about, History h) {
+        List<io.lockchaos.report.RunnerStalls.Stall> stalls = io.lockchaos.report.RunnerStalls.of(h);
+        if (!stalls.isEmpty()) {
+            about.put("runner_stalls", io.lockchaos.report.RunnerStalls.toMaps(stalls));
+        }
     }
 
     /** results.json, and with {@code --results-format edn} a Jepsen-style results.edn beside it. */

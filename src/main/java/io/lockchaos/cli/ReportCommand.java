@@ -75,6 +75,7 @@ final class ReportCommand implements Callable<Integer> {
         if (!h.warnings().isEmpty()) {
             about.put("warnings", h.warnings());
         }
+        CheckCommand.putStalls(about, h);
         List<io.lockchaos.report.OverlapStory> stories = io.lockchaos.report.OverlapStory.forRun(runDir, h, result);
         about.put("stories", stories.stream().map(io.lockchaos.report.OverlapStory::toMap).toList());
         ResultsJson.write(RunDir.of(runDir).results(), result, about);

@@ -160,8 +160,10 @@ final class RunCommand implements Callable<Integer> {
             after.add("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
         }
+        String frozen = io.lockchaos.report.RunnerStalls.brief(out.stalls());
         System.out.print(io.lockchaos.report.Reports.writeVerdict(dir, RunDir.of(dir).history() + " (" + out.ops()
-                + " ops)", out.result(), java.util.List.of(io.lockchaos.report.Throughput.line(out.throughput())),
+                + " ops" + (frozen == null ? "" : "; " + frozen + ": sessions may have expired for that alone") + ")",
+                out.result(), java.util.List.of(io.lockchaos.report.Throughput.line(out.throughput())),
                 out.stories(), 1, after));
         // where to look next, as check and report print it
         System.out.println("  results: " + RunDir.of(dir).results());

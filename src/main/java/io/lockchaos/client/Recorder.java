@@ -93,6 +93,23 @@ public final class Recorder {
         }
     }
 
+    /** Now, on the history's clock (nanoseconds since this recorder was made). */
+    public long now() {
+        return System.nanoTime() - start;
+    }
+
+    /**
+     * Records that the runner itself was frozen from {@code startNs} to {@code endNs} (the history's clock): an
+     * unpaired {@link Fn#STALL} of the nemesis, the runner's own marker.
+     */
+    public Op stall(long startNs, long endNs) {
+        Map<String, Object> v = new java.util.LinkedHashMap<>(); // a fixed order: the line reads start, end, length
+        v.put("start_ns", startNs);
+        v.put("end_ns", endNs);
+        v.put("duration_ns", endNs - startNs);
+        return append(OpType.OK, Op.NEMESIS, Fn.STALL, null, v, null);
+    }
+
     private synchronized Op append(OpType type, int process, Fn f, String key, Object value, String error) {
         if (type == OpType.OK && f == Fn.ACQUIRE) {
             grants++;

@@ -220,6 +220,10 @@ public final class Keys {
                     + " check (see CI: Soak)", s -> s.checking().memoryGrowthMb()),
             key("open_tries", Type.INT, "3", 1, 100, null, "how often a worker tries to open a client for a new"
                     + " process, a second apart, before it stops (its first one: before the run stops)"),
+            key("stall_ms", Type.INT, "1000", 200, 600_000, null, "a gap longer than this between two wake-ups of"
+                    + " the runner's heartbeat (every 100 ms) is a stall of the runner itself (stopped, paused with"
+                    + " its machine, in a long GC): recorded as a `stall` op and in `runner_stalls`, and told in the"
+                    + " headline and in every story it crosses (see The history)"),
             key("container_check_ms", Type.LONG, "-1", null, "how often the servers (child JVMs) reap empty"
                     + " container nodes, such as a lock's parent (ZooKeeper's `znode.container.checkIntervalMs`); -1"
                     + " keeps its minute", s -> s.cluster().containerCheckMillis()));

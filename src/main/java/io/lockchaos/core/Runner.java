@@ -28,6 +28,7 @@ import io.lockchaos.report.OverlapStory;
 import io.lockchaos.report.Phases;
 import io.lockchaos.report.ProgressLine;
 import io.lockchaos.report.ResultsJson;
+import io.lockchaos.report.RunnerStalls;
 import io.lockchaos.report.Throughput;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
@@ -63,9 +64,11 @@ public final class Runner {
      * @param stories how each double holder happened
      * @param detectedAfterSeconds seconds from the start of {@link #run} to the live sight of the first double holder,
      *     or -1 when none was seen while running
+     * @param stalls when the runner itself was frozen, from its history's {@code stall} ops
      */
     public record Outcome(Path dir, CheckResult result, long ops, Map<String, Object> throughput, int faultsStarted,
-                          int faultsFailed, List<OverlapStory> stories, double detectedAfterSeconds) {
+                          int faultsFailed, List<OverlapStory> stories, double detectedAfterSeconds,
+                          List<RunnerStalls.Stall> stalls) {
     }
 
     private final TestSpec spec;
@@ -366,6 +369,13 @@ public final class Runner {
                                 detectedAfter[0]));
                     }
                 }));
+                StallDetector heartbeat = StallDetector.start(rec::now, spec.number("stall_ms"), stall -> {
+                    try {
+                        rec.stall(stall.startNs(), stall.endNs());
+                    } catch (java.io.UncheckedIOException e) {
+                        // a store that cannot be written is said by the workers' own writes; not a second time here
+                    }
+                });
                 try {
                     phases.mark("running the workers and faults");
                     prepare(zk.connectString());
@@ -384,6 +394,7 @@ public final class Runner {
                         new FinalPhase(spec, sessions, allKeys()).run(zk.connectString(), rec, resources.values());
                     }
                 } finally {
+                    heartbeat.close();
                     sessions.closeAll();
                     closeAgents();
                 }
@@ -427,6 +438,9 @@ public final class Runner {
             System.err.println("lockchaos: warning: no overlap stories (" + e.getMessage() + ")");
         }
         about.put("stories", stories.stream().map(OverlapStory::toMap).toList());
+        // always present in a run's results (the heartbeat ran), empty when it never stalled
+        List<RunnerStalls.Stall> stalls = RunnerStalls.of(h);
+        about.put("runner_stalls", RunnerStalls.toMaps(stalls));
         if (detectedAfter >= 0) {
             about.put("live_detection_after_s", detectedAfter);
         }
@@ -436,7 +450,7 @@ public final class Runner {
             io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
         }
         return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed(), stories,
-                detectedAfter);
+                detectedAfter, stalls);
     }
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */

@@ -277,7 +277,13 @@ public final class EdnHistory {
 
         void addOp(Op op, long line) throws HistoryFormatException {
             int i = ops.size();
-            if (op.isNemesis() && !raw) {
+            if (op.isNemesis() && op.f().unpaired()) {
+                // a runner's stall is one :info line, not a pair: it neither opens nor closes a nemesis op
+                if (op.type() == OpType.INFO) {
+                    op = new Op(op.index(), op.time(), OpType.OK, op.process(), op.f(), op.key(), op.value(),
+                            op.error());
+                }
+            } else if (op.isNemesis() && !raw) {
                 // Jepsen writes both halves of a nemesis op as :info; the first of a pair is the invocation.
                 if (op.type() == OpType.INFO && !nemesisOpen) {
                     op = new Op(op.index(), op.time(), OpType.INVOKE, op.process(), op.f(), op.key(), op.value(),
@@ -548,12 +554,14 @@ public final class EdnHistory {
      * One op as Jepsen's lock workload writes it (its etcd test's {@code lock}): {@code :type :f :value :time :process}
      * and {@code :index}, the value nil, no key (one lock per history), a release that found the lock gone failing with
      * {@code :error :not-held}; the faults as {@link #toEdn} writes them. Null for an op that workload has no place for
-     * (the protected set's adds and reads, connection states, fenced writes, the run's phases).
+     * (the protected set's adds and reads, connection states, fenced writes, the run's phases and stalls).
      */
     public static String toJepsenLock(Op op) {
         if (op.isNemesis()) {
-            // the run's own bookkeeping (its phases, the final quiesce and inspection) is no fault of Jepsen's
-            return op.f() == Fn.PHASE || op.f() == Fn.QUIESCE || op.f() == Fn.INSPECT ? null : toEdn(op);
+            // the run's own bookkeeping (its phases and stalls, the final quiesce and inspection) is no fault of
+            // Jepsen's
+            return op.f() == Fn.PHASE || op.f() == Fn.QUIESCE || op.f() == Fn.INSPECT || op.f() == Fn.STALL ? null
+                    : toEdn(op);
         }
         if (op.f() != Fn.ACQUIRE && op.f() != Fn.RELEASE) {
             return null;

@@ -23,6 +23,12 @@ public enum Fn {
     INSPECT,
     /** Runner: a workload phase begins (warmup, main); the value names it. */
     PHASE,
+    /**
+     * Runner: the runner itself was frozen (stopped, paused with its machine, or in a long GC pause), seen afterwards
+     * by its heartbeat. Unpaired like {@link #STATE}: type ok, process nemesis, value {@code from_ns} and {@code to_ns}
+     * (the frozen span on the history's clock) and {@code ms}. No checker judges it; reports show it.
+     */
+    STALL,
     KILL, RESTART, PAUSE, RESUME, PARTITION, EXPIRE,
     FAULT;
 
@@ -36,6 +42,11 @@ public enum Fn {
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Whether its ops are observations standing alone, neither invocation nor completion: STATE and STALL. */
+    public boolean unpaired() {
+        return this == STATE || this == STALL;
     }
 
     /** Returns the function for a wire name, or null when there is none. */

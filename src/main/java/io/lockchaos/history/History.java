@@ -12,8 +12,8 @@ import java.util.function.Function;
 /**
  * An immutable, validated history. Every client invocation is paired with the completion of the same process that
  * follows it, or with nothing when the history ends first (treated as {@code info}). {@link Fn#STATE} ops are
- * unpaired observations of a process (connection-state events); nemesis ops pair like client ops but never retire the
- * nemesis.
+ * unpaired observations of a process (connection-state events), and {@link Fn#STALL} ops unpaired observations of the
+ * runner; other nemesis ops pair like client ops but never retire the nemesis.
  *
  * <p>Positions (0..size-1) address ops inside this object; {@link Op#index()} is what reports cite.
  */
@@ -83,10 +83,15 @@ public final class History {
             lastIndex = op.index();
             lastTime = op.time();
             int p = op.process();
-            if (op.f() == Fn.STATE) {
+            if (op.f().unpaired()) {
                 if (op.type() != OpType.OK) {
-                    throw new HistoryFormatException(source, line,
-                            "type: a state event must have type ok, not " + op.type().wireName());
+                    throw new HistoryFormatException(source, line, "type: a " + op.f().wireName()
+                            + " event must have type ok, not " + op.type().wireName());
+                }
+                if (op.f() == Fn.STALL && p != Op.NEMESIS) {
+                    // a stall is the runner's own: checkers skip nemesis ops, and must not take it for a client's
+                    throw new HistoryFormatException(source, line, "process: a stall is the runner's and must be"
+                            + " \"nemesis\", not " + p);
                 }
             } else {
                 Long retired = retiredAt.get(p);

@@ -20,7 +20,8 @@ import java.util.Map;
  * How a double holder happened, told in order from the history and the servers' logs: the first holder's grant and
  * session, the faults that hit it, when it was told SUSPENDED and LOST, when the server expired its session (and so
  * deleted its lock node), when the second client was granted, and how long both held. For a client that stops only
- * on LOST, the window from the server's expiry to the LOST is what the application could not see.
+ * on LOST, the window from the server's expiry to the LOST is what the application could not see. A stall of the
+ * runner itself that crosses the story is told in it, where it began.
  *
  * @param key the lock
  * @param firstProcess the holder that lost the lock without acting on it
@@ -145,6 +146,14 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
                 ? " on a node its session does not own" : "")
                 + (second.boolField("node_gone", false) ? " on a lock node already deleted when the service answered"
                 + " (its lease expired while it waited)" : "")));
+        // a runner frozen meanwhile starves its own clients: a reader must know before blaming the lock service
+        long from = Math.min(first.time(), secondFrom);
+        long to = Math.max(a.end(), second.time());
+        for (RunnerStalls.Stall st : RunnerStalls.of(h)) {
+            if (st.crosses(from, to)) {
+                events.add(new Event(st.startNs(), st.told()));
+            }
+        }
         events.sort(java.util.Comparator.comparingLong(Event::timeNs));
         long overlap = a.details().get("overlap_ns") instanceof Number n ? n.longValue() : a.end() - a.start();
         Long window = expiry != null && lost != null ? lost - expiry : null;

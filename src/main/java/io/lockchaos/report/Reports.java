@@ -111,7 +111,8 @@ public final class Reports {
 
     /**
      * The first line of the console summary: {@code HISTORY (N ops, recipe R, model M)}, from {@code about}'s
-     * {@code history}, {@code ops}, {@code recipe} and {@code model}; absent keys are left out.
+     * {@code history}, {@code ops}, {@code recipe} and {@code model}, and when the runner was frozen, its
+     * {@code runner_stalls}; absent keys are left out.
      */
     public static String headline(Map<String, Object> about) {
         StringBuilder b = new StringBuilder(String.valueOf(about.getOrDefault("history", "history")));
@@ -127,6 +128,10 @@ public final class Reports {
         }
         if (about.get("expiry") != null) {
             parts.add("expiry " + about.get("expiry"));
+        }
+        String stalls = RunnerStalls.brief(RunnerStalls.fromMaps(about.get("runner_stalls")));
+        if (stalls != null) {
+            parts.add(stalls);
         }
         if (!parts.isEmpty()) {
             b.append(" (").append(String.join(", ", parts)).append(')');

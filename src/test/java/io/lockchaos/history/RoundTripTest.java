@@ -56,4 +56,40 @@ class RoundTripTest {
                 + "[:plain :ns/name sym ns/sym{:k 1\"s\":v}#{3}[1 2]\"text\"nil 2.5 true]}", written);
         org.junit.jupiter.api.Assertions.assertEquals(read, EdnHistory.read("again.edn", written + "\n").get(0));
     }
+
+    /**
+     * A runner's stall is one unpaired op, even inside an open nemesis op: it survives both formats, Jepsen's lock
+     * shape leaves it out (it is no fault of Jepsen's), and only the runner may record one.
+     */
+    @Test
+    void aStallOfTheRunnerIsOneUnpairedOpInEveryFormat() throws Exception {
+        java.util.Map<String, Object> stall = new java.util.LinkedHashMap<>();
+        stall.put("start_ns", 2_000L);
+        stall.put("end_ns", 7_000L);
+        stall.put("duration_ns", 5_000L);
+        History h = History.ofValid(List.of(
+                Op.of(OpType.INVOKE, 1_000, Op.NEMESIS, Fn.START, null, java.util.Map.of("fault", "pause")),
+                Op.of(OpType.OK, 7_000, Op.NEMESIS, Fn.STALL, null, stall),
+                Op.of(OpType.INFO, 7_001, Op.NEMESIS, Fn.START, null, java.util.Map.of("fault", "pause")),
+                Op.of(OpType.INVOKE, 7_002, 0, Fn.ACQUIRE, "k", null),
+                Op.of(OpType.OK, 7_003, Op.NEMESIS, Fn.STALL, null, stall)));
+        StringBuilder jsonl = new StringBuilder();
+        StringBuilder edn = new StringBuilder();
+        for (Op op : h.ops()) {
+            jsonl.append(HistoryWriter.toJsonLine(op)).append('\n');
+            edn.append(EdnHistory.toEdn(op)).append('\n');
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(h.ops(), JsonlHistoryReader.read("h.jsonl",
+                new StringReader(jsonl.toString())).ops());
+        org.junit.jupiter.api.Assertions.assertEquals(h.ops(), EdnHistory.read("h.edn", edn.toString()).ops());
+        // as Jepsen itself would write it: :info, without lockchaos' outcome
+        History jepsen = EdnHistory.read("j.edn", "{:index 0 :time 5 :type :info :process :nemesis :f :stall"
+                + " :value {:start_ns 1 :end_ns 5}}\n");
+        org.junit.jupiter.api.Assertions.assertEquals(OpType.OK, jepsen.get(0).type());
+        org.junit.jupiter.api.Assertions.assertNull(EdnHistory.toJepsenLock(h.get(1)));
+        HistoryFormatException e = org.junit.jupiter.api.Assertions.assertThrows(HistoryFormatException.class,
+                () -> History.of("c.jsonl", List.of(Op.of(OpType.OK, 0, 3, Fn.STALL, null, stall))));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("process: a stall is the runner's and"
+                + " must be \"nemesis\", not 3"), e.getMessage());
+    }
 }
