@@ -24,7 +24,10 @@ import java.util.jar.JarFile;
 
 /**
  * The client agents of one run: {@code count} child JVMs, each running {@link AgentMain} on Curator {@code version}'s
- * jars and this project's own classes, listening on 127.0.0.1. Clients are spread over them round robin. Every agent
+ * jars and this project's own classes, listening on 127.0.0.1. Clients are spread over them round robin. Any local
+ * user may reach a loopback port, so each agent is given a secret of its own on standard input (a pipe only this
+ * runner holds) and serves only connections that prove it, and the server endpoints it may dial are written to the
+ * same pipe (see {@link AgentMain}). Every agent
  * dies with the runner: it is started through {@code setpriv --pdeathsig KILL} from one long-lived thread (where
  * setpriv exists), watches the runner's pid itself, and is killed by {@link #close} and by a shutdown hook.
  */
@@ -42,7 +45,7 @@ public final class AgentLauncher implements ClientAgents {
      * @param process its process, a child of this JVM; null for an agent on another host
      * @param clockFile the offset file of the clock-shift library the agent runs under (writing it moves the agent's
      *     wall clock: see {@link io.lockchaos.cluster.ClockShiftLibrary}), or null when its clock cannot move
-     * @param secret what a connection must prove (see {@link AgentMain}), or null for an agent on loopback
+     * @param secret what a connection must prove (see {@link AgentMain})
      */
     public record Agent(Process process, InetSocketAddress address, String curator, String zookeeper,
                         Path clockFile, byte[] secret) {
@@ -111,17 +114,22 @@ public final class AgentLauncher implements ClientAgents {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             List<Path> clocks = new ArrayList<>();
+            List<byte[]> secrets = new ArrayList<>();
             for (int i = 1; i <= count; i++) {
                 Path clock = clockLibrary == null ? null : logDir.resolve("agent-" + i + ".clock");
                 if (clock != null) {
                     io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clock, 0); // mapped as the library loads
                 }
                 clocks.add(clock);
-                started.add(launch(classpath, args, logDir.resolve("agent-" + i + ".log"), clockLibrary, clock));
+                byte[] secret = newSecret();
+                secrets.add(secret);
+                started.add(launch(classpath, args, logDir.resolve("agent-" + i + ".log"), clockLibrary, clock,
+                        secret));
             }
             List<Agent> agents = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                agents.add(hello(started.get(i), logDir.resolve("agent-" + (i + 1) + ".log"), clocks.get(i)));
+                agents.add(hello(started.get(i), logDir.resolve("agent-" + (i + 1) + ".log"), clocks.get(i),
+                        secrets.get(i)));
             }
             return new AgentLauncher(agents, hook, (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException | RuntimeException e) {
@@ -141,8 +149,9 @@ public final class AgentLauncher implements ClientAgents {
     public static Map<String, Object> describe(List<String> userClasspath, String className, Path log)
             throws IOException {
         Files.createDirectories(log.getParent());
+        // it answers and exits without listening: no secret to give
         Process p = launch(userClasspath(List.of(), userClasspath), List.of("--describe", className), log, null,
-                null);
+                null, null);
         try {
             return AgentWire.decode(firstLine(p, log));
         } finally {
@@ -162,8 +171,16 @@ public final class AgentLauncher implements ClientAgents {
         return b.toString();
     }
 
-    private static Process launch(String classpath, List<String> args, Path log, Path clockLibrary, Path clockFile)
-            throws IOException {
+    /** A run's secret for one agent: 32 random bytes, in hex (the agent reads it as a line). */
+    static byte[] newSecret() {
+        byte[] raw = new byte[32];
+        new java.security.SecureRandom().nextBytes(raw);
+        return java.util.HexFormat.of().formatHex(raw).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Starts an agent; one given a {@code secret} gets it as the first line of its standard input, a pipe kept open. */
+    private static Process launch(String classpath, List<String> args, Path log, Path clockLibrary, Path clockFile,
+                                  byte[] secret) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
@@ -175,17 +192,34 @@ public final class AgentLauncher implements ClientAgents {
                 "-XX:+ExitOnOutOfMemoryError",
                 "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, AgentMain.class.getName(),
                 "--listen", "127.0.0.1:0", "--parent", Long.toString(ProcessHandle.current().pid())));
+        if (secret != null) {
+            cmd.addAll(List.of("--secret", "stdin"));
+        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(secret == null ? ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))
+                        : ProcessBuilder.Redirect.PIPE);
         if (clockLibrary != null) {
             pb.environment().put("LD_PRELOAD", clockLibrary.toString());
             pb.environment().put("LOCKCHAOS_CLOCK_FILE", clockFile.toString());
         }
         Callable<Process> start = pb::start;
         try {
-            return SPAWNER.submit(start).get();
+            Process p = SPAWNER.submit(start).get();
+            if (secret != null) {
+                try {
+                    OutputStream in = p.getOutputStream();
+                    in.write(secret);
+                    in.write('\n');
+                    in.flush();
+                } catch (IOException e) {
+                    p.destroyForcibly();
+                    throw new IOException("could not give a client agent its secret (see " + log + "): "
+                            + e.getMessage(), e);
+                }
+            }
+            return p;
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             throw c instanceof IOException io ? io : new IOException("could not start a client agent: " + c, c);
@@ -196,7 +230,7 @@ public final class AgentLauncher implements ClientAgents {
     }
 
     /** Reads the agent's first line (where it listens); the rest of its output goes to its log. */
-    private static Agent hello(Process p, Path log, Path clockFile) throws IOException {
+    private static Agent hello(Process p, Path log, Path clockFile, byte[] secret) throws IOException {
         Map<String, Object> m = AgentWire.decode(firstLine(p, log));
         if (m.get("error") != null) {
             p.destroyForcibly();
@@ -206,7 +240,7 @@ public final class AgentLauncher implements ClientAgents {
         int colon = listening.lastIndexOf(':');
         return new Agent(p, new InetSocketAddress(listening.substring(0, colon),
                 Integer.parseInt(listening.substring(colon + 1))), (String) m.get("curator"),
-                (String) m.get("zookeeper"), clockFile, null);
+                (String) m.get("zookeeper"), clockFile, secret);
     }
 
     /** The process's first line of output, within 60 s; the rest goes to its log. */
@@ -359,6 +393,28 @@ public final class AgentLauncher implements ClientAgents {
     @Override
     public long startMillis() {
         return startMillis;
+    }
+
+    /** Writes the allowance to each live agent's standard input; an agent that is gone has no client to serve. */
+    @Override
+    public synchronized void allow(List<String> endpoints) throws IOException {
+        byte[] line = (AgentWire.encode(Map.of("allow", List.copyOf(endpoints))) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+        for (Agent a : agents) {
+            if (!a.process().isAlive()) {
+                continue;
+            }
+            try {
+                OutputStream in = a.process().getOutputStream();
+                in.write(line);
+                in.flush();
+            } catch (IOException e) {
+                if (a.process().isAlive()) {
+                    throw new IOException("could not tell client agent " + a.process().pid()
+                            + " which servers it may dial: " + e.getMessage(), e);
+                }
+            }
+        }
     }
 
     private static void removeHook(Thread hook) {

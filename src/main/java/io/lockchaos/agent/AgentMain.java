@@ -4,9 +4,7 @@ import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.InetAddress;
@@ -32,15 +30,25 @@ import java.util.concurrent.TimeUnit;
  * {@link LockRecipe} clients, the same code the runner uses in-process, so the agent path differs from the in-process
  * one only in the Curator that runs underneath.
  *
- * <p>Arguments: {@code --listen HOST:PORT} (port 0: any free one) and {@code --parent PID} (halt when that process is
- * gone). It prints one line to standard output once it listens: {@code {"listening":"HOST:PORT","curator":VERSION,
- * "zookeeper":VERSION,"pid":PID}}. The protocol is host-agnostic (an address, not a pipe): an agent started over SSH
- * on another host ({@code --cluster ssh} with {@code client_hosts}) serves the runner across the network. There it is
- * started with {@code --parent stdin --secret stdin}: the first line of its standard input is the run's secret (never
- * on a command line, where any user of the host could read it), the end of that input halts it, and every connection
- * must prove the secret before anything else: the agent sends {@code {"challenge":NONCE}}, the runner answers {@code
- * {"proof":HMAC-SHA256(secret, NONCE)}} (the secret itself never crosses the network), and a connection without the
- * proof is refused and logged.
+ * <p>Arguments: {@code --listen HOST:PORT} (port 0: any free one), {@code --parent PID} (halt when that process is
+ * gone) or {@code --parent stdin} (halt when standard input ends), and {@code --secret stdin}, which every agent that
+ * listens must be given. It prints one line to standard output once it listens: {@code {"listening":"HOST:PORT",
+ * "curator":VERSION,"zookeeper":VERSION,"pid":PID}}. The protocol is host-agnostic (an address, not a pipe): an agent
+ * started over SSH on another host ({@code --cluster ssh} with {@code client_hosts}) serves the runner across the
+ * network, one started on this machine serves it over loopback, where any local user may reach its port as well.
+ * So every agent trusts its standard input, which only its runner holds, and no connection until it proves so:
+ *
+ * <ul>
+ *   <li>the first line of standard input is the run's secret (never on a command line, where any user of the host
+ *       could read it); every connection must prove it before anything else: the agent sends {@code
+ *       {"challenge":NONCE}}, the runner answers {@code {"proof":HMAC-SHA256(secret, NONCE)}} (the secret itself
+ *       never crosses the network), and a connection without the proof is refused and logged;
+ *   <li>each later line of standard input, {@code {"allow":["HOST:PORT",...]}}, adds server endpoints the agent may
+ *       dial: an {@code open} naming any other is refused, so that even a connection that proved the secret cannot
+ *       point the agent at an address the runner did not give it;
+ *   <li>a line from a connection is at most {@link AgentWire#MAX_LINE} bytes: a longer one is refused and the
+ *       connection closed, without reading the rest.
+ * </ul>
  */
 public final class AgentMain {
     private AgentMain() {
@@ -78,16 +86,21 @@ public final class AgentMain {
                 }
             }
         }
+        if (!secretStdin && !describe) {
+            System.err.println("lockchaos agent: --secret stdin is required (an agent serves only its own runner)");
+            System.exit(2);
+        }
         if (secretStdin) {
             secret = firstLineOfInput().getBytes(StandardCharsets.UTF_8);
             if (secret.length < 16) {
                 System.err.println("lockchaos agent: the secret on standard input is missing or too short");
                 System.exit(2);
             }
-        }
-        if (parentStdin) {
+            readAllowances(parentStdin);
+        } else if (parentStdin) {
             io.lockchaos.cluster.ParentWatchdog.startOnEndOfInput();
-        } else if (parent > 0) {
+        }
+        if (!parentStdin && parent > 0) {
             io.lockchaos.cluster.ParentWatchdog.start(parent);
         }
         // the wire is standard output's first line: what a user's class prints goes to the agent's log instead
@@ -130,8 +143,82 @@ public final class AgentMain {
         }
     }
 
-    /** The run's secret every connection must prove, or null (an agent on loopback, started by its runner). */
+    /** The run's secret every connection must prove. */
     private static byte[] secret;
+
+    /** The server endpoints the runner gave (see {@link AgentWire#endpoints}); guarded by itself. */
+    private static final java.util.Set<String> ALLOWED = new java.util.HashSet<>();
+
+    /**
+     * How long an {@code open} naming an endpoint not allowed yet waits for the runner's word: the runner writes the
+     * allowance to standard input before it sends the open over the socket, but the two channels keep no order
+     * between them.
+     */
+    private static final long ALLOW_WAIT_MS = 5_000;
+
+    /**
+     * Reads the runner's allowances from standard input after the secret, until it ends; its end halts the agent when
+     * the input stands for the runner ({@code --parent stdin}).
+     */
+    private static void readAllowances(boolean haltAtEnd) {
+        Thread t = new Thread(() -> {
+            AgentWire.LineReader in = new AgentWire.LineReader(System.in, AgentWire.MAX_LINE);
+            try {
+                for (String line; (line = in.readLine()) != null; ) {
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                    try {
+                        if (AgentWire.decode(line).get("allow") instanceof List<?> l) {
+                            synchronized (ALLOWED) {
+                                for (Object e : l) {
+                                    ALLOWED.addAll(AgentWire.endpoints(String.valueOf(e)));
+                                }
+                                ALLOWED.notifyAll();
+                            }
+                        }
+                    } catch (IllegalArgumentException e) {
+                        System.err.println("lockchaos agent: ignored a line of standard input: " + e.getMessage());
+                    }
+                }
+            } catch (IOException e) {
+                // a broken pipe is an end too
+            }
+            if (haltAtEnd) {
+                Runtime.getRuntime().halt(3);
+            }
+        }, "lockchaos-agent-input");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * Returns when every endpoint of {@code connect} is allowed, waiting a moment for allowances in transit.
+     *
+     * @throws IllegalArgumentException naming the first endpoint the runner did not give
+     */
+    static void checkAllowed(String connect) throws InterruptedException {
+        List<String> wanted = AgentWire.endpoints(connect);
+        if (wanted.isEmpty()) {
+            throw new IllegalArgumentException("agent: open names no server endpoint");
+        }
+        long deadline = System.nanoTime() + ALLOW_WAIT_MS * 1_000_000L;
+        synchronized (ALLOWED) {
+            while (true) {
+                String missing = wanted.stream().filter(e -> !ALLOWED.contains(e)).findFirst().orElse(null);
+                if (missing == null) {
+                    return;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    System.err.println("lockchaos agent: refused an open naming " + missing);
+                    throw new IllegalArgumentException("agent: " + missing
+                            + " is not a server endpoint this run's runner gave the agent; refused");
+                }
+                ALLOWED.wait(left / 1_000_000L + 1);
+            }
+        }
+    }
 
     /** Standard input's first line, read a byte at a time so that the watchdog reads the rest. */
     private static String firstLineOfInput() throws IOException {
@@ -233,9 +320,8 @@ public final class AgentMain {
         void serve() {
             try (socket) {
                 out = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
-                BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                        StandardCharsets.UTF_8));
-                if (secret != null && !proven(in)) {
+                AgentWire.LineReader in = new AgentWire.LineReader(socket.getInputStream(), AgentWire.MAX_LINE);
+                if (!proven(in)) {
                     return;
                 }
                 String line;
@@ -256,6 +342,10 @@ public final class AgentMain {
                         default -> answer(id, () -> run(op, m));
                     }
                 }
+            } catch (AgentWire.LineTooLong e) {
+                System.err.println("lockchaos agent: closed the connection from " + socket.getRemoteSocketAddress()
+                        + ": it sent " + e.getMessage());
+                send(Map.of("error", "agent: " + e.getMessage() + ": connection closed"));
             } catch (IOException | RuntimeException e) {
                 // the runner went away (or spoke nonsense): this client's session goes with it
             } catch (InterruptedException e) {
@@ -270,7 +360,7 @@ public final class AgentMain {
          * Challenges the connection to prove the run's secret; logs and refuses one that does not within 5 s. The
          * proof is compared in constant time.
          */
-        private boolean proven(BufferedReader in) throws IOException {
+        private boolean proven(AgentWire.LineReader in) throws IOException {
             byte[] n = new byte[16];
             new java.security.SecureRandom().nextBytes(n);
             String nonce = java.util.HexFormat.of().formatHex(n);
@@ -280,8 +370,8 @@ public final class AgentMain {
             socket.setSoTimeout(5_000);
             try {
                 answer = in.readLine();
-            } catch (java.net.SocketTimeoutException e) {
-                // no answer in time: refused below
+            } catch (java.net.SocketTimeoutException | AgentWire.LineTooLong e) {
+                // no answer in time, or no answer of the protocol: refused below
             }
             socket.setSoTimeout(0);
             Object given = null;
@@ -494,6 +584,7 @@ public final class AgentMain {
         }
 
         private Map<String, Object> open(Map<String, Object> m) throws Exception {
+            checkAllowed(m.get("connect") instanceof String c ? c : null);
             LockFactory factory = user != null ? user : recipeFactory(LockRecipe.parse((String) m.get("recipe")));
             AgentContext c = new AgentContext(m, (state, about) -> {
                 Map<String, Object> event = new LinkedHashMap<>();

@@ -1,5 +1,9 @@
 package io.lockchaos.agent;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +16,96 @@ import java.util.Map;
  */
 public final class AgentWire {
     private AgentWire() {
+    }
+
+    /**
+     * The longest line a client agent takes (1 MiB): far above any request of the protocol (an {@code open} with every
+     * key of a run is a few KiB), and small enough that a connection cannot make the agent hold much memory.
+     */
+    public static final int MAX_LINE = 1 << 20;
+
+    /** A line longer than the reader's bound: the connection is refused, never read on. */
+    public static final class LineTooLong extends IOException {
+        LineTooLong(int max) {
+            super("a line longer than " + max + " bytes");
+        }
+    }
+
+    /**
+     * Reads UTF-8 lines of at most a given length from a stream, holding no more than that many bytes of one line: a
+     * {@link java.io.BufferedReader} would keep reading a line without a newline until memory runs out.
+     */
+    public static final class LineReader {
+        private final InputStream in;
+        private final int max;
+        private final byte[] buf = new byte[8192];
+        private int pos;
+        private int end;
+
+        public LineReader(InputStream in, int max) {
+            this.in = in;
+            this.max = max;
+        }
+
+        /**
+         * The next line without its end ({@code \n}, or {@code \r\n}), or null at the end of the stream.
+         *
+         * @throws LineTooLong once more than the bound was read without a newline (nothing more is read)
+         */
+        public String readLine() throws IOException {
+            ByteArrayOutputStream line = null;
+            while (true) {
+                if (pos == end) {
+                    int n = in.read(buf, 0, buf.length);
+                    if (n < 0) {
+                        return line == null ? null : text(line);
+                    }
+                    pos = 0;
+                    end = n;
+                }
+                int start = pos;
+                while (pos < end && buf[pos] != '\n') {
+                    pos++;
+                }
+                int taken = pos - start;
+                if (line == null) {
+                    line = new ByteArrayOutputStream(Math.min(taken + 16, max));
+                }
+                if (line.size() + taken > max) {
+                    throw new LineTooLong(max);
+                }
+                line.write(buf, start, taken);
+                if (pos < end) {
+                    pos++; // the newline
+                    return text(line);
+                }
+            }
+        }
+
+        private static String text(ByteArrayOutputStream line) {
+            String s = line.toString(StandardCharsets.UTF_8);
+            return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+        }
+    }
+
+    /**
+     * The {@code host:port} endpoints of a connect string ({@code h1:p1,h2:p2}, a ZooKeeper chroot after the last one
+     * dropped), hosts in lower case: what an agent's allow-list holds and what an {@code open} is checked against.
+     */
+    public static List<String> endpoints(String connect) {
+        String s = connect == null ? "" : connect;
+        int slash = s.indexOf('/');
+        if (slash >= 0) {
+            s = s.substring(0, slash);
+        }
+        List<String> out = new ArrayList<>();
+        for (String e : s.split(",")) {
+            String t = e.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!t.isEmpty()) {
+                out.add(t);
+            }
+        }
+        return out;
     }
 
     /** One line (no newline) for {@code message}. */

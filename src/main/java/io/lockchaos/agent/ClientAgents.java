@@ -14,6 +14,15 @@ public interface ClientAgents extends AutoCloseable {
         return agents().get(Math.floorMod(n, agents().size()));
     }
 
+    /**
+     * Adds {@code endpoints} ({@code host:port}) to the servers every agent may dial, through a channel only the runner
+     * holds (the agent's standard input): an agent refuses an {@code open} naming any other. The runner calls this
+     * before it opens a client on a server not allowed yet, servers added during the run included.
+     *
+     * @throws IOException when a live agent cannot be told
+     */
+    void allow(List<String> endpoints) throws java.io.IOException;
+
     /** How long starting every agent took, until each said where it listens. */
     long startMillis();
 

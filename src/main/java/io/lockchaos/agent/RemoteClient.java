@@ -94,22 +94,28 @@ public final class RemoteClient implements LockClient, SessionControl {
         reader.start();
     }
 
-    /** A connection to the agent at {@code address}; {@link #open} then makes its session and recipe. */
-    public static RemoteClient connect(InetSocketAddress address) throws IOException {
-        return connect(address, GIVE_UP_AFTER);
+    /**
+     * A connection to the agent at {@code address}, proving the run's {@code secret} (every agent asks for it); {@link
+     * #open} then makes its session and recipe.
+     */
+    public static RemoteClient connect(InetSocketAddress address, byte[] secret) throws IOException {
+        if (secret == null) {
+            throw new IllegalArgumentException("every client agent asks for the run's secret");
+        }
+        return connect(address, GIVE_UP_AFTER, secret);
     }
 
-    /** As {@link #connect(InetSocketAddress)}, giving up on an unanswered acquire or release after {@code giveUp}. */
-    static RemoteClient connect(InetSocketAddress address, Duration giveUp) throws IOException {
-        return connect(address, giveUp, null);
+    /** A connection to {@code agent}, with its secret. */
+    public static RemoteClient connect(AgentLauncher.Agent agent) throws IOException {
+        return connect(agent.address(), agent.secret());
     }
 
     /**
-     * A connection to an agent that asks for the run's {@code secret} (an agent on another host; null: one on
-     * loopback, which asks nothing).
+     * A connection to a stand-in agent that asks no proof (tests of this class only), giving up on an unanswered
+     * acquire or release after {@code giveUp}.
      */
-    public static RemoteClient connect(InetSocketAddress address, byte[] secret) throws IOException {
-        return connect(address, GIVE_UP_AFTER, secret);
+    static RemoteClient connect(InetSocketAddress address, Duration giveUp) throws IOException {
+        return connect(address, giveUp, null);
     }
 
     private static RemoteClient connect(InetSocketAddress address, Duration giveUp, byte[] secret)

@@ -38,6 +38,8 @@ final class Sessions {
 
     /** The run's client agents, or null when clients run in this JVM. */
     private final io.lockchaos.agent.ClientAgents agents;
+    /** The server endpoints the agents were told they may dial. */
+    private final java.util.Set<String> allowed = new java.util.HashSet<>();
     /** Which agent the next client goes to. */
     private final java.util.concurrent.atomic.AtomicInteger nextAgent = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -212,6 +214,7 @@ final class Sessions {
         boolean own = handle != null && agents.agents().size() == spec.clients().count() && agents.agents().size() > 1
                 && agents.agents().get(0).process() != null; // a pause stops a process of this machine
 
+        allow(connect);
         io.lockchaos.agent.AgentLauncher.Agent agent = agents.forClient(own ? handle.worker()
                 : nextAgent.getAndIncrement());
         io.lockchaos.agent.RemoteClient c = io.lockchaos.agent.RemoteClient.connect(agent.address(), agent.secret());
@@ -236,6 +239,24 @@ final class Sessions {
             handle.session(c);
         }
         return closing(c, process, c::lastSessionId);
+    }
+
+    /**
+     * Tells the agents they may dial the servers of {@code connect} unless they were told already: the agents refuse
+     * an open naming a server the runner did not give, and this runner gives exactly the servers it opens clients on
+     * (a newcomer's too, when a client is opened on it).
+     */
+    private synchronized void allow(String connect) throws java.io.IOException {
+        List<String> fresh = new ArrayList<>();
+        for (String e : io.lockchaos.agent.AgentWire.endpoints(connect)) {
+            if (!allowed.contains(e) && !fresh.contains(e)) {
+                fresh.add(e);
+            }
+        }
+        if (!fresh.isEmpty()) {
+            agents.allow(fresh);
+            allowed.addAll(fresh);
+        }
     }
 
     /**

@@ -27,7 +27,8 @@ import org.apache.sshd.client.SshClient;
  * (uploaded into the run's folder there, see {@link HostRun}). Each listens on its host's address (as the runner
  * resolves the host's name) and asks every connection to prove the run's secret, a random value made per run and
  * written to the agent's standard input over SSH, never put on a command line (see {@link AgentMain}). The agent halts
- * when that input ends, which is when the runner closes the connection or dies. At start, each agent's wall-clock
+ * when that input ends, which is when the runner closes the connection or dies; the same input carries the server
+ * endpoints the agent may dial ({@link #allow}). At start, each agent's wall-clock
  * offset to this machine is measured (the best of five round trips) and written to {@code clock-offsets.json} in the
  * log folder; the history stays on this machine's clock, since the runner records every op as it sends and receives
  * it.
@@ -211,6 +212,26 @@ public final class SshAgents implements ClientAgents {
     @Override
     public long startMillis() {
         return startMillis;
+    }
+
+    /** Sends the allowance down each agent's standard input, the SSH channel that started it. */
+    @Override
+    public synchronized void allow(List<String> endpoints) throws IOException {
+        String line = AgentWire.encode(Map.of("allow", List.copyOf(endpoints)));
+        for (int i = 0; i < processes.size(); i++) {
+            SshHost.Background b = processes.get(i);
+            if (b == null || !b.alive()) {
+                continue;
+            }
+            try {
+                b.send(line);
+            } catch (IOException e) {
+                if (b.alive()) {
+                    throw new IOException("client host " + hosts.get(i).host() + ": could not tell its agent which"
+                            + " servers it may dial: " + e.getMessage(), e);
+                }
+            }
+        }
     }
 
     /** Each agent's host, its wall clock's offset to this machine's (ms) and the round trip it was measured in. */

@@ -46,6 +46,7 @@ class AgentMainTest {
         ensemble.start();
         ensemble.awaitHealthy(Duration.ofSeconds(60));
         agents = AgentLauncher.start(VersionResolver.defaults().classpath(OLD), 2, dir.resolve("agents"));
+        agents.allow(AgentWire.endpoints(ensemble.connectString()));
     }
 
     @AfterAll
@@ -59,7 +60,7 @@ class AgentMainTest {
     }
 
     private static RemoteClient client(int agent, String recipe, String key, List<String> states) throws Exception {
-        RemoteClient c = RemoteClient.connect(agents.agents().get(agent).address());
+        RemoteClient c = RemoteClient.connect(agents.agents().get(agent));
         c.open(recipe, ensemble.connectString(), key, false, List.of(), SESSION_MS, 1000,
                 (state, about) -> states.add(state));
         return c;
@@ -145,8 +146,9 @@ class AgentMainTest {
     @Test
     void aKilledAgentFailsTheAcquireInFlight() throws Exception {
         AgentLauncher own = AgentLauncher.start(VersionResolver.defaults().classpath(OLD), 1, dir.resolve("doomed"));
+        own.allow(AgentWire.endpoints(ensemble.connectString()));
         try (RemoteClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
-             RemoteClient waiter = RemoteClient.connect(own.agents().get(0).address())) {
+             RemoteClient waiter = RemoteClient.connect(own.agents().get(0))) {
             waiter.open("reentrant-mutex", ensemble.connectString(), "/doomed", false, List.of(), SESSION_MS, 1000,
                     (s, a) -> { });
             assertNotNull(holder.acquire(Duration.ofSeconds(5)));

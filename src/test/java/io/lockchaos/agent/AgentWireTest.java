@@ -84,4 +84,32 @@ class AgentWireTest {
         assertThrows(IllegalArgumentException.class, () -> AgentWire.decode("{\"a\":99999999999999999999}"));
         assertThrows(IllegalArgumentException.class, () -> AgentWire.decode("[".repeat(40)));
     }
+
+    @Test
+    void aLineReaderGivesLinesUpToItsBoundAndRefusesALongerOne() throws Exception {
+        AgentWire.LineReader r = new AgentWire.LineReader(new java.io.ByteArrayInputStream(
+                "{\"a\":1}\r\n\neight ch\nnine char\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)), 8);
+        assertEquals("{\"a\":1}", r.readLine());
+        assertEquals("", r.readLine());
+        assertEquals("eight ch", r.readLine());
+        assertThrows(AgentWire.LineTooLong.class, r::readLine, "one byte over");
+        // a line without end, far longer than the bound: refused once the bound is passed, the rest never read
+        int[] read = {0};
+        java.io.InputStream endless = new java.io.InputStream() {
+            @Override
+            public int read() {
+                read[0]++;
+                return 'x';
+            }
+        };
+        AgentWire.LineReader tooLong = new AgentWire.LineReader(endless, 100_000);
+        assertThrows(AgentWire.LineTooLong.class, tooLong::readLine);
+        assertTrue(read[0] <= 100_000 + 8192, read[0] + " bytes read");
+    }
+
+    @Test
+    void endpointsAreTheHostsAndPortsOfAConnectString() {
+        assertEquals(List.of("127.0.0.1:2181", "zk-b:2182"), AgentWire.endpoints(" 127.0.0.1:2181,ZK-B:2182/chroot"));
+        assertEquals(List.of(), AgentWire.endpoints(null));
+    }
 }
