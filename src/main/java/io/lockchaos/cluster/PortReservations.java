@@ -15,9 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * picked the same port within the second or two before either server bound it; one server then died with "Address
  * already in use", or a client reached the other JVM's server. Each file holds its owner's pid: a runner deletes its
  * own at exit, and a file whose owner is gone (a SIGKILLed runner) is taken over.
+ *
+ * <p>The folder is shared by one user's runners only: {@code lockchaos-ports-UID} in the temporary folder, made mode
+ * 0700 and checked before each use (a folder, not a link, this user's, mode 0700). A folder another local user planted
+ * there (a link to a folder of theirs, or one they own) would let them read and steer where a run, often root's, writes
+ * its files; it is refused in one line, and nothing is written through it.
  */
 final class PortReservations {
-    static final Path DIR = Path.of(System.getProperty("java.io.tmpdir"), "lockchaos-ports");
+    static final Path DIR = Path.of(System.getProperty("java.io.tmpdir"), "lockchaos-ports-" + uid());
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> PRIVATE =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
     private static final Set<Integer> MINE = ConcurrentHashMap.newKeySet();
     private static final long PID = ProcessHandle.current().pid();
 
@@ -28,11 +35,59 @@ final class PortReservations {
     private PortReservations() {
     }
 
+    /** This process's user id: the folder's name and its owner. */
+    static int uid() {
+        return (int) new com.sun.security.auth.module.UnixSystem().getUid();
+    }
+
+    /**
+     * Makes {@code dir} (mode 0700) unless it exists, then checks what is there without following links: a folder of
+     * this user's, mode 0700.
+     *
+     * @throws EnvironmentProblem saying what is wrong with which path, in one line
+     */
+    static void privateFolder(Path dir) {
+        java.nio.file.LinkOption nofollow = java.nio.file.LinkOption.NOFOLLOW_LINKS;
+        try {
+            if (!Files.exists(dir, nofollow)) {
+                try {
+                    Files.createDirectory(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(PRIVATE));
+                } catch (FileAlreadyExistsException raced) {
+                    // another runner (or someone else) made it a moment ago: checked below like any other
+                }
+            }
+            // checked after the creation too: what counts is what is there now, whoever made it
+            var a = Files.readAttributes(dir, java.nio.file.attribute.PosixFileAttributes.class, nofollow);
+            String wrong = null;
+            if (a.isSymbolicLink()) {
+                wrong = "is a symbolic link";
+            } else if (!a.isDirectory()) {
+                wrong = "is not a folder";
+            } else if ((int) Files.getAttribute(dir, "unix:uid", nofollow) != uid()) {
+                wrong = "is owned by " + a.owner().getName() + ", not by this user (uid " + uid() + ")";
+            } else if (!a.permissions().equals(PRIVATE)) {
+                wrong = "has mode " + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions())
+                        + ", not rwx------";
+            }
+            if (wrong != null) {
+                throw new EnvironmentProblem("port reservations: " + dir + " " + wrong
+                        + "; it must be a folder of this user's alone (remove it and run again)");
+            }
+        } catch (IOException e) {
+            throw new EnvironmentProblem("port reservations: " + dir + ": " + e);
+        }
+    }
+
     /** Whether this JVM now holds {@code port}: false when a live runner holds it. */
     static boolean reserve(int port) {
+        return reserve(DIR, port);
+    }
+
+    /** As {@link #reserve(int)}, in {@code dir}. */
+    static boolean reserve(Path dir, int port) {
+        privateFolder(dir);
         try {
-            Files.createDirectories(DIR);
-            Path f = DIR.resolve(Integer.toString(port));
+            Path f = dir.resolve(Integer.toString(port));
             for (int attempt = 0; attempt < 2; attempt++) {
                 try {
                     Files.writeString(Files.createFile(f), Long.toString(PID), StandardCharsets.US_ASCII);
@@ -47,7 +102,7 @@ final class PortReservations {
             }
             return false;
         } catch (IOException e) {
-            return true; // no shared folder to be had: the bind check alone decides, as before
+            return true; // the checked folder cannot be written (full, read-only): the bind check alone decides
         }
     }
 
