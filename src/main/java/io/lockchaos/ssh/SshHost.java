@@ -41,6 +41,8 @@ public final class SshHost implements AutoCloseable {
     private final ClientSession session;
     /** Whether the login user is root: asked once, right after the login. */
     private volatile boolean root;
+    /** The login user's id on the host, asked with {@link #root}. */
+    private volatile String uid;
 
     private SshHost(String host, ClientSession session) {
         this.host = host;
@@ -111,7 +113,8 @@ public final class SshHost implements AutoCloseable {
         }
         SshHost h = new SshHost(host, s);
         try {
-            h.root = h.run(List.of("id", "-u")).trim().equals("0");
+            h.uid = h.run(List.of("id", "-u")).trim();
+            h.root = h.uid.equals("0");
         } catch (IOException e) {
             h.close();
             throw e;
@@ -129,6 +132,11 @@ public final class SshHost implements AutoCloseable {
 
     public String host() {
         return host;
+    }
+
+    /** The login user's numeric id on the host. */
+    public String uid() {
+        return uid;
     }
 
     /** Whether the login user is root (else commands that need it run through {@code sudo -n}). */

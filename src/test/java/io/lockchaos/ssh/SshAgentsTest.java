@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts sshd, agents over SSH and namespaces
 class SshAgentsTest {
+    /** The lab logs in as root: its runs' folders are root's ({@link HostRun#base}). */
+    static final String LAB_UID = "0";
     private static SshLab lab;
 
     @TempDir
@@ -130,6 +132,6 @@ class SshAgentsTest {
         long refusals = log.lines().filter(l -> l.startsWith("lockchaos agent: refused a connection from ")).count();
         assertEquals(4, refusals, log);
         assertFalse(SshEnsembleTest.anyProcessMentions("AgentMain --listen " + host), "the agent is gone");
-        assertFalse(Files.exists(Path.of(HostRun.base(host))), "nothing of the run is left on the host");
+        assertFalse(Files.exists(Path.of(HostRun.base(LAB_UID, host))), "nothing of the run is left on the host");
     }
 }

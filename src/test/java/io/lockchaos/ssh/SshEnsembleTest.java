@@ -29,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts sshd, servers over SSH and namespaces
 class SshEnsembleTest {
+    /** The lab logs in as root: its runs' folders are root's ({@link HostRun#base}). */
+    static final String LAB_UID = "0";
     private static SshLab lab;
 
     @TempDir
@@ -191,7 +193,7 @@ class SshEnsembleTest {
         assertFalse(anyProcessMentions(run), "a process of the run is left");
         assertFalse(rules().contains("lockchaos."), "a rule of the run is left: " + rules());
         for (String h : lab.hosts()) {
-            assertFalse(Files.exists(Path.of(HostRun.base(h))), "the run's folders on " + h);
+            assertFalse(Files.exists(Path.of(HostRun.base(LAB_UID, h))), "the run's folders on " + h);
         }
         String log = Files.readString(zk.nodes().get(0).logFile());
         assertTrue(log.contains("ZooKeeper") || log.contains("zookeeper"), "server 1's log was copied back");
@@ -212,7 +214,7 @@ class SshEnsembleTest {
         }
         assertFalse(anyProcessMentions(run), "a process of the failed run is left");
         for (String h : lab.hosts()) {
-            assertFalse(Files.exists(Path.of(HostRun.base(h))), "the failed run's folder on " + h);
+            assertFalse(Files.exists(Path.of(HostRun.base(LAB_UID, h))), "the failed run's folder on " + h);
         }
     }
 
@@ -246,7 +248,7 @@ class SshEnsembleTest {
             java.util.function.BooleanSupplier clean = () -> {
                 try {
                     return !anyProcessMentions(finalRun) && !anyProcessMentions(finalAgent) && !rules().contains("lockchaos." + finalRun + ".")
-                            && lab.hosts().stream().noneMatch(h -> Files.exists(Path.of(HostRun.base(h))));
+                            && lab.hosts().stream().noneMatch(h -> Files.exists(Path.of(HostRun.base(LAB_UID, h))));
                 } catch (Exception e) {
                     throw new AssertionError(e);
                 }
@@ -258,7 +260,7 @@ class SshEnsembleTest {
             assertFalse(anyProcessMentions(agentListen), "the killed run's client agent is left");
             assertFalse(rules().contains("lockchaos." + run + "."), "a rule of the killed run is left: " + rules());
             for (String h : lab.hosts()) {
-                assertFalse(Files.exists(Path.of(HostRun.base(h))), "the killed run's folders on " + h);
+                assertFalse(Files.exists(Path.of(HostRun.base(LAB_UID, h))), "the killed run's folders on " + h);
             }
         } finally {
             holder.destroyForcibly();
@@ -270,8 +272,19 @@ class SshEnsembleTest {
         // what a keeper that could not finish leaves (a host that rebooted, a keeper killed): a folder, a pid, a rule
         String host = lab.hosts().get(0);
         String stale = "rstale-1";
-        Path folder = Path.of(HostRun.base(host), stale);
-        Files.createDirectories(folder);
+        Path folder = Path.of(HostRun.base(LAB_UID, host), stale);
+        var private700 = java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        for (Path p : List.of(folder.getParent().getParent(), folder.getParent(), folder)) {
+            if (!Files.isDirectory(p)) {
+                Files.createDirectory(p, private700); // as a run makes them: the next run checks them
+            }
+        }
+        // a folder of another user there (only root could have put it) is never the sweep's to undo
+        Path others = Files.createDirectory(folder.resolveSibling("rother-1"), private700);
+        Files.setAttribute(others, "unix:uid", 65_534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        Files.setLastModifiedTime(others, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()
+                - 3_600_000)); // old enough to be swept, were it the login user's
         Files.writeString(folder.resolve("keeper.sh"), HostRun.KEEPER);
         Files.writeString(folder.resolve("keeper"), "999999999 1\n");
         Process sleeper = new ProcessBuilder("sleep", "300").start();
@@ -285,12 +298,21 @@ class SshEnsembleTest {
             HostRun r = HostRun.begin(h, "rnext-1");
             try (r) {
                 assertFalse(Files.exists(folder), "the stale run's folder is gone");
+                assertTrue(Files.isDirectory(others), "another user's folder is left alone");
                 assertTrue(sleeper.waitFor(5, TimeUnit.SECONDS), "its process was killed");
                 assertFalse(rules().contains(stale), "its rule is gone: " + rules());
                 assertTrue(Files.exists(Path.of(r.dir(), "keeper")), "the new run keeps its own");
             }
             assertFalse(Files.exists(Path.of(r.dir())), "closing the run removes its folder");
         } finally {
+            Files.deleteIfExists(others);
+            for (Path p : List.of(folder.getParent(), folder.getParent().getParent())) {
+                try {
+                    Files.deleteIfExists(p); // the keeper left them for the folder above: the other tests look
+                } catch (java.nio.file.DirectoryNotEmptyException inUse) {
+                    // another run's
+                }
+            }
             sleeper.destroyForcibly();
             client.stop();
         }
