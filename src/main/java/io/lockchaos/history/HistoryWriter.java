@@ -3,17 +3,16 @@ package io.lockchaos.history;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.Closeable;
+import java.io.FileOutputStream;
+import java.io.RandomAccessFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Appends ops as JSON lines. Each {@link #append} writes one whole line and flushes it to the operating system, so a
@@ -26,32 +25,30 @@ public final class HistoryWriter implements Closeable {
     private final boolean flushEachLine;
     /** The file being appended to, when this writer made it: a failed write is cut back to its last whole line. */
     private final Path file;
-    private final FileChannel channel;
-    /** Bytes of whole lines the file holds (only counted with {@link #channel}). */
+    /** Bytes of whole lines the file holds (only counted with {@link #file}). */
     private long committed;
-    /** Whole lines the file holds (only counted with {@link #channel}). */
+    /** Whole lines the file holds (only counted with {@link #file}). */
     private long lines;
     /** The write that failed: every append after it fails the same way, and writes nothing. */
     private WriteFailed failed;
     private long nextIndex;
 
     public HistoryWriter(Writer out, boolean flushEachLine) {
-        this(out, flushEachLine, null, null);
+        this(out, flushEachLine, null);
     }
 
-    private HistoryWriter(Writer out, boolean flushEachLine, Path file, FileChannel channel) {
+    private HistoryWriter(Writer out, boolean flushEachLine, Path file) {
         this.out = out;
         this.flushEachLine = flushEachLine;
         this.file = file;
-        this.channel = channel;
     }
 
     /** Opens (creating or truncating) a history file that is flushed after every line. */
     public static HistoryWriter create(Path file) throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE);
-        return new HistoryWriter(new java.io.BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(ch),
-                StandardCharsets.UTF_8), 1 << 16), true, file, ch);
+        // a FileOutputStream, not a channel: an interrupted thread (the nemesis, stopped while it records) would close
+        // a channel under every other writer, and the rest of the run could not be recorded
+        return new HistoryWriter(new java.io.BufferedWriter(new OutputStreamWriter(new FileOutputStream(file.toFile()),
+                StandardCharsets.UTF_8), 1 << 16), true, file);
     }
 
     /**
@@ -93,7 +90,7 @@ public final class HistoryWriter implements Closeable {
             throw fail(e);
         }
         nextIndex = written.index() + 1;
-        if (channel != null) {
+        if (file != null) {
             committed += line.getBytes(StandardCharsets.UTF_8).length + 1;
             lines++;
         }
@@ -103,9 +100,9 @@ public final class HistoryWriter implements Closeable {
     /** Remembers the failure and cuts a half-written line off the file, so that what was written stays readable. */
     private WriteFailed fail(IOException e) {
         String cut = "";
-        if (channel != null) {
-            try {
-                channel.truncate(committed); // takes no space: it frees some
+        if (file != null) {
+            try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+                f.setLength(committed); // takes no space: it frees some
             } catch (IOException t) {
                 cut = "; its last line may be cut short";
             }
@@ -159,9 +156,18 @@ public final class HistoryWriter implements Closeable {
 
     @Override
     public synchronized void close() throws IOException {
-        if (failed != null && channel != null) {
+        if (failed != null && file != null) {
             // its buffer holds the line that did not fit: flushing it on close would write half a line again
-            channel.close();
+            try {
+                out.close();
+            } catch (IOException e) {
+                // that flush failed as the write did; the file was cut back to its last whole line already
+            }
+            try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+                f.setLength(committed);
+            } catch (IOException e) {
+                // the failure's message already says the last line may be cut short
+            }
             return;
         }
         out.close();
