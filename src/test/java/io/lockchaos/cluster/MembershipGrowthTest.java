@@ -87,16 +87,26 @@ class MembershipGrowthTest {
 
     @Test
     void theLeaderIsReplacedAndACutClientStaysCut() throws Exception {
-        run("MembershipGrowthTest.replacing",
-                "bin/lockchaos run --workload workloads/zk-replace-leader-cut.json --check-expect");
+        String command = "bin/lockchaos run --workload workloads/zk-replace-leader-cut.json --check-expect";
+        run("MembershipGrowthTest.replacing", command);
         List<JsonNode> ops = history("zk-replace-leader-cut");
+        if (nemesis(ops, "stop").stream().noneMatch(o -> o.path("value").has("members"))) {
+            // the change back took too long in a suite run (four test JVMs on two cores) and its stop ended info,
+            // leaving it to the final heal: once more, printed
+            System.out.println("zk-replace-leader-cut: the change back did not complete; once more: "
+                    + ops.stream().filter(o -> o.path("process").asText().equals("nemesis")).toList());
+            run("MembershipGrowthTest.replacing", command);
+            ops = history("zk-replace-leader-cut");
+        }
         JsonNode start = nemesis(ops, "start").get(0);
         int replaced = start.path("value").path("nodes").get(0).asInt();
         List<Integer> members = new ArrayList<>();
         start.path("value").path("members").forEach(m -> members.add(m.asInt()));
         assertTrue(members.contains(4) && !members.contains(replaced) && members.size() == 3, start.toString());
-        assertEquals("[1,2,3]", nemesis(ops, "stop").get(nemesis(ops, "stop").size() - 1).path("value")
-                .path("members").toString());
+        List<JsonNode> restored = nemesis(ops, "stop").stream().filter(o -> o.path("value").has("members")).toList();
+        assertEquals("[1,2,3]", restored.isEmpty() ? "" : restored.get(restored.size() - 1).path("value")
+                .path("members").toString(), ops.stream().filter(o -> o.path("process").asText().equals("nemesis"))
+                .toList().toString());
         // the cut, made after the reconfiguration, holds: the cut client connects nowhere until it ends (Curator's
         // ensemble tracker would have sent it to the newcomer's own address, which no proxy stands in front of)
         JsonNode cut = nemesis(ops, "partition").get(0);
