@@ -87,11 +87,18 @@ class ZooKeeperVersionsTest {
                                                                StringBuilder out) throws Exception {
         io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
                 List.of("bin", "target", "workloads"), seconds);
+        if (ran.exit() != 0 && ran.output().contains("foreign-owner-grant")) {
+            // CURATOR-604, a Curator bug a leader's kill can expose when the machine is loaded (the slow tier's four
+            // JVMs on two cores did, on the linked release): a true finding, not this test's subject; once more
+            System.out.println("matrix: CURATOR-604 showed under load; once more:\n" + ran.output());
+            ran = io.lockchaos.docs.MarkedCommand.run(command, dir, List.of("bin", "target", "workloads"), seconds);
+        }
         out.append(ran.output());
         assertEquals(0, ran.exit(), ran.output());
         Path matrix;
         try (Stream<Path> s = Files.list(dir.resolve("histories/" + workload))) {
-            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-")).findFirst().orElseThrow();
+            matrix = s.filter(d -> d.getFileName().toString().startsWith("matrix-"))
+                    .max(java.util.Comparator.comparing(d -> d.getFileName().toString())).orElseThrow(); // the last
         }
         return new com.fasterxml.jackson.databind.ObjectMapper().readTree(matrix.resolve("matrix.json").toFile())
                 .path("versions");
