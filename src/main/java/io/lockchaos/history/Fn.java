@@ -25,8 +25,8 @@ public enum Fn {
     PHASE,
     /**
      * Runner: the runner itself was frozen (stopped, paused with its machine, or in a long GC pause), seen afterwards
-     * by its heartbeat. Unpaired like {@link #STATE}: type ok, process nemesis, value {@code from_ns} and {@code to_ns}
-     * (the frozen span on the history's clock) and {@code ms}. No checker judges it; reports show it.
+     * by its heartbeat. Unpaired like {@link #STATE}: type ok, process nemesis, value {@code start_ns} and {@code end_ns}
+     * (the frozen span on the history's clock) and {@code duration_ns}. No checker judges it; reports show it.
      */
     STALL,
     KILL, RESTART, PAUSE, RESUME, PARTITION, EXPIRE,
