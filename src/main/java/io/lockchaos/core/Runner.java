@@ -293,6 +293,7 @@ public final class Runner {
 
     public Outcome run() throws Exception {
         Phases phases = new Phases(console);
+        RunDir.of(runDir).reserveSpace(); // room for crashed.json, should the store fill up
         try {
             return run(phases);
         } catch (Exception | Error e) {
@@ -309,6 +310,8 @@ public final class Runner {
                 throw env;
             }
             throw e;
+        } finally {
+            RunDir.of(runDir).releaseSpace();
         }
     }
 

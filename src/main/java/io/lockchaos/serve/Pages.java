@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lockchaos.store.StoreIndex.StoredRun;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

@@ -25,8 +25,9 @@ public record RunDir(Path path) {
     public static final String CRASHED = "crashed.json";
     public static final String MINIMAL = "minimal.json";
     /**
-     * Room kept for crashed.json while the run writes: on a full disk the history's last write failed, and crashed.json
-     * came out empty. Given back before the results are written, or before crashed.json.
+     * Room kept for crashed.json while a run writes (the runner keeps it from its start): on a full disk the history's
+     * last write failed, and crashed.json came out empty. Given back before the results are written, or before
+     * crashed.json, and when the run ends whichever way.
      */
     static final String RESERVE = ".space-reserve";
     private static final int RESERVE_BYTES = 64 << 10;

@@ -31,7 +31,6 @@ public final class Store {
             run = dir.resolve(stamp + "-" + i);
         }
         Files.createDirectory(run);
-        RunDir.of(run).reserveSpace();
         Path latest = dir.resolve("latest");
         Files.deleteIfExists(latest);
         try {
