@@ -86,7 +86,14 @@ class SshAgentsTest {
             assertEquals("", h.run(List.of("true")));
             SshHost.Background b = h.start("/", List.of("sleep", "30"), null);
             try {
-                assertTrue(b.pid() > 1 && Files.readString(Path.of("/proc/" + b.pid() + "/cmdline")).startsWith("sleep"),
+                // the shell prints its pid, then execs: until the exec lands, the pid's command line is the shell's
+                Path cmdline = Path.of("/proc/" + b.pid() + "/cmdline");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (b.pid() > 1 && Files.exists(cmdline) && !Files.readString(cmdline).startsWith("sleep")
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertTrue(b.pid() > 1 && Files.readString(cmdline).startsWith("sleep"),
                         "the pid is the process's, not a number the login shell printed");
             } finally {
                 h.run(List.of("kill", Long.toString(b.pid())));
