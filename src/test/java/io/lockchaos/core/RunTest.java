@@ -103,7 +103,8 @@ class RunTest {
         var results = new ObjectMapper().readTree(run.resolve("results.json").toFile());
         var me = results.get("checkers").get(0);
         assertEquals(0, me.get("stats").get("violations").asLong(), me.toString());
-        assertTrue(code == 0 || code == 2, "exit " + code + ": " + results.get("verdict"));
+        assertTrue(code == 0 || code == 2, "exit " + code + ": " + results.get("verdict") + " "
+                + results.get("anomalies") + " history " + run.toRealPath());
         var retired = new java.util.HashSet<Integer>();
         var closed = new java.util.HashSet<Integer>();
         for (var op : h.ops()) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.cli.Main;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -77,9 +78,17 @@ class ScenarioTest {
         assertTrue(history.contains("\"target\":\"releaser\",\"process\""), "the cut met a release");
     }
 
+    /** The README's first finding, run as the README writes it (the documentation's tests leave it to this one). */
     @Test
     void partitionedHolderThatIgnoresConnectionStateOverlapsTheNextAndLosesAdds() throws Exception {
-        JsonNode r = run("scenario-1-partition-ignore.json", 1);
+        String command = io.lockchaos.docs.MarkedCommand.on("README.md", "ScenarioTest");
+        assertEquals("bin/lockchaos run --workload workloads/scenario-1-partition-ignore.json", command);
+        io.lockchaos.docs.MarkedCommand.Result ran = io.lockchaos.docs.MarkedCommand.run(command, dir,
+                List.of("bin", "target", "workloads"), 110);
+        assertEquals(1, ran.exit(), ran.output());
+        assertTrue(ran.output().contains("expected invalid: as expected"), ran.output());
+        JsonNode r = new ObjectMapper().readTree(dir.resolve("histories/scenario-1-partition-ignore/latest/results.json")
+                .toFile());
         assertTrue(kinds(r).containsAll(Set.of("double-holder", "lost-update")), kinds(r).toString());
         JsonNode story = r.get("stories").get(0);
         String events = story.get("events").toString();
