@@ -297,7 +297,7 @@ public final class AgentLauncher implements ClientAgents {
     }
 
     /**
-     * The {@code io/lockchaos/} classes of {@code jar}, extracted once per jar content (its SHA-256) into a folder of
+     * The {@code io/lockchaos/} classes of {@code jar} and their service registrations, extracted once per jar content (its SHA-256) into a folder of
      * this user's own (mode 700; one found with other owners or open to others is refused), and used only once a
      * marker says the extraction finished: a half-written or cleaned-up copy is made again.
      */
@@ -314,7 +314,8 @@ public final class AgentLauncher implements ClientAgents {
             Enumeration<JarEntry> entries = jf.entries();
             while (entries.hasMoreElements()) {
                 JarEntry e = entries.nextElement();
-                if (e.isDirectory() || !e.getName().startsWith("io/lockchaos/") || !e.getName().endsWith(".class")) {
+                if (e.isDirectory() || !(e.getName().startsWith("io/lockchaos/") && e.getName().endsWith(".class")
+                        || e.getName().startsWith(SERVICES))) {
                     continue;
                 }
                 Path out = tmp.resolve(e.getName()).normalize();
@@ -343,6 +344,8 @@ public final class AgentLauncher implements ClientAgents {
     }
 
     private static final String COMPLETE = "EXTRACTED";
+    /** The registrations of lockchaos' own services ({@link io.lockchaos.client.LockServices}), found by name. */
+    private static final String SERVICES = "META-INF/services/io.lockchaos.";
 
     /** Makes {@code dir} this user's alone, or refuses one that is not. */
     private static void privateFolder(Path dir) throws IOException {

@@ -3,7 +3,11 @@ package io.lockchaos.agent;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.client.ClientContext;
+import io.lockchaos.client.ClientSideExpiry;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockServices;
+import io.lockchaos.client.LockSettings;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -21,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * A client agent: a JVM whose classpath is one Curator version (and its dependencies) plus this project's own classes,
@@ -302,7 +307,7 @@ public final class AgentMain {
             t.setDaemon(true);
             return t;
         });
-        private volatile AgentContext context;
+        private volatile ClientContext context;
         private volatile LockClient lock;
         /** What the runner was last told of stillHolds since the grant. */
         private boolean toldHolds = true;
@@ -516,13 +521,12 @@ public final class AgentMain {
                     return session();
                 }
                 case "expire_client_side" -> {
-                    AgentContext c = context;
-                    Object zk = c == null ? null : c.zookeeperHandle();
+                    ClientContext c = context;
+                    ZooKeeper zk = c == null ? null : c.zookeeperHandle();
                     if (zk == null) {
                         throw new IllegalStateException("no session to expire");
                     }
-                    return Map.of("ok", true, "parked", io.lockchaos.client.ClientSideExpiry.inject(
-                            (org.apache.zookeeper.ZooKeeper) zk));
+                    return Map.of("ok", true, "parked", ClientSideExpiry.inject(zk));
                 }
                 case "clock" -> {
                     return Map.of("time_ms", System.currentTimeMillis()); // for the runner's offset measurement
@@ -568,32 +572,32 @@ public final class AgentMain {
 
         /** The client's current session id and password, as the lock reported where to find them. */
         private Map<String, Object> session() {
-            AgentContext c = context;
+            ClientContext c = context;
             Map<String, Object> r = new LinkedHashMap<>();
-            long id = c == null ? 0 : c.sessionId();
+            long id = c == null ? 0 : c.targetSessionId();
             r.put("session", id);
-            byte[] pw = c == null || id == 0 ? null : c.password();
+            byte[] pw = c == null || id == 0 ? null : c.targetPassword();
             r.put("password", pw == null ? null : Base64.getEncoder().encodeToString(pw));
             return r;
         }
 
-        /** This project's factory for {@code recipe}: Curator's recipes, or etcd's (agents on the runner's classpath). */
+        /** This project's factory for {@code recipe}, from the service it runs on (as the runner's own clients). */
         private static LockFactory recipeFactory(LockRecipe recipe) {
-            return recipe.etcd() ? new io.lockchaos.etcd.EtcdLockFactory(recipe)
-                    : new io.lockchaos.client.CuratorLockFactory(recipe);
+            return LockServices.of(recipe).factory(recipe);
         }
 
         private Map<String, Object> open(Map<String, Object> m) throws Exception {
             checkAllowed(m.get("connect") instanceof String c ? c : null);
             LockFactory factory = user != null ? user : recipeFactory(LockRecipe.parse((String) m.get("recipe")));
-            AgentContext c = new AgentContext(m, (state, about) -> {
+            int process = m.get("process") instanceof Number n ? n.intValue() : 0;
+            ClientContext c = new ClientContext(LockSettings.fromWire(m), () -> process, (state, about) -> {
                 Map<String, Object> event = new LinkedHashMap<>();
                 event.put("event", "state");
                 event.put("state", state);
                 event.put("about", about);
                 event.putAll(session());
                 send(event);
-            });
+            }, null);
             context = c;
             lock = factory.open(c);
             Map<String, Object> r = new LinkedHashMap<>(session());

@@ -2,6 +2,7 @@ package io.lockchaos.agent;
 
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.client.LockSettings;
 import io.lockchaos.client.SessionControl;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -165,34 +166,17 @@ public final class RemoteClient implements LockClient, SessionControl {
     }
 
     /**
-     * Opens a Curator session to {@code connect} in the agent and the recipe on it.
+     * Opens a client in the agent with {@code settings}: of {@code recipe} (one of this project's recipes), or of the
+     * user's lock when the agent serves one ({@code recipe} is then {@code user}).
      *
-     * @param keys every lock key, for a multi-lock
+     * @param process the process the client is opened for
      */
-    public void open(String recipe, String connect, String key, boolean read, List<String> keys,
-                     long sessionTimeoutMillis, long connectionTimeoutMillis, StateListener states) throws Exception {
-        open(recipe, connect, key, read, keys, sessionTimeoutMillis, connectionTimeoutMillis, Map.of(), states);
-    }
-
-    /**
-     * Opens a client in the agent: of {@code recipe} (one of this project's Curator recipes), or of the user's lock
-     * when the agent serves one ({@code recipe} is then {@code user}).
-     *
-     * @param more the rest of what the lock's context gives ({@code process}, {@code lease_ms}, {@code
-     *     request_timeout_ms})
-     */
-    public void open(String recipe, String connect, String key, boolean read, List<String> keys,
-                     long sessionTimeoutMillis, long connectionTimeoutMillis, Map<String, Object> more,
-                     StateListener states) throws Exception {
+    public void open(String recipe, LockSettings settings, int process, StateListener states)
+            throws Exception {
         this.listener = states;
-        Map<String, Object> m = new LinkedHashMap<>(more);
+        Map<String, Object> m = new LinkedHashMap<>(settings.toWire());
         m.put("recipe", recipe);
-        m.put("connect", connect);
-        m.put("key", key);
-        m.put("read", read);
-        m.put("keys", keys == null ? List.of() : keys);
-        m.put("session_timeout_ms", sessionTimeoutMillis);
-        m.put("connection_timeout_ms", connectionTimeoutMillis);
+        m.put("process", process);
         // the agent waits up to 30 s for a connection, as the in-process client does
         Map<String, Object> r = call("open", m, Duration.ofSeconds(45));
         this.downgrades = Boolean.TRUE.equals(r.get("read_side"));

@@ -14,7 +14,7 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class CuratorLockFactory extends RecipeFactory {
     public CuratorLockFactory(LockRecipe recipe) {
-        super(recipe, LockRecipe.Backend.CURATOR);
+        super(recipe, LockRecipe::curator, "Curator");
     }
 
     @Override

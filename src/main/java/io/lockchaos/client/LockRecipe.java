@@ -1,5 +1,6 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.linear.Model;
@@ -24,64 +25,66 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
      */
     public enum Kind {
         /** Curator's InterProcessSemaphoreMutex. */
-        MUTEX("mutex", Backend.CURATOR, Recipe.MUTEX),
+        MUTEX("mutex", Backend.ZOOKEEPER, true, Recipe.MUTEX),
         /** Curator's InterProcessMutex. */
-        REENTRANT_MUTEX("reentrant-mutex", Backend.CURATOR, Recipe.REENTRANT_MUTEX),
+        REENTRANT_MUTEX("reentrant-mutex", Backend.ZOOKEEPER, true, Recipe.REENTRANT_MUTEX),
         /** Curator's InterProcessSemaphoreV2 with N leases (its promises depend on N: see {@link #promises()}). */
-        SEMAPHORE("semaphore:N", Backend.CURATOR, Recipe.semaphore(1)),
+        SEMAPHORE("semaphore:N", Backend.ZOOKEEPER, true, Recipe.semaphore(1)),
         /** Curator's InterProcessReadWriteLock. */
-        READ_WRITE("rw", Backend.CURATOR, Recipe.READ_WRITE),
+        READ_WRITE("rw", Backend.ZOOKEEPER, true, Recipe.READ_WRITE),
         /** Curator's InterProcessMultiLock over one InterProcessMutex per key. */
-        MULTI("multi", Backend.CURATOR, Recipe.MULTI),
+        MULTI("multi", Backend.ZOOKEEPER, true, Recipe.MULTI),
         /** The tutorial's exclusive lock: one ephemeral node, retried until it can be created. */
-        NAIVE_EXCLUSIVE("naive-exclusive", Backend.ZOOKEEPER, Recipe.queued("naive-exclusive", false)),
+        NAIVE_EXCLUSIVE("naive-exclusive", Backend.ZOOKEEPER, false, Recipe.queued("naive-exclusive", false)),
         /** The tutorial's read/write lock on sequential nodes. */
-        NAIVE_RW("naive-rw", Backend.ZOOKEEPER, Recipe.queued("naive-rw", true)),
+        NAIVE_RW("naive-rw", Backend.ZOOKEEPER, false, Recipe.queued("naive-rw", true)),
         /** The tutorial's sequential lock whose waiters all watch the parent (the herd effect). */
-        NAIVE_HERD("naive-herd", Backend.ZOOKEEPER, Recipe.queued("naive-herd", false)),
+        NAIVE_HERD("naive-herd", Backend.ZOOKEEPER, false, Recipe.queued("naive-herd", false)),
         /** The tutorial's sequential lock whose waiters watch their predecessor only. */
-        NAIVE_QUEUE("naive-queue", Backend.ZOOKEEPER, Recipe.queued("naive-queue", false)),
+        NAIVE_QUEUE("naive-queue", Backend.ZOOKEEPER, false, Recipe.queued("naive-queue", false)),
         /** One Redis instance: SET NX PX with a random value, released by compare-and-delete. */
-        REDIS_SINGLE("redis-single", Backend.REDIS, Recipe.redisLease("redis-single")),
+        REDIS_SINGLE("redis-single", Backend.REDIS, false, Recipe.redisLease("redis-single")),
         /** The tutorial's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
-        REDLOCK_TUTORIAL("redlock-tutorial", Backend.REDIS, Recipe.redisLease("redlock-tutorial")),
+        REDLOCK_TUTORIAL("redlock-tutorial", Backend.REDIS, false, Recipe.redisLease("redlock-tutorial")),
         /** Redlock as its author specifies it, over N independent instances. */
-        REDLOCK("redlock", Backend.REDIS, Recipe.redisLease("redlock")),
+        REDLOCK("redlock", Backend.REDIS, false, Recipe.redisLease("redlock")),
         /** Redisson's RLock on one instance, its lease renewed by Redisson's watchdog. */
-        REDISSON("redisson", Backend.REDIS, Recipe.redisLease("redisson")),
+        REDISSON("redisson", Backend.REDIS, false, Recipe.redisLease("redisson")),
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
-        REDISSON_FENCED("redisson-fenced", Backend.REDIS, Recipe.redisLease("redisson-fenced")),
+        REDISSON_FENCED("redisson-fenced", Backend.REDIS, false, Recipe.redisLease("redisson-fenced")),
         /** A session-level pg_advisory_lock on a dedicated PostgreSQL connection (it nests, as advisory locks do). */
-        PG_ADVISORY("pg-advisory", Backend.POSTGRES, new Recipe("pg-advisory", 1, true, true, false, false, false,
-                false)),
+        PG_ADVISORY("pg-advisory", Backend.POSTGRES, false, new Recipe("pg-advisory", 1, true, true, false, false,
+                false, false)),
         /**
          * A transaction-level pg_advisory_xact_lock whose holder writes the protected set in the same transaction,
          * committed by the release: exclusive, owner-only release, not reentrant (one hold per transaction).
          */
-        PG_ADVISORY_XACT("pg-advisory-xact", Backend.POSTGRES, new Recipe("pg-advisory-xact", 1, false, true, false,
-                false, false, false)),
+        PG_ADVISORY_XACT("pg-advisory-xact", Backend.POSTGRES, false, new Recipe("pg-advisory-xact", 1, false, true,
+                false, false, false, false)),
         /** A lease row in a PostgreSQL table, renewed while held, its version the fencing token. */
-        PG_LEASE("pg-lease", Backend.POSTGRES, Recipe.redisLease("pg-lease")),
+        PG_LEASE("pg-lease", Backend.POSTGRES, false, Recipe.redisLease("pg-lease")),
         /** etcd's Lock API on a lease the client keeps alive; the protected set in the run (Jepsen's lock-set). */
-        ETCD_LOCK("etcd-lock", Backend.ETCD, Recipe.redisLease("etcd-lock")),
+        ETCD_LOCK("etcd-lock", Backend.ETCD, false, Recipe.redisLease("etcd-lock")),
         /**
          * The same lock with the protected set in etcd, written by a transaction conditioned on the lock key's create
          * revision: the server refuses a holder whose key is gone (Jepsen's lock-etcd-set).
          */
-        ETCD_LOCK_FENCED("etcd-lock-fenced", Backend.ETCD, Recipe.redisLease("etcd-lock-fenced")),
+        ETCD_LOCK_FENCED("etcd-lock-fenced", Backend.ETCD, false, Recipe.redisLease("etcd-lock-fenced")),
         /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
          */
-        USER("user", Backend.ZOOKEEPER, Recipe.MUTEX);
+        USER("user", Backend.ZOOKEEPER, false, Recipe.MUTEX);
 
         private final String wireName;
         private final Backend backend;
+        private final boolean curator;
         private final Recipe promises;
 
-        Kind(String wireName, Backend backend, Recipe promises) {
+        Kind(String wireName, Backend backend, boolean curator, Recipe promises) {
             this.wireName = wireName;
             this.backend = backend;
+            this.curator = curator;
             this.promises = promises;
         }
 
@@ -93,20 +96,6 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         public Backend backend() {
             return backend;
         }
-    }
-
-    /** What a recipe's clients talk to, which decides the servers a run starts and how a client connects. */
-    public enum Backend {
-        /** Curator on a ZooKeeper ensemble. */
-        CURATOR,
-        /** A raw ZooKeeper handle (the tutorial's hand-written locks). */
-        ZOOKEEPER,
-        /** Redis instances. */
-        REDIS,
-        /** PostgreSQL servers. */
-        POSTGRES,
-        /** An etcd cluster. */
-        ETCD
     }
 
     /** Every recipe name as typed, in order: what help text and error messages list (a user's lock is named by class). */
@@ -184,22 +173,19 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         return wireName();
     }
 
-    /** What the clients talk to; a user's lock on ZooKeeper counts as a raw handle's (its parents are made for it). */
+    /** The servers the lock runs on: a user's lock says so itself. */
     public Backend backend() {
-        if (user == null) {
-            return kind.backend;
-        }
-        return switch (user.backend()) {
-            case REDIS -> Backend.REDIS;
-            case POSTGRES -> Backend.POSTGRES;
-            case ETCD -> Backend.ETCD;
-            case ZOOKEEPER -> Backend.ZOOKEEPER;
-        };
+        return user == null ? kind.backend : user.backend();
+    }
+
+    /** Whether clients are Curator's (its recipes) rather than a raw handle's or another service's client. */
+    public boolean curator() {
+        return user == null && kind.curator;
     }
 
     /** Whether clients use raw ZooKeeper sessions (the tutorial's locks, a user's lock) rather than Curator's. */
     public boolean naive() {
-        return backend() == Backend.ZOOKEEPER;
+        return backend() == Backend.ZOOKEEPER && !curator();
     }
 
     /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
@@ -214,17 +200,12 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
 
     /** Whether the lock runs on ZooKeeper (Curator's recipes, the tutorial's, a user's on ZooKeeper). */
     public boolean zooKeeper() {
-        return backend() == Backend.CURATOR || backend() == Backend.ZOOKEEPER;
+        return backend() == Backend.ZOOKEEPER;
     }
 
     /** How progress and messages name the servers this lock runs on, in the plural. */
     public String servers() {
-        return switch (backend()) {
-            case REDIS -> "Redis instance(s)";
-            case POSTGRES -> "PostgreSQL server(s)";
-            case ETCD -> "etcd member(s)";
-            case CURATOR, ZOOKEEPER -> "ZooKeeper server(s)";
-        };
+        return LockServices.of(this).servers();
     }
 
     /** Whether clients lock on an etcd cluster. */

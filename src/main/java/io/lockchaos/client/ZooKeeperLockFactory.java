@@ -12,7 +12,7 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class ZooKeeperLockFactory extends RecipeFactory {
     public ZooKeeperLockFactory(LockRecipe recipe) {
-        super(recipe, LockRecipe.Backend.ZOOKEEPER);
+        super(recipe, LockRecipe::naive, "a raw ZooKeeper handle");
     }
 
     @Override

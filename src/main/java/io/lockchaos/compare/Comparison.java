@@ -1,5 +1,6 @@
 package io.lockchaos.compare;
 
+import io.lockchaos.api.Backend;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.history.History;
@@ -277,12 +278,12 @@ public final class Comparison {
         return n;
     }
 
-    /** The kinds of lock lockchaos drives on the recipe's backend (raw ZooKeeper and Curator count as one). */
+    /** The kinds of lock lockchaos drives on the recipe's backend (raw ZooKeeper and Curator are both ZooKeeper's). */
     static List<String> lockTypes(String recipe) {
-        LockRecipe.Backend backend = group(LockRecipe.parse(recipe).backend());
+        Backend backend = LockRecipe.parse(recipe).backend();
         Set<String> types = new LinkedHashSet<>();
         for (LockRecipe.Kind k : LockRecipe.Kind.values()) {
-            if (k == LockRecipe.Kind.USER || group(k.backend()) != backend) {
+            if (k == LockRecipe.Kind.USER || k.backend() != backend) {
                 continue;
             }
             Recipe p = (k == LockRecipe.Kind.SEMAPHORE ? LockRecipe.semaphore(2) : LockRecipe.of(k)).promises();
@@ -297,9 +298,5 @@ public final class Comparison {
             }
         }
         return List.copyOf(types);
-    }
-
-    private static LockRecipe.Backend group(LockRecipe.Backend b) {
-        return b == LockRecipe.Backend.CURATOR ? LockRecipe.Backend.ZOOKEEPER : b;
     }
 }

@@ -2,6 +2,8 @@ package io.lockchaos.core;
 
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.client.LockService;
+import io.lockchaos.client.LockServices;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
 import io.lockchaos.history.Fn;
@@ -108,28 +110,17 @@ final class FinalPhase {
 
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
-        if (!spec.recipe().zooKeeper()) {
-            // what the servers still hold without end, and what will expire by itself
-            try {
-                List<List<Map<String, Object>>> found;
-                if (spec.recipe().etcd()) {
-                    io.lockchaos.etcd.EtcdInspection.Found f = io.lockchaos.etcd.EtcdInspection.inspect(
-                            List.of(connect.split(",")), keys);
-                    found = List.of(f.left(), f.expiring());
-                } else if (spec.recipe().postgres()) {
-                    io.lockchaos.pg.PgInspection.Found f = io.lockchaos.pg.PgInspection.inspect(connect,
-                            keys);
-                    found = List.of(f.left(), f.expiring());
-                } else {
-                    io.lockchaos.redis.RedisInspection.Found f = io.lockchaos.redis.RedisInspection.inspect(
-                            List.of(connect.split(",")), keys);
-                    found = List.of(f.left(), f.expiring());
-                }
-                rec.complete(inv, OpType.OK, Map.of("nodes", found.get(0), "expiring", found.get(1), "sessions",
-                        sessions.currentIds()), null);
-            } catch (RuntimeException e) {
-                rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
-            }
+        // what the servers still hold without end, and what will expire by itself, when the service reads it itself
+        LockService.Inspection found;
+        try {
+            found = LockServices.of(spec.recipe()).inspect(connect, keys);
+        } catch (RuntimeException e) {
+            rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
+            return;
+        }
+        if (found != null) {
+            rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
+                    sessions.currentIds()), null);
             return;
         }
         List<Map<String, Object>> nodes = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.lockchaos.core;
 
+import io.lockchaos.client.LockSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,8 @@ public final class Keys {
                     + " `hold_max_ms`]", s -> s.workload().holdMillis()),
             key("acquire_timeout_ms", Type.LONG, "1000", null, "how long an acquire waits",
                     s -> s.workload().acquireTimeoutMillis()),
-            key("session_timeout_ms", Type.LONG, "4000", null, "the clients' session timeout",
+            key("session_timeout_ms", Type.LONG, Long.toString(LockSettings.SESSION_TIMEOUT_MS), null,
+                    "the clients' session timeout",
                     s -> s.clients().sessionTimeoutMillis()),
             key("tick_ms", Type.INT, "200", null, "the servers' tickTime", s -> s.cluster().tickMillis()),
             new Key("seed", Type.LONG, "0", "time", "--seed", "the run's seed, printed at the start and stored in"
@@ -176,12 +178,14 @@ public final class Keys {
             key("ssh_accept_new", Type.BOOL, "false", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-accept-new", "cluster"
                     + " `ssh`: `true` records the key of a host missing from the known-hosts file at first contact"
                     + " (a host whose recorded key changed is refused either way)"),
-            key("lease_ms", Type.LONG, "10000", null, "Redis, etcd and lease recipes: the lock's time to live (etcd:"
+            key("lease_ms", Type.LONG, Long.toString(LockSettings.LEASE_MS), null,
+                    "Redis, etcd and lease recipes: the lock's time to live (etcd:"
                     + " whole seconds, at least 2)",
                     s -> s.redis().leaseMillis()),
             key("redis_appendonly", Type.BOOL, "false", null, "Redis recipes: `true` runs the instances with"
                     + " `appendonly yes` and `appendfsync always` (see Redis locks)", s -> s.redis().appendOnly()),
-            key("redis_timeout_ms", Type.INT, "100", null, "Redis recipes: Redlock's per-instance timeout",
+            key("redis_timeout_ms", Type.INT, Long.toString(LockSettings.REQUEST_TIMEOUT_MS), null,
+                    "Redis recipes: Redlock's per-instance timeout",
                     s -> s.redis().instanceTimeoutMillis()),
             key("pg_replication", Type.TEXT, "none", null, "PostgreSQL recipes: `async` or `remote_apply` makes node"
                     + " 1 a primary and the other nodes its streaming replicas, commits waiting for none or for a"

@@ -1,8 +1,9 @@
 package io.lockchaos.core;
 
+import io.lockchaos.client.LockService;
+import io.lockchaos.client.LockServices;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.Netns;
-import io.lockchaos.redis.RedisServers;
 
 /**
  * What a run needs from the machine and from its options, checked before anything starts: the one place these
@@ -28,23 +29,11 @@ public final class Preflight {
             throw new IllegalArgumentException("--connect: container_check_ms is a property of the servers lockchaos"
                     + " starts; an ensemble you already have keeps its own");
         }
-        if (spec.recipe().postgres()) {
-            serversWithoutConnect(spec, connect);
-            if (io.lockchaos.pg.PgServers.findBinaries() == null) {
-                throw new IllegalArgumentException(io.lockchaos.pg.PgServers.MISSING);
-            }
-        }
-        if (spec.recipe().etcd()) {
-            serversWithoutConnect(spec, connect);
-            if (io.lockchaos.etcd.EtcdServers.findExecutable() == null) {
-                throw new IllegalArgumentException(io.lockchaos.etcd.EtcdServers.MISSING);
-            }
-        }
-        if (spec.recipe().redis()) {
-            serversWithoutConnect(spec, connect);
-            if (RedisServers.findExecutable() == null) {
-                throw new IllegalArgumentException(RedisServers.MISSING);
-            }
+        LockService service = LockServices.of(spec.recipe());
+        serversWithoutConnect(spec, connect);
+        String missing = service.missing();
+        if (missing != null) {
+            throw new IllegalArgumentException(missing);
         }
         if (spec.cluster().containers() && connect == null && !Docker.answers()) {
             throw new IllegalArgumentException(NO_DOCKER);
@@ -95,7 +84,7 @@ public final class Preflight {
 
     /** A Redis, PostgreSQL or etcd recipe starts its own servers: an existing ZooKeeper ensemble has no place in it. */
     static void serversWithoutConnect(TestSpec spec, String connect) {
-        if (connect != null) {
+        if (connect != null && !LockServices.of(spec.recipe()).takesExistingServers()) {
             throw new IllegalArgumentException("--connect: " + spec.recipe().wireName() + " starts its own "
                     + spec.recipe().servers().replace("(s)", "s")
                     + "; --connect names a ZooKeeper ensemble");

@@ -5,6 +5,7 @@ import io.lockchaos.checker.Checkers;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.client.LiveMonitor;
+import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
@@ -670,18 +671,7 @@ public final class Runner {
         versions.put("curator", user ? "lock_jar's" : spec.clients().curatorVersion());
         versions.put("clients", spec.inAgents() ? "client agents" : "in-process");
         versions.put("java", System.getProperty("java.version"));
-        if (spec.recipe().postgres()) {
-            versions.put("postgresql", io.lockchaos.pg.PgServers.version());
-            versions.put("pgjdbc", org.postgresql.Driver.getVersion());
-        }
-        if (spec.recipe().etcd()) {
-            versions.put("etcd", io.lockchaos.etcd.EtcdServers.version());
-            versions.put("jetcd", "0.8.5");
-        }
-        if (spec.recipe().redis()) {
-            versions.put("redis", io.lockchaos.redis.RedisServers.version());
-            versions.put("jedis", "8.0.2");
-        }
+        versions.putAll(LockServices.of(spec.recipe()).versions());
         t.put("versions", versions);
         ResultsJson.writeMap(RunDir.of(runDir).test(), t);
         Files.createDirectories(runDir.resolve("servers"));

@@ -1,9 +1,11 @@
 package io.lockchaos.core;
 
-import io.lockchaos.api.LockContext;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.client.ClientContext;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockServices;
+import io.lockchaos.client.LockSettings;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.cluster.ZooKeepers;
@@ -67,7 +69,10 @@ final class Sessions {
             if (agents != null) {
                 return agentClient(connect, key, read, allKeys, process, onState, handle);
             }
-            RunContext ctx = new RunContext(connect, key, read, allKeys, process, onState, handle);
+            ClientContext ctx = new ClientContext(settings(connect, key, read, allKeys), process, (state, session) -> {
+                recorder.state(process.getAsInt(), state, session);
+                onState.accept(state);
+            }, handle == null ? null : handle::zookeeper);
             LockClient lock = factory().open(ctx);
             register(lock, ctx::sessionId);
             return closing(lock, process, ctx::sessionId);
@@ -80,128 +85,13 @@ final class Sessions {
 
     /** The recipe's factory, for clients in this JVM (a user's lock always runs in agents). */
     private LockFactory factory() {
-        LockRecipe r = spec.recipe();
-        return switch (r.backend()) {
-            case REDIS -> new io.lockchaos.redis.RedisLockFactory(r);
-            case POSTGRES -> new io.lockchaos.pg.PgLockFactory(r);
-            case ETCD -> new io.lockchaos.etcd.EtcdLockFactory(r);
-            case ZOOKEEPER -> new io.lockchaos.client.ZooKeeperLockFactory(r);
-            case CURATOR -> new io.lockchaos.client.CuratorLockFactory(r);
-        };
+        return LockServices.of(spec.recipe()).factory(spec.recipe());
     }
 
-    /** What the run gives one in-process client, and where the client's reports go. */
-    private final class RunContext implements LockContext {
-        private final String connect;
-        private final String key;
-        private final boolean read;
-        private final List<String> allKeys;
-        private final IntSupplier process;
-        private final Consumer<String> onState;
-        private final ClientHandle handle;
-        private final Map<String, Object> attributes = new java.util.concurrent.ConcurrentHashMap<>();
-        private volatile LongSupplier sessionId = () -> 0;
-        private volatile boolean sessionGiven;
-
-        RunContext(String connect, String key, boolean read, List<String> allKeys, IntSupplier process,
-                   Consumer<String> onState, ClientHandle handle) {
-            this.connect = connect;
-            this.key = key;
-            this.read = read;
-            this.allKeys = List.copyOf(allKeys);
-            this.process = process;
-            this.onState = onState;
-            this.handle = handle;
-        }
-
-        long sessionId() {
-            return sessionId.getAsLong();
-        }
-
-        @Override
-        public String connectString() {
-            return connect;
-        }
-
-        @Override
-        public List<String> endpoints() {
-            return List.of(connect.split(","));
-        }
-
-        @Override
-        public String key() {
-            return key;
-        }
-
-        @Override
-        public List<String> allKeys() {
-            return allKeys;
-        }
-
-        @Override
-        public boolean read() {
-            return read;
-        }
-
-        @Override
-        public int process() {
-            return process.getAsInt();
-        }
-
-        @Override
-        public Duration sessionTimeout() {
-            return Duration.ofMillis(spec.clients().sessionTimeoutMillis());
-        }
-
-        @Override
-        public Duration connectionTimeout() {
-            return Duration.ofMillis(Math.max(1000, spec.clients().sessionTimeoutMillis() / 2));
-        }
-
-        @Override
-        public Duration lease() {
-            return Duration.ofMillis(spec.redis().leaseMillis());
-        }
-
-        @Override
-        public Duration requestTimeout() {
-            return Duration.ofMillis(spec.redis().instanceTimeoutMillis());
-        }
-
-        @Override
-        public void state(String state, long session) {
-            recorder.state(process.getAsInt(), state, session);
-            onState.accept(state);
-        }
-
-        @Override
-        public void state(String state) {
-            state(state, sessionId());
-        }
-
-        @Override
-        public void session(LongSupplier id, java.util.function.Supplier<byte[]> password) {
-            sessionGiven = true;
-            sessionId = id;
-        }
-
-        @Override
-        public void zookeeper(java.util.function.Supplier<ZooKeeper> zk) {
-            if (!sessionGiven) {
-                sessionId = () -> {
-                    ZooKeeper h = zk.get();
-                    return h == null ? 0 : h.getSessionId();
-                };
-            }
-            if (handle != null) {
-                handle.zookeeper(zk);
-            }
-        }
-
-        @Override
-        public Map<String, Object> attributes() {
-            return attributes;
-        }
+    /** What the run opens a client with: the same in this JVM and in an agent. */
+    private LockSettings settings(String connect, String key, boolean read, List<String> allKeys) {
+        return new LockSettings(connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
+                spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis());
     }
 
     /**
@@ -223,10 +113,8 @@ final class Sessions {
         }
         c.clock(agent.clockFile());
         try {
-            Map<String, Object> more = Map.of("process", process.getAsInt(), "lease_ms", spec.redis().leaseMillis(),
-                    "request_timeout_ms", spec.redis().instanceTimeoutMillis());
-            c.open(spec.recipe().wireName(), connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
-                    Math.max(1000, spec.clients().sessionTimeoutMillis() / 2), more, (state, about) -> {
+            c.open(spec.recipe().wireName(), settings(connect, key, read, allKeys), process.getAsInt(),
+                    (state, about) -> {
                         recorder.state(process.getAsInt(), state, about);
                         onState.accept(state);
                     });

@@ -33,7 +33,7 @@ public final class EtcdLockFactory extends RecipeFactory {
     }
 
     public EtcdLockFactory(LockRecipe recipe) {
-        super(recipe, LockRecipe.Backend.ETCD);
+        super(recipe, Backend.ETCD);
     }
 
     @Override

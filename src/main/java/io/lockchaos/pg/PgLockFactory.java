@@ -23,7 +23,7 @@ public final class PgLockFactory extends RecipeFactory {
     });
 
     public PgLockFactory(LockRecipe recipe) {
-        super(recipe, LockRecipe.Backend.POSTGRES);
+        super(recipe, Backend.POSTGRES);
     }
 
     @Override

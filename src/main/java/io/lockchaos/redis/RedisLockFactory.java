@@ -12,7 +12,7 @@ import io.lockchaos.client.RecipeFactory;
  */
 public final class RedisLockFactory extends RecipeFactory {
     public RedisLockFactory(LockRecipe recipe) {
-        super(recipe, LockRecipe.Backend.REDIS);
+        super(recipe, Backend.REDIS);
     }
 
     @Override

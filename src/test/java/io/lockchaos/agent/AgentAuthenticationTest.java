@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lockchaos.client.LockSettings;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -128,7 +129,8 @@ class AgentAuthenticationTest {
     void anOpenNamingAServerTheRunnerDidNotGiveIsRefused() throws Exception {
         try (RemoteClient c = RemoteClient.connect(agent())) {
             RemoteClient.AgentException e = assertThrows(RemoteClient.AgentException.class, () -> c.open("mutex",
-                    "127.0.0.1:1,10.9.8.7:2181", "/k", false, List.of(), 2000, 1000, (st, about) -> { }));
+                    new LockSettings("127.0.0.1:1,10.9.8.7:2181", "/k", false, List.of(), 2000, LockSettings.LEASE_MS,
+                            LockSettings.REQUEST_TIMEOUT_MS), 0, (st, about) -> { }));
             assertTrue(e.getMessage().contains("10.9.8.7:2181 is not a server endpoint this run's runner gave"),
                     e.getMessage());
         }

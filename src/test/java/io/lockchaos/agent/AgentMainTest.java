@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.api.Grant;
+import io.lockchaos.client.LockSettings;
 import io.lockchaos.cluster.LocalEnsemble;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -59,10 +60,14 @@ class AgentMainTest {
         }
     }
 
+    private static LockSettings settings(String key) {
+        return new LockSettings(ensemble.connectString(), key, false, List.of(), SESSION_MS, LockSettings.LEASE_MS,
+                LockSettings.REQUEST_TIMEOUT_MS);
+    }
+
     private static RemoteClient client(int agent, String recipe, String key, List<String> states) throws Exception {
         RemoteClient c = RemoteClient.connect(agents.agents().get(agent));
-        c.open(recipe, ensemble.connectString(), key, false, List.of(), SESSION_MS, 1000,
-                (state, about) -> states.add(state));
+        c.open(recipe, settings(key), 0, (state, about) -> states.add(state));
         return c;
     }
 
@@ -149,8 +154,7 @@ class AgentMainTest {
         own.allow(AgentWire.endpoints(ensemble.connectString()));
         try (RemoteClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
              RemoteClient waiter = RemoteClient.connect(own.agents().get(0))) {
-            waiter.open("reentrant-mutex", ensemble.connectString(), "/doomed", false, List.of(), SESSION_MS, 1000,
-                    (s, a) -> { });
+            waiter.open("reentrant-mutex", settings("/doomed"), 0, (s, a) -> { });
             assertNotNull(holder.acquire(Duration.ofSeconds(5)));
             CompletableFuture<Throwable> failed = CompletableFuture.supplyAsync(() -> {
                 try {

@@ -1,0 +1,175 @@
+package io.lockchaos.client;
+
+import io.lockchaos.api.LockContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * The one {@link LockContext} there is: what the runner gives a client in its own JVM and what an agent gives one in
+ * its JVM, from the same {@link LockSettings}, so that a lock sees the same values and its reports mean the same
+ * wherever it runs. Where the reports go is the caller's: the runner records them, an agent sends them to the runner.
+ */
+public final class ClientContext implements LockContext {
+    /** Where the connection states a lock reports go: the state and the session it is about. */
+    public interface States {
+        void report(String state, long session);
+    }
+
+    private final LockSettings settings;
+    private final IntSupplier process;
+    private final States states;
+    private final Consumer<Supplier<ZooKeeper>> onHandle;
+    private final Map<String, Object> attributes = new ConcurrentHashMap<>();
+    private volatile LongSupplier sessionId = () -> 0;
+    private volatile Supplier<byte[]> password = () -> null;
+    private volatile boolean sessionGiven;
+    private volatile Supplier<ZooKeeper> zookeeper;
+
+    /**
+     * @param process the process the client is opened for (the runner's changes after an indeterminate op)
+     * @param onHandle told of the client's ZooKeeper handle when the lock gives one (the runner's nemesis expires
+     *     it); null when nothing is to be told
+     */
+    public ClientContext(LockSettings settings, IntSupplier process, States states,
+                         Consumer<Supplier<ZooKeeper>> onHandle) {
+        this.settings = settings;
+        this.process = process;
+        this.states = states;
+        this.onHandle = onHandle;
+    }
+
+    /** The session the history names: the one the lock said ({@link #session}), else its handle's, else 0. */
+    public long sessionId() {
+        return sessionId.getAsLong();
+    }
+
+    /**
+     * The session the nemesis acts on: the ZooKeeper handle's own when the lock gave one (0 while it has none, as
+     * {@link SessionControl} says), else the one the lock said.
+     */
+    public long targetSessionId() {
+        Supplier<ZooKeeper> z = zookeeper;
+        if (z != null) {
+            ZooKeeper zk = z.get();
+            return zk == null ? 0 : zk.getSessionId();
+        }
+        return sessionId.getAsLong();
+    }
+
+    /** The password of {@link #targetSessionId}, or null. */
+    public byte[] targetPassword() {
+        Supplier<ZooKeeper> z = zookeeper;
+        if (z != null) {
+            ZooKeeper zk = z.get();
+            return zk == null ? null : zk.getSessionPasswd();
+        }
+        return password.get();
+    }
+
+    /** The client's current ZooKeeper handle, or null (none now, or a lock that gave none). */
+    public ZooKeeper zookeeperHandle() {
+        Supplier<ZooKeeper> z = zookeeper;
+        return z == null ? null : z.get();
+    }
+
+    public LockSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public String connectString() {
+        return settings.connect();
+    }
+
+    @Override
+    public List<String> endpoints() {
+        return List.of(settings.connect().split(","));
+    }
+
+    @Override
+    public String key() {
+        return settings.key();
+    }
+
+    @Override
+    public List<String> allKeys() {
+        return settings.allKeys();
+    }
+
+    @Override
+    public boolean read() {
+        return settings.read();
+    }
+
+    @Override
+    public int process() {
+        return process.getAsInt();
+    }
+
+    @Override
+    public Duration sessionTimeout() {
+        return Duration.ofMillis(settings.sessionTimeoutMillis());
+    }
+
+    @Override
+    public Duration connectionTimeout() {
+        return settings.connectionTimeout();
+    }
+
+    @Override
+    public Duration lease() {
+        return Duration.ofMillis(settings.leaseMillis());
+    }
+
+    @Override
+    public Duration requestTimeout() {
+        return Duration.ofMillis(settings.requestTimeoutMillis());
+    }
+
+    @Override
+    public void state(String state, long session) {
+        states.report(state, session);
+    }
+
+    @Override
+    public void state(String state) {
+        states.report(state, sessionId());
+    }
+
+    @Override
+    public void session(LongSupplier id, Supplier<byte[]> pw) {
+        sessionGiven = true;
+        sessionId = id;
+        password = pw;
+    }
+
+    @Override
+    public void zookeeper(Supplier<ZooKeeper> handle) {
+        zookeeper = handle;
+        if (!sessionGiven) {
+            sessionId = () -> {
+                ZooKeeper zk = handle.get();
+                return zk == null ? 0 : zk.getSessionId();
+            };
+            password = () -> {
+                ZooKeeper zk = handle.get();
+                return zk == null ? null : zk.getSessionPasswd();
+            };
+        }
+        if (onHandle != null) {
+            onHandle.accept(handle);
+        }
+    }
+
+    @Override
+    public Map<String, Object> attributes() {
+        return attributes;
+    }
+}

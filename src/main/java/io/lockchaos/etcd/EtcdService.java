@@ -1,0 +1,51 @@
+package io.lockchaos.etcd;
+
+import io.lockchaos.api.Backend;
+import io.lockchaos.api.LockFactory;
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockService;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** etcd as a lock service: members of Debian's etcd-server as child processes, and its Lock API through jetcd. */
+public final class EtcdService implements LockService {
+    @Override
+    public Backend backend() {
+        return Backend.ETCD;
+    }
+
+    @Override
+    public String servers() {
+        return "etcd member(s)";
+    }
+
+    @Override
+    public LockFactory factory(LockRecipe recipe) {
+        return new EtcdLockFactory(recipe);
+    }
+
+    @Override
+    public boolean takesExistingServers() {
+        return false;
+    }
+
+    @Override
+    public String missing() {
+        return EtcdServers.findExecutable() == null ? EtcdServers.MISSING : null;
+    }
+
+    @Override
+    public Map<String, String> versions() {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("etcd", EtcdServers.version());
+        v.put("jetcd", "0.8.5");
+        return v;
+    }
+
+    @Override
+    public Inspection inspect(String connect, List<String> keys) throws InterruptedException {
+        EtcdInspection.Found f = EtcdInspection.inspect(List.of(connect.split(",")), keys);
+        return new Inspection(f.left(), f.expiring());
+    }
+}

@@ -1,0 +1,79 @@
+package io.lockchaos.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lockchaos.api.Backend;
+import io.lockchaos.api.LockFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every registered lock service held to {@link LockService}'s contract: one per {@link Backend}, each registered once
+ * and living in a package of its own, each serving its recipes (and only its recipes) with a factory that promises
+ * what the recipe promises, a plural name for its servers and a one-line preflight.
+ */
+class LockServicesTest {
+    private static List<LockRecipe> recipes() {
+        return Arrays.stream(LockRecipe.Kind.values()).filter(k -> k != LockRecipe.Kind.USER)
+                .map(k -> k == LockRecipe.Kind.SEMAPHORE ? LockRecipe.semaphore(2) : LockRecipe.of(k)).toList();
+    }
+
+    @Test
+    void everyBackendHasOneServiceRegisteredOnceEachInAPackageOfItsOwn() throws IOException {
+        assertEquals(Backend.values().length, LockServices.all().size(), "one service per backend");
+        List<String> packages = new ArrayList<>();
+        for (Backend b : Backend.values()) {
+            LockService s = LockServices.of(b);
+            assertEquals(b, s.backend());
+            packages.add(s.getClass().getPackageName());
+        }
+        assertEquals(packages.size(), packages.stream().distinct().count(), "a package per service: " + packages);
+        List<String> lines;
+        try (InputStream in = LockServices.class.getResourceAsStream("/META-INF/services/"
+                + LockService.class.getName())) {
+            assertNotNull(in, "the registration file is on the class path");
+            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        }
+        assertEquals(lines.size(), lines.stream().distinct().count(), "each registered once: " + lines);
+        assertEquals(Backend.values().length, lines.size(), lines.toString());
+    }
+
+    @Test
+    void eachServiceOpensItsOwnRecipesPromisingWhatTheyPromiseAndRefusesTheOthers() {
+        for (LockRecipe r : recipes()) {
+            for (LockService s : LockServices.all()) {
+                if (s.backend() == r.backend()) {
+                    LockFactory f = s.factory(r);
+                    assertEquals(LockRecipe.promisesOf(r.promises()), f.promises(), r.wireName());
+                    assertEquals(r.backend(), f.backend(), r.wireName());
+                } else {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.factory(r),
+                            s.backend() + " opened " + r.wireName());
+                    assertTrue(e.getMessage().startsWith(r.wireName() + " is not a recipe on "), e.getMessage());
+                }
+            }
+        }
+    }
+
+    @Test
+    void eachServiceNamesItsServersAndSaysWhatIsMissingInOneLine() {
+        for (LockService s : LockServices.all()) {
+            assertTrue(s.servers().endsWith("(s)") && !s.servers().isBlank(), s.servers());
+            String missing = s.missing();
+            assertTrue(missing == null || !missing.isBlank() && !missing.contains("\n"), String.valueOf(missing));
+            assertFalse(s.versions().containsKey("lockchaos"), "the run records its own version");
+        }
+        assertTrue(LockServices.of(Backend.ZOOKEEPER).takesExistingServers(), "--connect names a ZooKeeper ensemble");
+        assertNull(LockServices.of(Backend.ZOOKEEPER).missing(), "ZooKeeper is lockchaos' own dependency");
+    }
+}
