@@ -1,5 +1,7 @@
 package io.lockchaos.agent;
 
+import io.lockchaos.client.UserLock;
+import io.lockchaos.cluster.ClockShiftLibrary;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -84,13 +86,13 @@ public final class AgentLauncher implements ClientAgents {
      * brings its own Curator, driver or whatever it needs) after this project's own classes and {@code curatorJars}
      * (empty, or a Curator version put ahead of the one the user's classpath brings: {@code matrix} on a user's lock).
      */
-    public static AgentLauncher start(io.lockchaos.client.UserLock lock, List<Path> curatorJars, int count,
+    public static AgentLauncher start(UserLock lock, List<Path> curatorJars, int count,
                                       Path logDir) throws IOException {
         return start(lock, curatorJars, count, logDir, null);
     }
 
     /** As {@link #start(io.lockchaos.client.UserLock, List, int, Path)}, under {@code clockLibrary} (or null). */
-    public static AgentLauncher start(io.lockchaos.client.UserLock lock, List<Path> curatorJars, int count,
+    public static AgentLauncher start(UserLock lock, List<Path> curatorJars, int count,
                                       Path logDir, Path clockLibrary) throws IOException {
         return start(userClasspath(curatorJars, lock.classpath()), List.of("--lock-class", lock.className()), count,
                 logDir, clockLibrary);
@@ -118,7 +120,7 @@ public final class AgentLauncher implements ClientAgents {
             for (int i = 1; i <= count; i++) {
                 Path clock = clockLibrary == null ? null : logDir.resolve("agent-" + i + ".clock");
                 if (clock != null) {
-                    io.lockchaos.cluster.ClockShiftLibrary.writeOffset(clock, 0); // mapped as the library loads
+                    ClockShiftLibrary.writeOffset(clock, 0); // mapped as the library loads
                 }
                 clocks.add(clock);
                 byte[] secret = newSecret();

@@ -3,11 +3,13 @@ package io.lockchaos.agent;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.api.TransactionalSet;
 import io.lockchaos.client.ClientContext;
 import io.lockchaos.client.ClientSideExpiry;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockSettings;
+import io.lockchaos.cluster.ParentWatchdog;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -103,10 +105,10 @@ public final class AgentMain {
             }
             readAllowances(parentStdin);
         } else if (parentStdin) {
-            io.lockchaos.cluster.ParentWatchdog.startOnEndOfInput();
+            ParentWatchdog.startOnEndOfInput();
         }
         if (!parentStdin && parent > 0) {
-            io.lockchaos.cluster.ParentWatchdog.start(parent);
+            ParentWatchdog.start(parent);
         }
         // the wire is standard output's first line: what a user's class prints goes to the agent's log instead
         java.io.PrintStream wire = System.out;
@@ -536,8 +538,8 @@ public final class AgentMain {
         }
 
         /** The set the lock keeps (a lock whose critical section writes in its own transaction). */
-        private io.lockchaos.api.TransactionalSet store() {
-            io.lockchaos.api.TransactionalSet t = lock == null ? null : lock.transactionalSet();
+        private TransactionalSet store() {
+            TransactionalSet t = lock == null ? null : lock.transactionalSet();
             if (t == null) {
                 throw new IllegalStateException("this lock keeps no set");
             }

@@ -2,6 +2,7 @@ package io.lockchaos.agent;
 
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.TransactionalSet;
 import io.lockchaos.client.LockSettings;
 import io.lockchaos.client.SessionControl;
 import java.io.BufferedReader;
@@ -389,11 +390,11 @@ public final class RemoteClient implements LockClient, SessionControl {
      * in order with its acquires and releases, bounded as a release is.
      */
     @Override
-    public io.lockchaos.api.TransactionalSet transactionalSet() {
+    public TransactionalSet transactionalSet() {
         if (!keepsSet) {
             return null;
         }
-        return new io.lockchaos.api.TransactionalSet() {
+        return new TransactionalSet() {
             @Override
             public List<Long> readSet(String name) throws Exception {
                 List<Long> out = new java.util.ArrayList<>();

@@ -1,6 +1,7 @@
 package io.lockchaos.checker;
 
 import io.lockchaos.api.Grant;
+import io.lockchaos.history.EdnValues;
 import io.lockchaos.history.Op;
 
 /**
@@ -86,7 +87,7 @@ public record Hold(int process, String key, Mode mode, long acquireIndex, long g
 
         /** The mode an acquire or release names in its value ({@code mode: read|write}); exclusive otherwise. */
         public static Mode of(Object value) {
-            Object m = value instanceof java.util.Map<?, ?> map ? io.lockchaos.history.EdnValues.nameOf(map.get("mode"))
+            Object m = value instanceof java.util.Map<?, ?> map ? EdnValues.nameOf(map.get("mode"))
                     : null;
             if ("read".equals(m)) {
                 return READ;

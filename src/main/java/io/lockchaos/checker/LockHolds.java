@@ -1,5 +1,6 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.history.EdnValues;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.Op;
@@ -187,7 +188,7 @@ public final class LockHolds {
         }
         List<String> out = new ArrayList<>(keys.size());
         for (Object k : keys) {
-            String name = io.lockchaos.history.EdnValues.nameOf(k);
+            String name = EdnValues.nameOf(k);
             String s = name != null ? name : String.valueOf(k);
             if (!out.contains(s)) {
                 out.add(s);

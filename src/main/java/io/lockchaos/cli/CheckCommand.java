@@ -6,6 +6,8 @@ import io.lockchaos.checker.linear.Expiry;
 import io.lockchaos.checker.linear.LinearizabilityChecker;
 import io.lockchaos.checker.linear.Model;
 import io.lockchaos.checker.linear.Models;
+import io.lockchaos.report.ResultsEdn;
+import io.lockchaos.report.RunnerStalls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +64,7 @@ final class CheckCommand implements Callable<Integer> {
             converter = FormatConverter.class, defaultValue = "auto")
     HistoryFiles.Format format;
 
-    @Option(names = "--recipe", completionCandidates = io.lockchaos.client.LockRecipe.Names.class,
+    @Option(names = "--recipe", completionCandidates = LockRecipe.Names.class,
             description = {"what the lock promises, as the recipe of that name does: ${COMPLETION-CANDIDATES}",
                 "(default: the run's test.json, else mutex)"})
     String recipe;
@@ -239,9 +241,9 @@ final class CheckCommand implements Callable<Integer> {
      * without a heartbeat, so an empty list would claim what nobody measured.
      */
     static void putStalls(Map<String, Object> about, History h) {
-        List<io.lockchaos.report.RunnerStalls.Stall> stalls = io.lockchaos.report.RunnerStalls.of(h);
+        List<RunnerStalls.Stall> stalls = RunnerStalls.of(h);
         if (!stalls.isEmpty()) {
-            about.put("runner_stalls", io.lockchaos.report.RunnerStalls.toMaps(stalls));
+            about.put("runner_stalls", RunnerStalls.toMaps(stalls));
         }
     }
 
@@ -260,7 +262,7 @@ final class CheckCommand implements Callable<Integer> {
             return null;
         }
         Path edn = out.resolveSibling(stem(out.getFileName().toString()) + ".edn");
-        Files.writeString(edn, io.lockchaos.report.ResultsEdn.of(result));
+        Files.writeString(edn, ResultsEdn.of(result));
         return edn;
     }
 

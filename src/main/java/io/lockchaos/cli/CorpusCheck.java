@@ -2,6 +2,7 @@ package io.lockchaos.cli;
 
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.CheckResult;
+import io.lockchaos.checker.Severity;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.history.History;
 import io.lockchaos.report.Reports;
@@ -238,7 +239,7 @@ final class CorpusCheck {
     /** The first violation, else the first anomaly, as "kind: explanation" cut to one short line. */
     private static String first(CheckResult r) {
         List<Anomaly> all = r.allAnomalies();
-        Anomaly a = all.stream().filter(x -> x.severity() == io.lockchaos.checker.Severity.VIOLATION).findFirst()
+        Anomaly a = all.stream().filter(x -> x.severity() == Severity.VIOLATION).findFirst()
                 .orElse(all.isEmpty() ? null : all.get(0));
         if (a == null) {
             if (!r.checked()) {

@@ -2,8 +2,12 @@ package io.lockchaos.cli;
 
 import io.lockchaos.history.EdnHistory;
 import io.lockchaos.history.HistoryWriter;
+import io.lockchaos.history.Op;
+import io.lockchaos.report.ResultsJson;
+import io.lockchaos.sim.Bug;
 import io.lockchaos.sim.LockSimulator;
 import io.lockchaos.sim.RegisterSimulator;
+import io.lockchaos.sim.SimConfig;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,7 +67,7 @@ final class GenCommand implements Callable<Integer> {
         }
         writeSidecar(config.recipe().name(), seed);
         System.out.println("wrote " + out + " (seed " + seed + ", recipe " + config.recipe().name()
-                + (config.bug() == io.lockchaos.sim.Bug.NONE ? "" : ", bug " + sim.bug + (bug ? " committed"
+                + (config.bug() == Bug.NONE ? "" : ", bug " + sim.bug + (bug ? " committed"
                 : " not committed: the run found no chance")) + ")");
         return 0;
     }
@@ -75,7 +79,7 @@ final class GenCommand implements Callable<Integer> {
         t.put("recipe", recipe);
         t.put("seed", seed);
         t.put("generated_by", "lockchaos gen");
-        io.lockchaos.report.ResultsJson.writeMap(CheckCommand.sidecar(out), t);
+        ResultsJson.writeMap(CheckCommand.sidecar(out), t);
     }
 
     private int registers() throws IOException {
@@ -110,14 +114,14 @@ final class GenCommand implements Callable<Integer> {
     }
 
     /** {@code count} lock histories under {@code out} as stored runs: a store to measure {@code check} on. */
-    private int lockCorpus(io.lockchaos.sim.SimConfig config, long seed) throws IOException {
+    private int lockCorpus(SimConfig config, long seed) throws IOException {
         if (count < 1 || bugEvery < 1) {
             throw new UserError("--count and --bug-every: expected at least 1, got " + count + " and " + bugEvery);
         }
         Path test = out.resolve("gen-" + config.recipe().name().replace(':', '-'));
         int committed = 0;
         for (int i = 0; i < count; i++) {
-            io.lockchaos.sim.SimConfig c = i % bugEvery == 0 ? config : config.withBug(io.lockchaos.sim.Bug.NONE);
+            SimConfig c = i % bugEvery == 0 ? config : config.withBug(Bug.NONE);
             Path dir = test.resolve(String.format(java.util.Locale.ROOT, "%04d", i));
             Files.createDirectories(dir);
             try (Writer w = Files.newBufferedWriter(RunDir.of(dir).history(), StandardCharsets.UTF_8)) {
@@ -137,10 +141,10 @@ final class GenCommand implements Callable<Integer> {
             t.put("recipe", config.recipe().name());
             t.put("seed", seed + i);
             t.put("generated_by", "lockchaos gen");
-            io.lockchaos.report.ResultsJson.writeMap(RunDir.of(dir).test(), t);
+            ResultsJson.writeMap(RunDir.of(dir).test(), t);
         }
         System.out.println("wrote " + count + " " + config.recipe().name() + " histories under " + test + " (seeds "
-                + seed + " to " + (seed + count - 1) + (config.bug() == io.lockchaos.sim.Bug.NONE ? ""
+                + seed + " to " + (seed + count - 1) + (config.bug() == Bug.NONE ? ""
                 : ", bug " + sim.bug + " committed in " + committed) + "); check them with: check " + out);
         return 0;
     }
@@ -163,7 +167,7 @@ final class GenCommand implements Callable<Integer> {
             Path dir = out.resolve(workload).resolve(String.format(java.util.Locale.ROOT, "%04d", i));
             Files.createDirectories(dir);
             try (Writer w = Files.newBufferedWriter(RunDir.of(dir).historyEdn(), StandardCharsets.UTF_8)) {
-                for (io.lockchaos.history.Op op : r.history().ops()) {
+                for (Op op : r.history().ops()) {
                     w.write(EdnHistory.toEdn(op));
                     w.write('\n');
                 }
@@ -177,7 +181,7 @@ final class GenCommand implements Callable<Integer> {
         return 0;
     }
 
-    private java.util.function.Consumer<io.lockchaos.history.Op> writer(Writer w) {
+    private java.util.function.Consumer<Op> writer(Writer w) {
         boolean edn = out.toString().endsWith(".edn");
         HistoryWriter hw = new HistoryWriter(w, false);
         return op -> {

@@ -1,5 +1,7 @@
 package io.lockchaos.cli;
 
+import io.lockchaos.cluster.EnvironmentProblem;
+import io.lockchaos.cluster.ParentWatchdog;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,7 +31,7 @@ public final class Main implements Callable<Integer> {
         // JVM, and through their own watchdogs the servers it starts, end when the harness is killed.
         String parent = System.getenv("LOCKCHAOS_PARENT_PID");
         if (parent != null && parent.matches("[0-9]+")) {
-            io.lockchaos.cluster.ParentWatchdog.start(Long.parseLong(parent));
+            ParentWatchdog.start(Long.parseLong(parent));
         }
         System.exit(run(args));
     }
@@ -40,7 +42,7 @@ public final class Main implements Callable<Integer> {
         RunCommand.addKeyOptions(cl.getSubcommands().get("run").getCommandSpec());
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             // Expected failures carry a one-line message; anything else is a bug and still gets one line.
-            io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(ex);
+            EnvironmentProblem env = EnvironmentProblem.in(ex);
             String msg = ex instanceof UserError ? ex.getMessage() : env != null ? env.getMessage()
                     : "internal error: " + ex;
             line.getErr().println("lockchaos: " + msg);

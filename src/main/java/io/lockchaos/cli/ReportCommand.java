@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
+import io.lockchaos.client.LockRecipe;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryFiles;
+import io.lockchaos.report.OverlapStory;
 import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.store.RunDir;
@@ -51,7 +53,7 @@ final class ReportCommand implements Callable<Integer> {
         String recipeName = recipe != null ? recipe : test.get("recipe") instanceof String s ? s : "mutex";
         Recipe r;
         try {
-            r = io.lockchaos.client.LockRecipe.parse(recipeName).promises();
+            r = LockRecipe.parse(recipeName).promises();
         } catch (IllegalArgumentException e) {
             throw new UserError((recipe != null ? "--recipe: " : RunDir.of(runDir).test() + ": recipe: ")
                     + e.getMessage());
@@ -76,8 +78,8 @@ final class ReportCommand implements Callable<Integer> {
             about.put("warnings", h.warnings());
         }
         CheckCommand.putStalls(about, h);
-        List<io.lockchaos.report.OverlapStory> stories = io.lockchaos.report.OverlapStory.forRun(runDir, h, result);
-        about.put("stories", stories.stream().map(io.lockchaos.report.OverlapStory::toMap).toList());
+        List<OverlapStory> stories = OverlapStory.forRun(runDir, h, result);
+        about.put("stories", stories.stream().map(OverlapStory::toMap).toList());
         ResultsJson.write(RunDir.of(runDir).results(), result, about);
         Reports.writeAll(runDir, h, result, about);
         for (String w : h.warnings()) {

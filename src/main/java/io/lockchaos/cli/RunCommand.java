@@ -1,11 +1,21 @@
 package io.lockchaos.cli;
 
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.cluster.ExternalEnsemble;
+import io.lockchaos.core.Preflight;
+import io.lockchaos.core.RecorderOverhead;
+import io.lockchaos.core.ResourceGrowth;
 import io.lockchaos.core.Runner;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import io.lockchaos.report.ConsoleSummary;
+import io.lockchaos.report.Reports;
+import io.lockchaos.report.RunnerStalls;
+import io.lockchaos.report.Throughput;
+import io.lockchaos.scenario.Explorer;
+import io.lockchaos.scenario.ScenarioResult;
 import io.lockchaos.store.RunDir;
 import io.lockchaos.store.Store;
 import java.nio.file.Path;
@@ -82,7 +92,7 @@ final class RunCommand implements Callable<Integer> {
             throw new UserError("--recipe and --lock-class both name the lock under test: give one");
         }
         if (o.containsKey("lock_class")) {
-            o.put("recipe", io.lockchaos.client.LockRecipe.Kind.USER.wireName());
+            o.put("recipe", LockRecipe.Kind.USER.wireName());
         }
         if (!o.containsKey("seed") && (workload == null || spec.seed() == 0)) {
             o.put("seed", Long.toString(System.nanoTime()));
@@ -94,13 +104,13 @@ final class RunCommand implements Callable<Integer> {
         }
         if (connect != null) {
             try {
-                io.lockchaos.cluster.ExternalEnsemble.of(connect);
+                ExternalEnsemble.of(connect);
             } catch (IllegalArgumentException e) {
                 throw new UserError("--connect: " + e.getMessage());
             }
         }
         try {
-            io.lockchaos.core.Preflight.check(spec, connect);
+            Preflight.check(spec, connect);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
@@ -144,9 +154,9 @@ final class RunCommand implements Callable<Integer> {
         boolean memoryJudged = true;
         long bound = spec.checking().memoryGrowthMb();
         if (bound >= 0) {
-            java.util.Optional<io.lockchaos.core.ResourceGrowth> growth;
+            java.util.Optional<ResourceGrowth> growth;
             try {
-                growth = io.lockchaos.core.ResourceGrowth.of(RunDir.of(dir).resources());
+                growth = ResourceGrowth.of(RunDir.of(dir).resources());
             } catch (java.io.IOException e) {
                 throw new UserError(e.getMessage());
             }
@@ -160,10 +170,10 @@ final class RunCommand implements Callable<Integer> {
             after.add("faults: " + out.faultsStarted() + " applied, " + out.faultsFailed()
                     + " could not be applied (see the nemesis ops in the history)");
         }
-        String frozen = io.lockchaos.report.RunnerStalls.brief(out.stalls());
-        System.out.print(io.lockchaos.report.Reports.writeVerdict(dir, RunDir.of(dir).history() + " (" + out.ops()
+        String frozen = RunnerStalls.brief(out.stalls());
+        System.out.print(Reports.writeVerdict(dir, RunDir.of(dir).history() + " (" + out.ops()
                 + " ops" + (frozen == null ? "" : "; " + frozen + ": sessions may have expired for that alone") + ")",
-                out.result(), java.util.List.of(io.lockchaos.report.Throughput.line(out.throughput())),
+                out.result(), java.util.List.of(Throughput.line(out.throughput())),
                 out.stories(), 1, after));
         // where to look next, as check and report print it
         System.out.println("  results: " + RunDir.of(dir).results());
@@ -178,9 +188,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** Measures what recording costs (see {@link io.lockchaos.core.RecorderOverhead}) and prints it. */
     private int overhead(TestSpec spec, Path dir) throws Exception {
-        io.lockchaos.core.RecorderOverhead o;
+        RecorderOverhead o;
         try {
-            o = io.lockchaos.core.RecorderOverhead.measure(new Runner(spec, dir, connect), overheadPairs, p ->
+            o = RecorderOverhead.measure(new Runner(spec, dir, connect), overheadPairs, p ->
                     System.out.printf(java.util.Locale.ROOT, "  pair %d%s: recorded %.1f, not recorded %.1f"
                             + " acquires/s: %.1f%% loss%n", p.index(), p.judged() ? "" : " (warm-up, not judged)",
                             p.recorded(), p.plain(), p.loss()));
@@ -200,9 +210,9 @@ final class RunCommand implements Callable<Integer> {
         if (connect != null) {
             throw new UserError("--explore runs on the local ensemble; drop --connect");
         }
-        java.util.Optional<io.lockchaos.scenario.ScenarioResult> found;
+        java.util.Optional<ScenarioResult> found;
         try {
-            found = new io.lockchaos.scenario.Explorer(spec, spec.seed(), store, System.out).explore(explore);
+            found = new Explorer(spec, spec.seed(), store, System.out).explore(explore);
         } catch (SpecException e) {
             throw new UserError(e.getMessage());
         }
@@ -210,7 +220,7 @@ final class RunCommand implements Callable<Integer> {
             System.out.println("explore: no invalid run in " + explore);
             return 0;
         }
-        io.lockchaos.scenario.ScenarioResult r = found.get();
+        ScenarioResult r = found.get();
         ConsoleSummary.print(System.out, RunDir.of(r.dir()).history().toString(), r.result());
         System.out.println("replay: java -jar target/lockchaos.jar replay " + r.dir());
         System.out.println("shrink: java -jar target/lockchaos.jar shrink " + r.dir());
@@ -234,7 +244,7 @@ final class RunCommand implements Callable<Integer> {
             OptionSpec.Builder b = OptionSpec.builder(k.option()).type(String.class).arity("1")
                     .paramLabel("<" + k.option().substring(2).replace('-', '_') + ">").description(k.optionHelp());
             if (k.name().equals("recipe")) {
-                b.completionCandidates(new io.lockchaos.client.LockRecipe.Names());
+                b.completionCandidates(new LockRecipe.Names());
             }
             run.addOption(b.build());
         }

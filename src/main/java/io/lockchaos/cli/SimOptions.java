@@ -1,6 +1,7 @@
 package io.lockchaos.cli;
 
 import io.lockchaos.checker.Recipe;
+import io.lockchaos.client.LockRecipe;
 import io.lockchaos.sim.Bug;
 import io.lockchaos.sim.SimConfig;
 import java.util.Locale;
@@ -26,7 +27,7 @@ final class SimOptions {
     double timeoutRate;
 
     @Option(names = "--recipe", defaultValue = "reentrant-mutex",
-            completionCandidates = io.lockchaos.client.LockRecipe.Names.class,
+            completionCandidates = LockRecipe.Names.class,
             description = "what the simulated lock promises, as the recipe of that name does: ${COMPLETION-CANDIDATES}"
                     + " except multi (default ${DEFAULT-VALUE})")
     String recipe;
@@ -52,7 +53,7 @@ final class SimOptions {
     SimConfig config() {
         Recipe r;
         try {
-            r = io.lockchaos.client.LockRecipe.parse(recipe).promises();
+            r = LockRecipe.parse(recipe).promises();
         } catch (IllegalArgumentException e) {
             throw new UserError("--recipe: " + e.getMessage());
         }

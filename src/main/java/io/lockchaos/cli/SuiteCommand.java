@@ -2,6 +2,7 @@ package io.lockchaos.cli;
 
 import io.lockchaos.store.Store;
 import io.lockchaos.suite.Suite;
+import io.lockchaos.suite.SuiteEntry;
 import io.lockchaos.suite.SuiteRecord;
 import io.lockchaos.suite.Trends;
 import java.nio.file.Files;
@@ -75,7 +76,8 @@ final class SuiteCommand implements Callable<Integer> {
         Path dir = new Store(store).newRun("suite");
         SuiteRecord record = new SuiteRecord(dir, b.toSeconds());
         record.write();
-        Suite suite = new Suite(files, b, store, repeat, mix, shrink, failingBefore, System.out, record);
+        Suite suite = new Suite(files, b, store, repeat, mix, shrink, failingBefore, System.out, record,
+                Main.class.getName());
         System.out.println("suite: " + files.size() + " workload(s), budget " + budget + "; record: " + dir);
         CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -100,7 +102,7 @@ final class SuiteCommand implements Callable<Integer> {
             // shutting down: the hook writes the record
         }
         record.write();
-        long met = record.entries().stream().filter(e -> e.outcome() == io.lockchaos.suite.SuiteEntry.Outcome.MET)
+        long met = record.entries().stream().filter(e -> e.outcome() == SuiteEntry.Outcome.MET)
                 .count();
         System.out.println("suite: " + met + " of " + record.entries().size() + " met their expectation; "
                 + dir.resolve("suite.json") + ", " + dir.resolve("junit.xml"));
@@ -123,9 +125,9 @@ final class SuiteCommand implements Callable<Integer> {
             return java.util.Set.of();
         }
         java.util.Set<String> out = new java.util.HashSet<>();
-        for (io.lockchaos.suite.SuiteEntry e : io.lockchaos.suite.SuiteRecord.read(runs.get(runs.size() - 1))
+        for (SuiteEntry e : SuiteRecord.read(runs.get(runs.size() - 1))
                 .entries()) {
-            if (e.outcome() == io.lockchaos.suite.SuiteEntry.Outcome.NOT_MET) {
+            if (e.outcome() == SuiteEntry.Outcome.NOT_MET) {
                 out.add(e.name());
             }
         }

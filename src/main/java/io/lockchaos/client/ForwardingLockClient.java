@@ -3,6 +3,7 @@ package io.lockchaos.client;
 import io.lockchaos.api.DangerPoint;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.TransactionalSet;
 import java.time.Duration;
 
 /** A lock client that passes everything to another; a subclass changes what it must (its close, typically). */
@@ -44,7 +45,7 @@ public abstract class ForwardingLockClient implements LockClient {
     }
 
     @Override
-    public io.lockchaos.api.TransactionalSet transactionalSet() {
+    public TransactionalSet transactionalSet() {
         return lock.transactionalSet();
     }
 }

@@ -2,6 +2,7 @@ package io.lockchaos.client;
 
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.Promises;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.linear.Model;
 import io.lockchaos.checker.linear.Models;
@@ -243,7 +244,7 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
      */
     public Recipe promises() {
         if (user != null) {
-            io.lockchaos.api.Promises p = user.promises();
+            Promises p = user.promises();
             return new Recipe(user.className(), p.permits(), p.reentrant(), p.ownerRelease(), p.fifo(), p.readWrite(),
                     p.counted(), p.leased());
         }
@@ -251,8 +252,8 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     }
 
     /** A checker's promises as the public API says them. */
-    public static io.lockchaos.api.Promises promisesOf(Recipe r) {
-        return new io.lockchaos.api.Promises(r.capacity(), r.counted(), r.readWrite(), r.reentrant(), r.ownerRelease(),
+    public static Promises promisesOf(Recipe r) {
+        return new Promises(r.capacity(), r.counted(), r.readWrite(), r.reentrant(), r.ownerRelease(),
                 r.fifo(), r.leased());
     }
 

@@ -11,12 +11,12 @@ import java.util.function.BiFunction;
  * child server, the address each server advertises to each peer (see {@link RoutedQuorumPeerMain}) and the checks
  * of a builder's size and tickTime.
  */
-final class ZooCfg {
+public final class ZooCfg {
     private ZooCfg() {
     }
 
     /** 1, 3 or 5, or an exception naming the key. */
-    static int checkSize(int n) {
+    public static int checkSize(int n) {
         if (n != 1 && n != 3 && n != 5) {
             throw new IllegalArgumentException("nodes: expected 1, 3 or 5, got " + n);
         }
@@ -24,7 +24,7 @@ final class ZooCfg {
     }
 
     /** At least 10 ms, or an exception naming the key. */
-    static int checkTickTime(int ms) {
+    public static int checkTickTime(int ms) {
         if (ms < 10) {
             throw new IllegalArgumentException("tickTime: must be at least 10 ms, got " + ms);
         }
@@ -32,7 +32,7 @@ final class ZooCfg {
     }
 
     /** {@code key} when it is a system property name a server's command line may carry. */
-    static String checkPropertyName(String key) {
+    public static String checkPropertyName(String key) {
         if (!key.matches("[A-Za-z0-9_.]+")) {
             throw new IllegalArgumentException("not a property name: " + key);
         }
@@ -40,7 +40,7 @@ final class ZooCfg {
     }
 
     /** The JVM flags of a child server: small, quick to start (no C2, no TLS use), IPv4, logging with times. */
-    static List<String> jvmFlags() {
+    public static List<String> jvmFlags() {
         return List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
                 "-Djava.net.preferIPv4Stack=true",
                 "-Dzookeeper.admin.enableServer=false",
@@ -56,7 +56,7 @@ final class ZooCfg {
      *     including {@code n} itself (which binds it)
      * @param election the same for the election port
      */
-    static String text(ZkNode n, List<ZkNode> nodes, int tickTime, String dataDir, int clientPort,
+    public static String text(ZkNode n, List<ZkNode> nodes, int tickTime, String dataDir, int clientPort,
                        String clientAddress, BiFunction<ZkNode, ZkNode, InetSocketAddress> quorum,
                        BiFunction<ZkNode, ZkNode, InetSocketAddress> election, Map<String, String> extra) {
         Map<String, String> cfg = new LinkedHashMap<>();

@@ -3,6 +3,8 @@ package io.lockchaos.compare;
 import io.lockchaos.api.Backend;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.core.Preflight;
+import io.lockchaos.core.SpecException;
 import io.lockchaos.history.History;
 import io.lockchaos.history.JsonlHistoryReader;
 import io.lockchaos.report.Throughput;
@@ -107,8 +109,8 @@ public final class Comparison {
             c.herdRecipes().forEach(r -> first.add(loadRun(c, r, 1)));
             for (Scenario s : first) {
                 try {
-                    io.lockchaos.core.Preflight.check(s.spec(), null);
-                } catch (io.lockchaos.core.SpecException | IllegalArgumentException e) {
+                    Preflight.check(s.spec(), null);
+                } catch (SpecException | IllegalArgumentException e) {
                     throw new IllegalArgumentException(c.title() + ": " + e.getMessage(), e);
                 }
             }
@@ -231,7 +233,7 @@ public final class Comparison {
             return r;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(c.title() + ": " + e.getMessage(), e);
-        } catch (io.lockchaos.core.SpecException e) {
+        } catch (SpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (Exception e) {
             out.printf(Locale.ROOT, "  %-22s %-40s unknown: the run failed: %s%n", c.title(), what, e);

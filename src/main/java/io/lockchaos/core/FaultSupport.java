@@ -1,5 +1,6 @@
 package io.lockchaos.core;
 
+import io.lockchaos.nemesis.Fault;
 import io.lockchaos.nemesis.FaultKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,7 +71,7 @@ public final class FaultSupport {
             FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK, FaultKind.REMOVE_MEMBER,
             FaultKind.ADD_MEMBER, FaultKind.REPLACE_MEMBER);
 
-    private static final Map<TestSpec, List<io.lockchaos.nemesis.Fault>> COMBINABLE =
+    private static final Map<TestSpec, List<Fault>> COMBINABLE =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -78,12 +79,12 @@ public final class FaultSupport {
      * validation for this very workload (its recipe, servers and cluster), but those of {@link #NOT_COMBINED} and the
      * targets that wait for a moment ({@code releaser}), in a fixed order so that a seed draws the same schedule.
      */
-    public static List<io.lockchaos.nemesis.Fault> combinable(TestSpec spec) {
+    public static List<Fault> combinable(TestSpec spec) {
         return COMBINABLE.computeIfAbsent(spec, FaultSupport::findCombinable);
     }
 
-    private static List<io.lockchaos.nemesis.Fault> findCombinable(TestSpec spec) {
-        List<io.lockchaos.nemesis.Fault> out = new ArrayList<>();
+    private static List<Fault> findCombinable(TestSpec spec) {
+        List<Fault> out = new ArrayList<>();
         for (FaultKind kind : FaultKind.values()) {
             if (NOT_COMBINED.contains(kind)) {
                 continue;
@@ -96,7 +97,7 @@ public final class FaultSupport {
                     TestSpecs.validate("combined", TestSpecs.with("combined", spec, Map.of("nemesis", "at 1s "
                             + kind.wireName() + (target.isEmpty() ? "" : " " + target)
                             + (kind.instantaneous() ? "" : " for 1s"))));
-                    out.add(new io.lockchaos.nemesis.Fault(kind, target, Map.of()));
+                    out.add(new Fault(kind, target, Map.of()));
                 } catch (SpecException | IllegalArgumentException refused) {
                     // this workload does not take it
                 }

@@ -1,9 +1,11 @@
 package io.lockchaos.core;
 
+import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.Netns;
+import io.lockchaos.ssh.SshOptions;
 
 /**
  * What a run needs from the machine and from its options, checked before anything starts: the one place these
@@ -45,7 +47,7 @@ public final class Preflight {
                     + " machine: it needs a local engine, not DOCKER_HOST=" + dockerHost);
         }
         if (spec.cluster().ssh() && connect == null) {
-            io.lockchaos.ssh.SshOptions o = Runner.sshOptions(spec);
+            SshOptions o = Runner.sshOptions(spec);
             if (o.keyProblem() != null) {
                 throw new IllegalArgumentException(o.keyProblem());
             }
@@ -63,16 +65,16 @@ public final class Preflight {
         }
         if (!spec.cluster().linkedZooKeeper() && connect == null) {
             try {
-                io.lockchaos.agent.VersionResolver.defaults(io.lockchaos.agent.VersionResolver.Module.ZOOKEEPER)
+                VersionResolver.defaults(VersionResolver.Module.ZOOKEEPER)
                         .classpath(spec.cluster().zooKeeper());
-            } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
+            } catch (VersionResolver.UnresolvableVersion e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
         }
         if (spec.clients().agents()) {
             try {
-                io.lockchaos.agent.VersionResolver.defaults().classpath(spec.clients().curator());
-            } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
+                VersionResolver.defaults().classpath(spec.clients().curator());
+            } catch (VersionResolver.UnresolvableVersion e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
         }

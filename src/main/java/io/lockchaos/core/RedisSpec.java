@@ -1,5 +1,7 @@
 package io.lockchaos.core;
 
+import io.lockchaos.pg.PgReplication;
+
 /**
  * How the Redis and PostgreSQL recipes lock (ignored by ZooKeeper's).
  *
@@ -12,9 +14,9 @@ package io.lockchaos.core;
  *     them ({@code pg_replication})
  */
 public record RedisSpec(long leaseMillis, boolean appendOnly, int instanceTimeoutMillis,
-                        io.lockchaos.pg.PgReplication pgReplication) {
+                        PgReplication pgReplication) {
     /** Without replicas. */
     public RedisSpec(long leaseMillis, boolean appendOnly, int instanceTimeoutMillis) {
-        this(leaseMillis, appendOnly, instanceTimeoutMillis, io.lockchaos.pg.PgReplication.NONE);
+        this(leaseMillis, appendOnly, instanceTimeoutMillis, PgReplication.NONE);
     }
 }

@@ -1,36 +1,54 @@
 package io.lockchaos.core;
 
+import io.lockchaos.agent.AgentLauncher;
+import io.lockchaos.agent.ClientAgents;
+import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.client.LiveMonitor;
+import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
+import io.lockchaos.client.UserLock;
+import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ContainerEnsemble;
 import io.lockchaos.cluster.Docker;
+import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.ExternalEnsemble;
 import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.etcd.EtcdServers;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.JsonlHistoryReader;
+import io.lockchaos.nemesis.FaultKind;
+import io.lockchaos.nemesis.IptablesPartitioner;
 import io.lockchaos.nemesis.NemesisContext;
 import io.lockchaos.nemesis.NemesisDriver;
 import io.lockchaos.nemesis.Nemeses;
+import io.lockchaos.nemesis.Partitioner;
 import io.lockchaos.nemesis.ProxyNetwork;
 import io.lockchaos.nemesis.Schedule;
 import io.lockchaos.nemesis.ToxiproxyBackend;
 import io.lockchaos.nemesis.ToxiproxyBackends;
+import io.lockchaos.pg.PgServers;
+import io.lockchaos.redis.RedisServers;
 import io.lockchaos.report.OverlapStory;
 import io.lockchaos.report.Phases;
 import io.lockchaos.report.ProgressLine;
+import io.lockchaos.report.Reports;
 import io.lockchaos.report.ResultsJson;
 import io.lockchaos.report.RunnerStalls;
 import io.lockchaos.report.Throughput;
+import io.lockchaos.ssh.SshAgents;
+import io.lockchaos.ssh.SshEnsemble;
+import io.lockchaos.ssh.SshOptions;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -74,7 +92,7 @@ public final class Runner {
 
     private final TestSpec spec;
     private final Path runDir;
-    private io.lockchaos.agent.ClientAgents agents;
+    private ClientAgents agents;
     /** The Curator version the agents reported from their jars, when the clients ran in agents. */
     private String agentCurator;
     private long agentStartMillis = -1;
@@ -110,17 +128,17 @@ public final class Runner {
         boolean clock = spec.schedule().events().stream().anyMatch(e -> e.fault().movesServerClocks());
         if (spec.recipe().postgres()) {
             Preflight.serversWithoutConnect(spec, external);
-            return io.lockchaos.pg.PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
+            return PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
                     spec.recipe().promises().leased(), clock, spec.redis().pgReplication(), routing);
         }
         if (spec.recipe().etcd()) {
             Preflight.serversWithoutConnect(spec, external);
             if (!spec.cluster().namespaces()) {
-                return io.lockchaos.etcd.EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes());
+                return EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes());
             }
-            io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes());
+            Netns ns = Netns.create(spec.cluster().nodes());
             try {
-                return io.lockchaos.etcd.EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes(), ns);
+                return EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes(), ns);
             } catch (IOException | RuntimeException e) {
                 ns.close();
                 throw e;
@@ -128,16 +146,16 @@ public final class Runner {
         }
         if (spec.recipe().redis()) {
             Preflight.serversWithoutConnect(spec, external);
-            return io.lockchaos.redis.RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
+            return RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
                     .appendOnly(spec.redis().appendOnly()).clockShift(clock)
-                    .clientsRenew(spec.recipe().kind() == io.lockchaos.client.LockRecipe.Kind.REDISSON
-                            || spec.recipe().kind() == io.lockchaos.client.LockRecipe.Kind.REDISSON_FENCED).build();
+                    .clientsRenew(spec.recipe().kind() == LockRecipe.Kind.REDISSON
+                            || spec.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED).build();
         }
         if (external != null) {
             return ExternalEnsemble.of(external);
         }
         if (spec.cluster().ssh()) {
-            io.lockchaos.cluster.SshEnsemble.Builder b = io.lockchaos.cluster.SshEnsemble.builder(runDir.resolve(folder))
+            SshEnsemble.Builder b = SshEnsemble.builder(runDir.resolve(folder))
                     .hosts(TestSpecs.hostList(spec.text("hosts"))).options(sshOptions(spec))
                     .tickTime(spec.cluster().tickMillis()).clockShift(clock);
             long every = spec.cluster().containerCheckMillis();
@@ -150,7 +168,7 @@ public final class Runner {
         if (spec.cluster().namespaces()) {
             // servers reach each other directly; cuts are iptables rules in their namespaces, not proxies
             // servers that join later (membership faults) get namespaces of their own too
-            io.lockchaos.cluster.Netns ns = io.lockchaos.cluster.Netns.create(spec.cluster().nodes()
+            Netns ns = Netns.create(spec.cluster().nodes()
                     + spec.schedule().newServers());
             try {
                 return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
@@ -167,8 +185,8 @@ public final class Runner {
     }
 
     /** How a run logs in to its hosts ({@code cluster ssh}). */
-    static io.lockchaos.ssh.SshOptions sshOptions(TestSpec spec) {
-        return io.lockchaos.ssh.SshOptions.defaults(spec.text("ssh_user"), spec.text("ssh_key"),
+    static SshOptions sshOptions(TestSpec spec) {
+        return SshOptions.defaults(spec.text("ssh_user"), spec.text("ssh_key"),
                 (int) spec.number("ssh_port"), spec.text("ssh_known_hosts"), spec.flag("ssh_accept_new"));
     }
 
@@ -178,9 +196,9 @@ public final class Runner {
             return null;
         }
         try {
-            return io.lockchaos.agent.VersionResolver.defaults(io.lockchaos.agent.VersionResolver.Module.ZOOKEEPER)
+            return VersionResolver.defaults(VersionResolver.Module.ZOOKEEPER)
                     .classpath(spec.cluster().zooKeeper());
-        } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
+        } catch (VersionResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
         }
     }
@@ -195,18 +213,18 @@ public final class Runner {
     }
 
     /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */
-    private io.lockchaos.nemesis.Partitioner partitioner(Cluster zk, ProxyNetwork net) {
+    private Partitioner partitioner(Cluster zk, ProxyNetwork net) {
         if (zk instanceof LocalEnsemble l && l.netns() != null) {
-            return new io.lockchaos.nemesis.IptablesPartitioner(l.netns());
+            return new IptablesPartitioner(l.netns());
         }
-        if (zk instanceof io.lockchaos.etcd.EtcdServers e && e.netns() != null) {
-            return new io.lockchaos.nemesis.IptablesPartitioner(e.netns());
+        if (zk instanceof EtcdServers e && e.netns() != null) {
+            return new IptablesPartitioner(e.netns());
         }
-        if (zk instanceof io.lockchaos.cluster.SshEnsemble s) {
-            return new io.lockchaos.nemesis.IptablesPartitioner(s.namespaces());
+        if (zk instanceof SshEnsemble s) {
+            return new IptablesPartitioner(s.namespaces());
         }
         if (zk instanceof ContainerEnsemble c && spec.cutsWithIptables()) {
-            return new io.lockchaos.nemesis.IptablesPartitioner(c.namespaces());
+            return new IptablesPartitioner(c.namespaces());
         }
         return net;
     }
@@ -299,13 +317,13 @@ public final class Runner {
             return run(phases);
         } catch (Exception | Error e) {
             // the stored run says why it has no results, and where it stopped
-            io.lockchaos.cluster.EnvironmentProblem env = io.lockchaos.cluster.EnvironmentProblem.in(e);
+            EnvironmentProblem env = EnvironmentProblem.in(e);
             HistoryWriter.WriteFailed full = writeFailure(e);
             if (full != null) {
-                env = new io.lockchaos.cluster.EnvironmentProblem(full.getMessage()
+                env = new EnvironmentProblem(full.getMessage()
                         + "; the run stopped there (crashed.json beside it says in which phase)");
             }
-            io.lockchaos.store.RunDir.of(runDir).recordCrash(phases.current() != null ? phases.current()
+            RunDir.of(runDir).recordCrash(phases.current() != null ? phases.current()
                     : "setting up", env != null ? env.getMessage() : String.valueOf(e));
             if (full != null) {
                 throw env;
@@ -451,7 +469,7 @@ public final class Runner {
         try (Phases.Step s = phases.start("writing results and reports")) {
             RunDir.of(runDir).releaseSpace();
             ResultsJson.write(RunDir.of(runDir).results(), result, about);
-            io.lockchaos.report.Reports.writeAll(runDir, h, result, about);
+            Reports.writeAll(runDir, h, result, about);
         }
         return new Outcome(runDir, result, h.size(), throughput, driver.started(), driver.failed(), stories,
                 detectedAfter, stalls);
@@ -590,18 +608,18 @@ public final class Runner {
      * Starts the run's client agents when its clients run another Curator (null otherwise): resolves the version's
      * jars (cached after the first time) and waits until every agent listens.
      */
-    private io.lockchaos.agent.ClientAgents startAgents(Phases phases) throws Exception {
+    private ClientAgents startAgents(Phases phases) throws Exception {
         int n = spec.clients().agentCount(pausesClients());
-        io.lockchaos.client.UserLock user = spec.recipe().user();
+        UserLock user = spec.recipe().user();
         if (!spec.inAgents()) {
             return null;
         }
         if (!spec.text("client_hosts").isBlank()) {
             List<String> hosts = TestSpecs.hostList(spec.text("client_hosts"));
-            io.lockchaos.ssh.SshAgents a;
+            SshAgents a;
             try (Phases.Step s = phases == null ? null : phases.start("starting " + hosts.size()
                     + " client agent(s) over SSH on " + String.join(",", hosts))) {
-                a = io.lockchaos.ssh.SshAgents.start(hosts, sshOptions(spec), runDir.resolve("agents"));
+                a = SshAgents.start(hosts, sshOptions(spec), runDir.resolve("agents"));
             }
             if (console != null) {
                 for (Map<String, Object> o : a.clockOffsets()) {
@@ -615,30 +633,30 @@ public final class Runner {
         }
         List<Path> jars;
         try {
-            jars = spec.clients().agents() ? io.lockchaos.agent.VersionResolver.defaults().classpath(
+            jars = spec.clients().agents() ? VersionResolver.defaults().classpath(
                     spec.clients().curator()) : List.of();
-        } catch (io.lockchaos.agent.VersionResolver.UnresolvableVersion e) {
+        } catch (VersionResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException(e.getMessage());
         }
         // agents whose clocks a fault moves run under the clock-shift library, each with an offset file of its own
         Path clockLibrary = spec.schedule().events().stream().anyMatch(e -> e.fault().movesClientClocks())
-                ? io.lockchaos.cluster.ClockShiftLibrary.build(runDir.resolve("agents").toAbsolutePath()) : null;
+                ? ClockShiftLibrary.build(runDir.resolve("agents").toAbsolutePath()) : null;
         if (user != null) {
-            io.lockchaos.agent.AgentLauncher a;
+            AgentLauncher a;
             try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) for "
                     + user.className() + (jars.isEmpty() ? "" : " on Curator " + spec.clients().curator()))) {
-                a = io.lockchaos.agent.AgentLauncher.start(user, jars, n, runDir.resolve("agents"), clockLibrary);
+                a = AgentLauncher.start(user, jars, n, runDir.resolve("agents"), clockLibrary);
             }
             agentCurator = a.curatorVersion();
             agentStartMillis = a.startMillis();
             return a;
         }
-        io.lockchaos.agent.AgentLauncher a;
+        AgentLauncher a;
         boolean own = !spec.clients().agents(); // client_agents: the runner's own classpath
         try (Phases.Step s = phases == null ? null : phases.start("starting " + n + " client agent(s) "
                 + (own ? "for " + spec.recipe().wireName() : "on Curator " + spec.clients().curator()))) {
-            a = own ? io.lockchaos.agent.AgentLauncher.startOwn(n, runDir.resolve("agents"), clockLibrary)
-                    : io.lockchaos.agent.AgentLauncher.start(jars, n, runDir.resolve("agents"), clockLibrary);
+            a = own ? AgentLauncher.startOwn(n, runDir.resolve("agents"), clockLibrary)
+                    : AgentLauncher.start(jars, n, runDir.resolve("agents"), clockLibrary);
         }
         agentCurator = a.curatorVersion();
         agentStartMillis = a.startMillis();
@@ -648,7 +666,7 @@ public final class Runner {
     /** Whether a fault acts on one client's whole process: a client pause, or a jump of the holder's clock. */
     private boolean pausesClients() {
         return spec.schedule().events().stream().anyMatch(e -> e.fault().kind()
-                == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT || e.fault().movesClientClocks()
+                == FaultKind.PAUSE_CLIENT || e.fault().movesClientClocks()
                 && e.fault().target().equals("holder"))
                 || spec.faults().nemesis().contains("pause-client"); // a mix names it without events
     }

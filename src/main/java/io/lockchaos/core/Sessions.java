@@ -1,8 +1,13 @@
 package io.lockchaos.core;
 
+import io.lockchaos.agent.AgentLauncher;
+import io.lockchaos.agent.AgentWire;
+import io.lockchaos.agent.ClientAgents;
+import io.lockchaos.agent.RemoteClient;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.ClientContext;
 import io.lockchaos.client.ClientHandle;
+import io.lockchaos.client.ForwardingLockClient;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockSettings;
@@ -39,7 +44,7 @@ final class Sessions {
     });
 
     /** The run's client agents, or null when clients run in this JVM. */
-    private final io.lockchaos.agent.ClientAgents agents;
+    private final ClientAgents agents;
     /** The server endpoints the agents were told they may dial. */
     private final java.util.Set<String> allowed = new java.util.HashSet<>();
     /** Which agent the next client goes to. */
@@ -49,7 +54,7 @@ final class Sessions {
         this(spec, recorder, null);
     }
 
-    Sessions(TestSpec spec, Recorder recorder, io.lockchaos.agent.ClientAgents agents) {
+    Sessions(TestSpec spec, Recorder recorder, ClientAgents agents) {
         this.spec = spec;
         this.recorder = recorder;
         this.agents = agents;
@@ -105,9 +110,9 @@ final class Sessions {
                 && agents.agents().get(0).process() != null; // a pause stops a process of this machine
 
         allow(connect);
-        io.lockchaos.agent.AgentLauncher.Agent agent = agents.forClient(own ? handle.worker()
+        AgentLauncher.Agent agent = agents.forClient(own ? handle.worker()
                 : nextAgent.getAndIncrement());
-        io.lockchaos.agent.RemoteClient c = io.lockchaos.agent.RemoteClient.connect(agent.address(), agent.secret());
+        RemoteClient c = RemoteClient.connect(agent.address(), agent.secret());
         if (own) {
             c.dedicated(agent.process().pid());
         }
@@ -136,7 +141,7 @@ final class Sessions {
      */
     private synchronized void allow(String connect) throws java.io.IOException {
         List<String> fresh = new ArrayList<>();
-        for (String e : io.lockchaos.agent.AgentWire.endpoints(connect)) {
+        for (String e : AgentWire.endpoints(connect)) {
             if (!allowed.contains(e) && !fresh.contains(e)) {
                 fresh.add(e);
             }
@@ -153,7 +158,7 @@ final class Sessions {
      * {@code state CLOSED} of the retired process naming the session it closed.
      */
     private LockClient closing(LockClient lock, IntSupplier process, LongSupplier sessionId) {
-        return new io.lockchaos.client.ForwardingLockClient(lock) {
+        return new ForwardingLockClient(lock) {
             @Override
             public void close() {
                 boolean mine;

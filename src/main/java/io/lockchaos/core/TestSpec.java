@@ -1,5 +1,6 @@
 package io.lockchaos.core;
 
+import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.nemesis.Schedule;
 import java.util.Map;
@@ -98,7 +99,7 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
      * The verdict this run is expected to reach on the Curator its clients run and, for a ZooKeeper recipe, the
      * ZooKeeper its servers run, if the workload states one.
      */
-    public java.util.Optional<io.lockchaos.checker.Verdict> expectedVerdict() {
+    public java.util.Optional<Verdict> expectedVerdict() {
         return checking.expected(clients.curatorVersion(), recipe.zooKeeper() ? cluster.zooKeeperVersion() : null);
     }
 

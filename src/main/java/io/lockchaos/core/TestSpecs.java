@@ -4,9 +4,15 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.nemesis.Fault;
+import io.lockchaos.nemesis.FaultEvent;
+import io.lockchaos.nemesis.FaultKind;
+import io.lockchaos.nemesis.Schedule;
+import io.lockchaos.pg.PgReplication;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -191,9 +197,9 @@ public final class TestSpecs {
                 }
             }
             String appendOnly = m.get("redis_appendonly");
-            io.lockchaos.pg.PgReplication replication;
+            PgReplication replication;
             try {
-                replication = io.lockchaos.pg.PgReplication.parse(m.get("pg_replication"));
+                replication = PgReplication.parse(m.get("pg_replication"));
             } catch (IllegalArgumentException e) {
                 throw new SpecException(source + ": pg_replication: " + e.getMessage());
             }
@@ -269,7 +275,7 @@ public final class TestSpecs {
             refuseFaults(source, s, f -> f.needsClientProxies()
                     ? "cuts a client's proxy on this machine; clients on client_hosts connect to the servers"
                     + " directly (cut servers apart, or run the clients here: drop client_hosts)"
-                    : f.kind() == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT
+                    : f.kind() == FaultKind.PAUSE_CLIENT
                     ? "stops a client's process on this machine; clients on client_hosts run elsewhere (drop"
                     + " client_hosts)"
                     : f.movesClientClocks()
@@ -302,13 +308,13 @@ public final class TestSpecs {
                     + " local or netns");
         }
         refuseFaults(source, s, f -> {
-            io.lockchaos.nemesis.FaultKind k = f.kind();
+            FaultKind k = f.kind();
             if (k.damagesDisk()) {
                 return "disk faults edit the servers' transaction logs on this machine's disk (cluster local or"
                         + " netns)";
             } else if (k.changesMembership()) {
                 return "membership changes reconfigure servers this machine runs (cluster local or netns)";
-            } else if (k == io.lockchaos.nemesis.FaultKind.BANDWIDTH && !f.target().equals("clients")) {
+            } else if (k == FaultKind.BANDWIDTH && !f.target().equals("clients")) {
                 return "a bandwidth limit between servers replaces the queue of a host's network interface, which"
                         + " is the host's own: limit the target clients instead";
             }
@@ -320,7 +326,7 @@ public final class TestSpecs {
     private static void validateSchedule(String source, TestSpec s) throws SpecException {
         ClusterSpec cluster = s.cluster();
         try {
-            io.lockchaos.nemesis.Schedule schedule = s.schedule();
+            Schedule schedule = s.schedule();
             if (schedule.partitionsServers() && cluster.nodes() == 1) {
                 throw new SpecException(source + ": nemesis: partitions need 3 or 5 nodes, got 1");
             }
@@ -340,17 +346,17 @@ public final class TestSpecs {
                         + " their own: cluster netns or container");
             }
             boolean iptables = cluster.namespaces() || cluster.ssh() || partitioner == PartitionerChoice.IPTABLES;
-            for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
-                io.lockchaos.nemesis.Fault f = e.fault();
-                io.lockchaos.nemesis.FaultKind k = f.kind();
+            for (FaultEvent e : schedule.events()) {
+                Fault f = e.fault();
+                FaultKind k = f.kind();
                 boolean servers = !f.target().equals("clients");
-                if (k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS && (!iptables
+                if (k == FaultKind.PACKET_LOSS && (!iptables
                         || !f.target().equals("servers"))) {
                     throw new SpecException(source + ": nemesis: packet-loss drops packets between servers: it takes"
                             + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
                             + " streams, not packets)");
                 }
-                if (k == io.lockchaos.nemesis.FaultKind.FAILOVER) {
+                if (k == FaultKind.FAILOVER) {
                     failoverProblem(source, s, f);
                 }
                 if (k.damagesDisk() && (!s.recipe().zooKeeper() || cluster.containers())) {
@@ -362,18 +368,18 @@ public final class TestSpecs {
                     membershipProblem(source, s, schedule);
                 }
                 long txns = f.option("txns", 10);
-                if (k == io.lockchaos.nemesis.FaultKind.TRUNCATE_LOG && (txns < 1 || txns > 100_000)) {
+                if (k == FaultKind.TRUNCATE_LOG && (txns < 1 || txns > 100_000)) {
                     throw new SpecException(source + ": nemesis: truncate-log: txns: expected 1 to 100000, got "
                             + txns);
                 }
                 if (f.movesClientClocks()) {
                     clientClockProblem(source, s, f);
                 }
-                if (k == io.lockchaos.nemesis.FaultKind.PAUSE_CLIENT && f.target().endsWith("waiter")) {
+                if (k == FaultKind.PAUSE_CLIENT && f.target().endsWith("waiter")) {
                     waiterPauseProblem(source, s, f);
                 }
-                if (iptables && servers && (k == io.lockchaos.nemesis.FaultKind.LATENCY
-                        || k == io.lockchaos.nemesis.FaultKind.RESET)) {
+                if (iptables && servers && (k == FaultKind.LATENCY
+                        || k == FaultKind.RESET)) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"
                             + " needs netem, which this kernel lacks: use the target clients, or the proxies (cluster"
                             + " local, or partitioner toxiproxy)");
@@ -388,11 +394,11 @@ public final class TestSpecs {
      * Reconfiguration gives the whole ensemble one list of server addresses: ZooKeeper servers this machine runs, at
      * least 3, that dial each other directly (no peer proxies, which give each server its own view of the others).
      */
-    private static void membershipProblem(String source, TestSpec s, io.lockchaos.nemesis.Schedule schedule)
+    private static void membershipProblem(String source, TestSpec s, Schedule schedule)
             throws SpecException {
         ClusterSpec c = s.cluster();
         String at = source + ": nemesis: " + schedule.events().stream().map(e -> e.fault().kind())
-                .filter(io.lockchaos.nemesis.FaultKind::changesMembership).findFirst().orElseThrow().wireName() + ": ";
+                .filter(FaultKind::changesMembership).findFirst().orElseThrow().wireName() + ": ";
         if (!s.recipe().zooKeeper() || c.containers()) {
             throw new SpecException(at + "membership changes reconfigure ZooKeeper servers this machine runs: a"
                     + " ZooKeeper recipe on cluster local or netns");
@@ -404,9 +410,9 @@ public final class TestSpecs {
             throw new SpecException(at + "one configuration for the whole ensemble cannot carry the per-server"
                     + " addresses of peer proxies: cut servers apart with cluster netns (iptables)");
         }
-        for (io.lockchaos.nemesis.FaultEvent e : schedule.events()) {
+        for (FaultEvent e : schedule.events()) {
             long count = e.fault().option("count", 1);
-            if (e.fault().kind() == io.lockchaos.nemesis.FaultKind.ADD_MEMBER && (count < 1 || count > 2)) {
+            if (e.fault().kind() == FaultKind.ADD_MEMBER && (count < 1 || count > 2)) {
                 throw new SpecException(source + ": nemesis: add-member: count: expected 1 or 2, got " + count);
             }
         }
@@ -432,7 +438,7 @@ public final class TestSpecs {
             return;
         }
         String at = source + ": zookeeper: ";
-        if (!io.lockchaos.agent.VersionResolver.plausible(c.zooKeeper())) {
+        if (!VersionResolver.plausible(c.zooKeeper())) {
             throw new SpecException(at + "expected " + ClusterSpec.LINKED + " or a version such as 3.8.4, got '"
                     + c.zooKeeper() + "'");
         }
@@ -454,7 +460,7 @@ public final class TestSpecs {
      * Client clocks move in client agents (the library is loaded as a JVM starts): clients of a lock of the user's
      * own or of another Curator; the holder's alone only where each client has an agent of its own.
      */
-    private static void clientClockProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
+    private static void clientClockProblem(String source, TestSpec s, Fault f)
             throws SpecException {
         String at = source + ": nemesis: " + f.kind().wireName() + " " + f.target() + ": ";
         if (!s.inAgents()) {
@@ -471,7 +477,7 @@ public final class TestSpecs {
     }
 
     /** A waiter stops whole: its own client agent, which only a run of at most 16 clients in agents gives it. */
-    private static void waiterPauseProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
+    private static void waiterPauseProblem(String source, TestSpec s, Fault f)
             throws SpecException {
         String at = source + ": nemesis: pause-client " + f.target() + ": ";
         if (!s.inAgents()) {
@@ -486,10 +492,10 @@ public final class TestSpecs {
     }
 
     /** A failover promotes a PostgreSQL replica: it needs one, named by its node. */
-    private static void failoverProblem(String source, TestSpec s, io.lockchaos.nemesis.Fault f)
+    private static void failoverProblem(String source, TestSpec s, Fault f)
             throws SpecException {
         String at = source + ": nemesis: failover " + f.target() + ": ";
-        if (!s.recipe().postgres() || s.redis().pgReplication() == io.lockchaos.pg.PgReplication.NONE) {
+        if (!s.recipe().postgres() || s.redis().pgReplication() == PgReplication.NONE) {
             throw new SpecException(at + "it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with"
                     + " pg_replication async or remote_apply");
         }
@@ -514,7 +520,7 @@ public final class TestSpecs {
                     + " netns servers, not containers (use cluster local)");
         }
         if (clients.agents()) {
-            if (!io.lockchaos.agent.VersionResolver.plausible(clients.curator())) {
+            if (!VersionResolver.plausible(clients.curator())) {
                 throw new SpecException(source + ": curator: expected " + ClientSpec.LINKED + " or a version such as"
                         + " 5.4.0, got '" + clients.curator() + "'");
             }
@@ -542,7 +548,7 @@ public final class TestSpecs {
             throw new SpecException(source + ": cluster: " + recipe + " runs on a local PostgreSQL server (cluster"
                     + " local), not " + s.cluster().kind().wireName());
         }
-        boolean replicas = s.redis().pgReplication() != io.lockchaos.pg.PgReplication.NONE;
+        boolean replicas = s.redis().pgReplication() != PgReplication.NONE;
         if (!replicas && s.cluster().nodes() != 1) {
             throw new SpecException(source + ": nodes: " + recipe + " locks on one PostgreSQL server unless"
                     + " pg_replication gives it replicas: nodes 1, got " + s.cluster().nodes());
@@ -555,14 +561,14 @@ public final class TestSpecs {
             throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
                     + s.clients().reentryDepth());
         }
-        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
-            io.lockchaos.nemesis.Fault f = e.fault();
-            io.lockchaos.nemesis.FaultKind k = f.kind();
-            String why = k == io.lockchaos.nemesis.FaultKind.EXPIRE
-                    || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE
+        for (FaultEvent e : s.schedule().events()) {
+            Fault f = e.fault();
+            FaultKind k = f.kind();
+            String why = k == FaultKind.EXPIRE
+                    || k == FaultKind.EXPIRE_CLIENT_SIDE
                     ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
                     : k.movesClocks() ? clockProblem(f)
-                    : k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS || f.needsPeerProxies() && !replicas
+                    : k == FaultKind.PACKET_LOSS || f.needsPeerProxies() && !replicas
                     ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
             if (why != null) {
                 throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
@@ -572,12 +578,12 @@ public final class TestSpecs {
     }
 
     /** What is wrong with a clock fault's options, or null: a jump of at most a day, a strobe of 10 ms to a minute. */
-    private static String clockProblem(io.lockchaos.nemesis.Fault f) {
+    private static String clockProblem(Fault f) {
         if (Math.abs(f.option("by_ms", 0)) > 86_400_000L) {
             return "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0);
         }
         long period = f.option("period_ms", 100);
-        if (f.kind() == io.lockchaos.nemesis.FaultKind.CLOCK_STROBE && (period < 10 || period > 60_000)) {
+        if (f.kind() == FaultKind.CLOCK_STROBE && (period < 10 || period > 60_000)) {
             return "period_ms: expected 10 to 60000, got " + period;
         }
         return null;
@@ -605,14 +611,14 @@ public final class TestSpecs {
         boolean netns = s.cluster().namespaces();
         notReentrant(source, s);
         refuseFaults(source, s, f -> {
-            io.lockchaos.nemesis.FaultKind k = f.kind();
-            if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
+            FaultKind k = f.kind();
+            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
                 return "etcd locks hold a lease, not a session to expire (a lease ends by itself: use pause-client)";
             } else if (f.movesServerClocks()) {
                 return "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
             } else if (k.movesClocks()) {
                 return clockProblem(f);
-            } else if (!netns && (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS)) {
+            } else if (!netns && (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS)) {
                 return "etcd members talk to each other directly here (each is told one peer address per member, so"
                         + " there is no per-pair proxy to cut): run them in network namespaces (cluster netns), or"
                         + " cut clients (isolate-client), or kill or pause members";
@@ -631,10 +637,10 @@ public final class TestSpecs {
 
     /** Refuses the first fault of the schedule that {@code why} has a reason against, naming it and the reason. */
     private static void refuseFaults(String source, TestSpec s,
-                                     java.util.function.Function<io.lockchaos.nemesis.Fault, String> why)
+                                     java.util.function.Function<Fault, String> why)
             throws SpecException {
-        for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
-            io.lockchaos.nemesis.Fault f = e.fault();
+        for (FaultEvent e : s.schedule().events()) {
+            Fault f = e.fault();
             String reason = why.apply(f);
             if (reason != null) {
                 throw new SpecException(source + ": nemesis: " + f.kind().wireName() + (f.target().isEmpty() ? ""
@@ -657,13 +663,13 @@ public final class TestSpecs {
         }
         notReentrant(source, s);
         refuseFaults(source, s, f -> {
-            io.lockchaos.nemesis.FaultKind k = f.kind();
-            if (k == io.lockchaos.nemesis.FaultKind.EXPIRE || k == io.lockchaos.nemesis.FaultKind.EXPIRE_CLIENT_SIDE) {
+            FaultKind k = f.kind();
+            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
                 return "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or"
                         + " clock-jump)";
             } else if (k.movesClocks()) {
                 return clockProblem(f);
-            } else if (f.needsPeerProxies() || k == io.lockchaos.nemesis.FaultKind.PACKET_LOSS) {
+            } else if (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) {
                 return "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
                         + " isolate or traffic faults on the target clients)";
             }
@@ -735,7 +741,7 @@ public final class TestSpecs {
             throw new SpecException(source + ": first_server_id: " + cluster.nodes() + " servers from "
                     + s.number("first_server_id") + " pass 254, the highest myid ZooKeeper takes");
         }
-        if (w.downgradePct() > 0 && s.recipe().kind() != io.lockchaos.client.LockRecipe.Kind.READ_WRITE) {
+        if (w.downgradePct() > 0 && s.recipe().kind() != LockRecipe.Kind.READ_WRITE) {
             throw new SpecException(source + ": downgrade_pct: only a read/write lock (recipe rw) downgrades, got "
                     + s.recipe().wireName());
         }
@@ -752,7 +758,7 @@ public final class TestSpecs {
         validateSchedule(source, s);
         validateZooKeeperVersion(source, s);
         validateAgents(source, s);
-        if (!s.recipe().postgres() && s.redis().pgReplication() != io.lockchaos.pg.PgReplication.NONE) {
+        if (!s.recipe().postgres() && s.redis().pgReplication() != PgReplication.NONE) {
             throw new SpecException(source + ": pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName()
                     + " takes none");
         }
@@ -763,8 +769,8 @@ public final class TestSpecs {
         } else if (s.recipe().postgres()) {
             validatePostgres(source, s);
         } else {
-            for (io.lockchaos.nemesis.FaultEvent e : s.schedule().events()) {
-                io.lockchaos.nemesis.Fault f = e.fault();
+            for (FaultEvent e : s.schedule().events()) {
+                Fault f = e.fault();
                 if (!f.kind().movesClocks()) {
                     continue;
                 }

@@ -1,5 +1,6 @@
 package io.lockchaos.core;
 
+import io.lockchaos.agent.AgentLauncher;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.Promises;
 import io.lockchaos.client.LockRecipe;
@@ -78,7 +79,7 @@ final class UserLocks {
         Map<String, Object> said;
         try {
             Path log = Files.createTempFile("lockchaos-lock-class", ".log");
-            said = io.lockchaos.agent.AgentLauncher.describe(classpath, className, log);
+            said = AgentLauncher.describe(classpath, className, log);
             Files.deleteIfExists(log); // kept when the JVM said nothing: the message names it
         } catch (IOException e) {
             throw new SpecException(source + ": lock_class: " + className + " could not be asked what it promises: "

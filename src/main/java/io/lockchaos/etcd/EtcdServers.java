@@ -5,7 +5,11 @@ import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
 import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.Roles;
+import io.lockchaos.cluster.ScratchFolders;
+import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.cluster.ZkNode;
 import java.io.IOException;
 import java.net.URI;
@@ -41,8 +45,8 @@ import java.util.concurrent.Executors;
  * are cut apart by iptables rules inside them instead. Nodes are {@link ZkNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
  * {@code logFile} set.
  */
-public final class EtcdServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless,
-        io.lockchaos.cluster.Roles {
+public final class EtcdServers implements Cluster, Killable, Pausable, Sessionless,
+        Roles {
     /** One thread that starts every member and lives as long as the JVM: see the class comment. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-etcd-spawner");
@@ -61,12 +65,12 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     private final String token;
     private final ChildProcesses processes = new ChildProcesses("etcd");
     /** The members' network namespaces, or null when they share the runner's loopback. */
-    private final io.lockchaos.cluster.Netns netns;
+    private final Netns netns;
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-etcd-shutdown");
     private boolean closed;
 
     private EtcdServers(List<ZkNode> nodes, Path scratch, Map<Integer, Integer> peerPorts, String executable,
-                        io.lockchaos.cluster.Netns netns) {
+                        Netns netns) {
         this.nodes = List.copyOf(nodes);
         this.scratch = scratch;
         this.peerPorts = Map.copyOf(peerPorts);
@@ -112,7 +116,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
      * namespaces' links, which iptables rules inside them cut ({@code cluster netns}). The namespaces are removed
      * when the members are closed.
      */
-    public static EtcdServers create(Path baseDir, int size, io.lockchaos.cluster.Netns netns) throws IOException {
+    public static EtcdServers create(Path baseDir, int size, Netns netns) throws IOException {
         if (netns != null && netns.size() != size) {
             throw new IllegalArgumentException(size + " members need " + size + " namespaces, not " + netns.size());
         }
@@ -125,7 +129,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
         }
         List<ZkNode> nodes = new ArrayList<>();
         Map<Integer, Integer> peers = new java.util.LinkedHashMap<>();
-        Path scratch = io.lockchaos.cluster.ScratchFolders.create("lockchaos-etcd-");
+        Path scratch = ScratchFolders.create("lockchaos-etcd-");
         for (int id = 1; id <= size; id++) {
             Path dir = baseDir.toAbsolutePath().resolve("etcd-" + id);
             Files.createDirectories(dir);
@@ -152,7 +156,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     }
 
     /** The members' namespaces, or null when they run on the runner's loopback. */
-    public io.lockchaos.cluster.Netns netns() {
+    public Netns netns() {
         return netns;
     }
 
@@ -351,7 +355,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, io.lockch
     /** Kills every member and deletes their data (what a run keeps of them is their logs). */
     private synchronized void killAll() {
         processes.killAll();
-        io.lockchaos.cluster.ScratchFolders.delete(scratch);
+        ScratchFolders.delete(scratch);
     }
 
     /** The version etcd prints, e.g. {@code 3.4.23}, or "missing" / "unknown". */

@@ -3,6 +3,7 @@ package io.lockchaos.nemesis;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.DangerPoint;
 import io.lockchaos.client.ClientHandle;
+import io.lockchaos.cluster.Sessionless;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -161,7 +162,7 @@ final class ClientPauseNemesis implements Nemesis {
      * proxies' blackhole loses what was in flight and a real pause keeps the connections.
      */
     private static boolean frozenNever(NemesisContext ctx) {
-        return ctx.network() == null || ctx.cluster() instanceof io.lockchaos.cluster.Sessionless s && s.sessionless();
+        return ctx.network() == null || ctx.cluster() instanceof Sessionless s && s.sessionless();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.lockchaos.nemesis;
 
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.SessionControl;
+import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.ZkNode;
 import java.nio.file.Path;
@@ -120,7 +121,7 @@ final class ClockNemesis implements Nemesis {
     private static Clock fileClock(Path offsetFile) {
         return new Clock("agent " + offsetFile, by -> {
             try {
-                io.lockchaos.cluster.ClockShiftLibrary.writeOffset(offsetFile, by);
+                ClockShiftLibrary.writeOffset(offsetFile, by);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

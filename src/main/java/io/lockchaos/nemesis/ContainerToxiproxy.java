@@ -2,6 +2,7 @@ package io.lockchaos.nemesis;
 
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.lockchaos.cluster.ContainerEnsemble;
+import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.ZkNode;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,7 +50,7 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
                 .asCompatibleSubstituteFor("ghcr.io/shopify/toxiproxy"))
                 .withNetwork(network)
                 .withNetworkAliases(ALIAS);
-        io.lockchaos.cluster.Docker.confine(c);
+        Docker.confine(c);
         for (int p = FIRST_CLIENT_PORT + PUBLISHED_BY_DEFAULT; p < FIRST_CLIENT_PORT + clientPorts; p++) {
             c.addExposedPort(p);
         }

@@ -4,6 +4,7 @@ import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.FourLetterWords;
+import io.lockchaos.cluster.Roles;
 import io.lockchaos.cluster.ZkNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,7 +108,7 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
             if (nonVoting.contains(n.id())) {
                 continue; // removed from the members, it may still say "follower" (it follows without a vote)
             }
-            String mode = cluster instanceof io.lockchaos.cluster.Roles r ? r.role(n, 1000)
+            String mode = cluster instanceof Roles r ? r.role(n, 1000)
                     : FourLetterWords.mode(n, 1000).orElse("down");
             if (mode.equals("leader") || mode.equals("standalone")) {
                 leaders.add(n);

@@ -1,6 +1,7 @@
 package io.lockchaos.nemesis;
 
 import io.lockchaos.client.ClientHandle;
+import io.lockchaos.client.SessionControl;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -31,8 +32,8 @@ final class SessionNemesis implements Nemesis {
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
         ClientHandle c = ctx.client(fault.target());
-        io.lockchaos.client.SessionControl sc = c.session();
-        io.lockchaos.client.SessionControl.Session now = sc.current();
+        SessionControl sc = c.session();
+        SessionControl.Session now = sc.current();
         long session = now.id();
         byte[] password = now.password();
         if (session == 0 || password == null) {

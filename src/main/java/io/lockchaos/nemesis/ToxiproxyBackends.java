@@ -2,6 +2,7 @@ package io.lockchaos.nemesis;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.lockchaos.cluster.Docker;
 import io.lockchaos.proxy.ProxyServer;
 import java.io.IOException;
 import java.net.URI;
@@ -57,8 +58,8 @@ public final class ToxiproxyBackends {
      */
     public static ToxiproxyBackend container(Network network, int clientProxyPorts) {
         // the embedded server's image where docker/build-images made it, else Shopify's (pulled)
-        return ContainerToxiproxy.start(network, io.lockchaos.cluster.Docker.image(
-                io.lockchaos.cluster.Docker.LOCAL_TOXIPROXY, ContainerToxiproxy.DEFAULT_IMAGE), clientProxyPorts);
+        return ContainerToxiproxy.start(network, Docker.image(
+                Docker.LOCAL_TOXIPROXY, ContainerToxiproxy.DEFAULT_IMAGE), clientProxyPorts);
     }
 
     /**

@@ -1,8 +1,16 @@
 package io.lockchaos.pg;
 
+import io.lockchaos.cluster.ClockShiftLibrary;
+import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.cluster.Promotable;
+import io.lockchaos.cluster.ServerClocks;
+import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.cluster.ZkNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,8 +44,8 @@ import java.util.stream.Stream;
  * postmaster and every process under it: the instance is gone at once, with its advisory locks; a restart runs crash
  * recovery on the same folder. A pause SIGSTOPs the whole tree, as a frozen machine would stop.
  */
-public final class PgServers implements Cluster, Killable, Pausable, io.lockchaos.cluster.Sessionless,
-        io.lockchaos.cluster.ClockShiftable, io.lockchaos.cluster.Promotable {
+public final class PgServers implements Cluster, Killable, Pausable, Sessionless,
+        ClockShiftable, Promotable {
     /** One thread starts every server and lives as long as the JVM: the parent-death signal follows the thread. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-pg-spawner");
@@ -59,12 +67,12 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     private final boolean asPostgresUser;
     private final boolean clientsRenew;
     /** The servers' clocks: each runs its own copy of the library, its offset file in its own folder. */
-    private final io.lockchaos.cluster.ServerClocks clocks;
+    private final ServerClocks clocks;
     private final Map<Integer, Process> running = new ConcurrentHashMap<>();
     /** Node 1 a primary and the others its streaming replicas, or {@link PgReplication#NONE}. */
     private final PgReplication replication;
     /** How a replica reaches the primary (through a peer proxy when the run cuts servers apart). */
-    private final io.lockchaos.cluster.PeerRouting routing;
+    private final PeerRouting routing;
     /** Servers a failover fenced: they stay down for the rest of the run. */
     private final java.util.Set<Integer> fenced = ConcurrentHashMap.newKeySet();
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
@@ -72,7 +80,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
 
     private PgServers(List<ZkNode> nodes, Map<Integer, Path> homes, Path bin, boolean asPostgresUser,
                       boolean clientsRenew, Map<Integer, Path> shiftLibraries, PgReplication replication,
-                      io.lockchaos.cluster.PeerRouting routing) {
+                      PeerRouting routing) {
         this.replication = replication;
         this.routing = routing;
         this.nodes = nodes;
@@ -80,7 +88,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         this.bin = bin;
         this.asPostgresUser = asPostgresUser;
         this.clientsRenew = clientsRenew;
-        this.clocks = new io.lockchaos.cluster.ServerClocks("these PostgreSQL servers", shiftLibraries,
+        this.clocks = new ServerClocks("these PostgreSQL servers", shiftLibraries,
                 n -> homes.get(n.id()).resolve("clock.offset"));
     }
 
@@ -130,7 +138,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     public static PgServers create(Path baseDir, int size, boolean clientsRenew, boolean clockShift)
             throws IOException {
         return create(baseDir, size, clientsRenew, clockShift, PgReplication.NONE,
-                io.lockchaos.cluster.PeerRouting.DIRECT);
+                PeerRouting.DIRECT);
     }
 
     /**
@@ -139,7 +147,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
      * it through {@code routing} (a peer proxy, so that cutting servers apart stops the replication).
      */
     public static PgServers create(Path baseDir, int size, boolean clientsRenew, boolean clockShift,
-                                   PgReplication replication, io.lockchaos.cluster.PeerRouting routing)
+                                   PgReplication replication, PeerRouting routing)
             throws IOException {
         if (replication != PgReplication.NONE && size < 2) {
             throw new IllegalArgumentException("replication needs a primary and at least one replica, got " + size
@@ -162,7 +170,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
                 run(List.of("chown", "postgres:postgres", home.toString()), dir.resolve("initdb.log"));
                 Files.writeString(dir.resolve("data-folder.txt"), home + "\n");
             }
-            int port = io.lockchaos.cluster.LocalEnsemble.freePort();
+            int port = LocalEnsemble.freePort();
             // a replica's connection to the primary is their "quorum" link: the peer proxies carry it
             ZkNode n = new ZkNode(id, "127.0.0.1", port, replication == PgReplication.NONE ? 0 : port, 0, dir,
                     dir.resolve("postgres.log"));
@@ -177,7 +185,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
         }
         Map<Integer, Path> libraries = new java.util.LinkedHashMap<>();
         if (clockShift) {
-            Path built = io.lockchaos.cluster.ClockShiftLibrary.build(baseDir.toAbsolutePath());
+            Path built = ClockShiftLibrary.build(baseDir.toAbsolutePath());
             for (Map.Entry<Integer, Path> h : homes.entrySet()) {
                 // as root the server cannot reach the run's folder: each gets a copy in its own
                 Path lib = root ? Files.copy(built, h.getValue().resolve("clockshift.so")) : built;
@@ -210,7 +218,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
             List<String> lines = Files.readAllLines(log);
             String last = lines.isEmpty() ? "" : ": " + lines.get(lines.size() - 1);
             String program = cmd.contains("--") ? cmd.get(cmd.indexOf("--") + 1) : cmd.get(0);
-            throw new io.lockchaos.cluster.EnvironmentProblem(Path.of(program).getFileName() + " exited with "
+            throw new EnvironmentProblem(Path.of(program).getFileName() + " exited with "
                     + p.exitValue() + last + " (see " + log + ")");
         }
     }
@@ -272,7 +280,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
     }
 
     @Override
-    public io.lockchaos.cluster.ServerClocks serverClocks() {
+    public ServerClocks serverClocks() {
         return clocks;
     }
 
@@ -374,7 +382,7 @@ public final class PgServers implements Cluster, Killable, Pausable, io.lockchao
             while (!answers(n.clientAddress())) {
                 Process p = running.get(n.id());
                 if (p != null && !p.isAlive()) {
-                    throw new io.lockchaos.cluster.EnvironmentProblem("postgres " + n.id() + " exited with "
+                    throw new EnvironmentProblem("postgres " + n.id() + " exited with "
                             + p.exitValue() + " (see " + n.logFile() + ")");
                 }
                 if (System.nanoTime() > deadline) {

@@ -2,7 +2,9 @@ package io.lockchaos.prop;
 
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryFormatException;
+import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,7 +41,7 @@ public final class HistoryShrinker implements Shrinker<History> {
         List<int[]> units = new ArrayList<>();
         for (int i = 0; i < h.size(); i++) {
             Op op = h.get(i);
-            if (op.type() == io.lockchaos.history.OpType.INVOKE) {
+            if (op.type() == OpType.INVOKE) {
                 int c = h.completionOf(i);
                 units.add(c < 0 ? new int[] {i} : new int[] {i, c});
             } else if (h.invocationOf(i) < 0) {
@@ -125,7 +127,7 @@ public final class HistoryShrinker implements Shrinker<History> {
     public static String describe(History h) {
         StringBuilder s = new StringBuilder();
         for (Op op : h.ops()) {
-            s.append(io.lockchaos.history.HistoryWriter.toJsonLine(op)).append('\n');
+            s.append(HistoryWriter.toJsonLine(op)).append('\n');
         }
         return s.toString();
     }

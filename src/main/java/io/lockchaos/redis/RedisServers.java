@@ -1,9 +1,15 @@
 package io.lockchaos.redis;
 
+import io.lockchaos.cluster.ChildProcesses;
+import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.ServerClocks;
+import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.cluster.ZkNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +44,7 @@ import java.util.concurrent.Executors;
  * them like any server.
  */
 public final class RedisServers implements Cluster, Killable, Pausable, ClockShiftable,
-        io.lockchaos.cluster.Sessionless {
+        Sessionless {
     /** One thread that starts every instance and lives as long as the JVM: see the class comment. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-redis-spawner");
@@ -48,9 +54,9 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
 
     private final List<ZkNode> nodes;
     private final boolean appendOnly;
-    private final io.lockchaos.cluster.ServerClocks clocks;
+    private final ServerClocks clocks;
     private final String executable;
-    private final io.lockchaos.cluster.ChildProcesses processes = new io.lockchaos.cluster.ChildProcesses(
+    private final ChildProcesses processes = new ChildProcesses(
             "redis-server");
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
     private final boolean clientsRenew;
@@ -60,7 +66,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                          boolean clientsRenew) {
         this.nodes = List.copyOf(nodes);
         this.appendOnly = appendOnly;
-        this.clocks = io.lockchaos.cluster.ServerClocks.shared("these Redis instances", nodes, shiftLibrary,
+        this.clocks = ServerClocks.shared("these Redis instances", nodes, shiftLibrary,
                 n -> n.dataDir().resolve("clock.offset"));
         this.executable = executable;
         this.clientsRenew = clientsRenew;
@@ -154,14 +160,14 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 Files.createDirectories(dir);
                 nodes.add(new ZkNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
             }
-            Path lib = clockShift ? io.lockchaos.cluster.ClockShiftLibrary.build(baseDir) : null;
+            Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
             return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew);
         }
     }
 
     /** A free loopback port below the ephemeral range, as the ZooKeeper servers get (no client socket takes it). */
     private static int freePort() throws IOException {
-        return io.lockchaos.cluster.LocalEnsemble.freePort();
+        return LocalEnsemble.freePort();
     }
 
     @Override
@@ -214,7 +220,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 if (p != null && !p.isAlive()) {
                     // what the instance said last is the cause a user can act on (a folder it cannot write, a
                     // port, a config line): say it, as an environment problem rather than an internal error
-                    throw new io.lockchaos.cluster.EnvironmentProblem("redis-server " + n.id() + " exited with "
+                    throw new EnvironmentProblem("redis-server " + n.id() + " exited with "
                             + p.exitValue() + lastWords(n) + " (see " + n.logFile() + " and "
                             + n.dataDir().resolve("stdout.log") + ")");
                 }
@@ -287,7 +293,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     @Override
-    public io.lockchaos.cluster.ServerClocks serverClocks() {
+    public ServerClocks serverClocks() {
         return clocks;
     }
 
@@ -316,7 +322,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
 
     /** The version redis-server prints, e.g. {@code 7.0.15}, or "unknown". */
     public static String version() {
-        return io.lockchaos.cluster.ChildProcesses.version(findExecutable(), "v=([0-9.]+)");
+        return ChildProcesses.version(findExecutable(), "v=([0-9.]+)");
     }
 
     /** The last non-blank line redis-server wrote (its log, else its standard output), quoted, or empty. */

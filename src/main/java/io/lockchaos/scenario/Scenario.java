@@ -1,5 +1,8 @@
 package io.lockchaos.scenario;
 
+import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.core.Preflight;
 import io.lockchaos.core.Runner;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
@@ -69,7 +72,7 @@ public final class Scenario {
         return set("recipe", r);
     }
 
-    public Scenario recipe(io.lockchaos.client.LockRecipe r) {
+    public Scenario recipe(LockRecipe r) {
         return set("recipe", r.wireName());
     }
 
@@ -78,7 +81,7 @@ public final class Scenario {
      * client agents from {@code classpath} (jars and folders; {@code dir/*} takes every jar in {@code dir}).
      */
     public Scenario lock(String factoryClass, java.util.List<Path> classpath) {
-        keys.put("recipe", io.lockchaos.client.LockRecipe.Kind.USER.wireName());
+        keys.put("recipe", LockRecipe.Kind.USER.wireName());
         keys.put("lock_jar", String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()));
         return set("lock_class", factoryClass);
     }
@@ -121,7 +124,7 @@ public final class Scenario {
         return set("client_mode", mode);
     }
 
-    public Scenario clientMode(io.lockchaos.client.ClientMode mode) {
+    public Scenario clientMode(ClientMode mode) {
         return set("client_mode", mode.wireName());
     }
 
@@ -167,7 +170,7 @@ public final class Scenario {
     }
 
     static ScenarioResult run(TestSpec spec, Path store, PrintStream console) throws Exception {
-        io.lockchaos.core.Preflight.check(spec, null); // what the machine lacks is said before a run folder exists
+        Preflight.check(spec, null); // what the machine lacks is said before a run folder exists
         Path dir = new Store(store).newRun(spec.name());
         Runner.writeTestJson(dir, spec);
         Runner runner = new Runner(spec, dir);

@@ -2,7 +2,9 @@ package io.lockchaos.scenario;
 
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Anomaly;
+import io.lockchaos.checker.Severity;
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.core.CheckSpec;
 import io.lockchaos.core.ClientSpec;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
@@ -138,7 +140,7 @@ public final class VersionMatrix {
             }
             verdicts.add(r.verdict());
             r.violations().forEach(k -> kinds.add(k.wireName()));
-            r.anomalies().stream().filter(a -> a.severity() == io.lockchaos.checker.Severity.VIOLATION).mapToLong(Anomaly::start).min()
+            r.anomalies().stream().filter(a -> a.severity() == Severity.VIOLATION).mapToLong(Anomaly::start).min()
                     .ifPresent(t -> first.add(t / 1e9));
             dirs.add(r.dir());
             resolved = module == VersionResolver.Module.CURATOR ? curatorOf(r.dir()) : zooKeeperOf(r.dir());
@@ -185,7 +187,7 @@ public final class VersionMatrix {
     public static List<Row> inVersionOrder(Collection<Row> rows) {
         List<Row> all = new ArrayList<>(rows);
         all.sort((a, b) -> a.version().equals(b.version()) ? 0 : a.version().equals(ClientSpec.LINKED) ? 1
-                : b.version().equals(ClientSpec.LINKED) ? -1 : io.lockchaos.core.CheckSpec.compareVersions(a.version(),
+                : b.version().equals(ClientSpec.LINKED) ? -1 : CheckSpec.compareVersions(a.version(),
                 b.version()));
         return all;
     }

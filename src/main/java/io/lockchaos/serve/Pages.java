@@ -3,6 +3,8 @@ package io.lockchaos.serve;
 import io.lockchaos.store.RunDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lockchaos.store.StoreIndex.StoredRun;
+import io.lockchaos.suite.SuiteEntry;
+import io.lockchaos.suite.Trends;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -134,7 +136,7 @@ final class Pages {
      * The stored suite runs: one row per workload, one coloured cell per suite run (oldest first, newest last), its
      * change since the previous suite run and a flaky mark; then the changes as {@code suite} printed them.
      */
-    static String suites(io.lockchaos.suite.Trends t) {
+    static String suites(Trends t) {
         StringBuilder s = new StringBuilder(head("lockchaos suite runs"));
         s.append("<h1>suite runs</h1>\n<p><a href=\"/\">all runs</a></p>\n");
         if (t.runs().isEmpty()) {
@@ -151,9 +153,9 @@ final class Pages {
                     .append("</th>");
         }
         s.append("<th>since the previous</th></tr>\n");
-        for (io.lockchaos.suite.Trends.Row row : t.rows()) {
+        for (Trends.Row row : t.rows()) {
             s.append("<tr><td>").append(esc(row.name())).append("</td>");
-            for (io.lockchaos.suite.SuiteEntry.Outcome o : row.outcomes()) {
+            for (SuiteEntry.Outcome o : row.outcomes()) {
                 String name = o == null ? "" : o.wireName();
                 String color = o == null ? "#fff" : switch (o) {
                     case MET -> "#2e9d4f";

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.lockchaos.store.StoreIndex;
 import io.lockchaos.store.StoreIndex.StoredRun;
+import io.lockchaos.suite.Trends;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -122,7 +123,7 @@ public final class StoreServer implements AutoCloseable {
                 send(ex, 200, TYPES.get("html"), Pages.index(StoreIndex.scan(root), query(ex), corpusIndex())
                         .getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/suites")) {
-                send(ex, 200, TYPES.get("html"), Pages.suites(io.lockchaos.suite.Trends.of(root.resolve("suite"),
+                send(ex, 200, TYPES.get("html"), Pages.suites(Trends.of(root.resolve("suite"),
                         null)).getBytes(StandardCharsets.UTF_8));
             } else if (path.startsWith("/run/")) {
                 Path dir = inside(ex, path.substring("/run/".length()).replaceAll("/$", ""));

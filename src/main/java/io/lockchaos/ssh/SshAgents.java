@@ -5,6 +5,7 @@ import io.lockchaos.agent.AgentMain;
 import io.lockchaos.agent.AgentWire;
 import io.lockchaos.agent.ClientAgents;
 import io.lockchaos.agent.RemoteClient;
+import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.ServerClasspath;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -88,7 +89,7 @@ public final class SshAgents implements ClientAgents {
                     f.get();
                 } catch (java.util.concurrent.ExecutionException e) {
                     // a host that cannot be reached, logged in to or used is the user's to fix: one line
-                    throw new io.lockchaos.cluster.EnvironmentProblem("client_hosts: "
+                    throw new EnvironmentProblem("client_hosts: "
                             + e.getCause().getMessage());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -30,6 +30,7 @@ public final class Suite {
     private final int repeat;
     private final String mix;
     private final boolean shrink;
+    private final String main;
     private final java.util.Set<String> failingBefore;
     private final PrintStream console;
     private final SuiteRecord record;
@@ -41,19 +42,15 @@ public final class Suite {
      * @param repeat runs made again of a workload that missed its expectation, to measure how often it does
      * @param mix the nemesis given to a workload without a fault schedule, or null to run it as it is
      * @param record where the results go (its folder holds the runs' console logs)
-     */
-    public Suite(List<Path> files, Duration budget, Path store, int repeat, String mix, PrintStream console,
-                 SuiteRecord record) {
-        this(files, budget, store, repeat, mix, false, java.util.Set.of(), console, record);
-    }
-
-    /**
      * @param shrink shrink each new failure (an invalid run of a workload that the previous suite run did not find
      *     failing) within the budget, with {@code shrink RUN_DIR} in a JVM of its own
      * @param failingBefore the workloads (by name) that missed their expectation in the previous suite run
+     * @param main the class whose {@code main} runs a workload in a JVM of its own (the command line's, which this
+     *     package does not name: the command line calls the suite, not the other way round)
      */
     public Suite(List<Path> files, Duration budget, Path store, int repeat, String mix, boolean shrink,
-                 java.util.Set<String> failingBefore, PrintStream console, SuiteRecord record) {
+                 java.util.Set<String> failingBefore, PrintStream console, SuiteRecord record, String main) {
+        this.main = main;
         this.shrink = shrink;
         this.failingBefore = java.util.Set.copyOf(failingBefore);
         this.files = List.copyOf(files);
@@ -163,10 +160,10 @@ public final class Suite {
         return ended && Files.isRegularFile(minimal) ? minimal.toString() : "";
     }
 
-    /** Starts {@code Main ARGS} in a JVM of its own, its output to {@code log}; null once the suite is stopped. */
+    /** Starts {@code main ARGS} in a JVM of its own, its output to {@code log}; null once the suite is stopped. */
     private Process child(List<String> args, Path log) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "io.lockchaos.cli.Main"));
+                "-cp", System.getProperty("java.class.path"), main));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

@@ -2,6 +2,7 @@ package io.lockchaos.suite;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.lockchaos.report.JunitXml;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -178,6 +179,6 @@ public final class SuiteRecord {
     }
 
     private static String clean(String s) {
-        return io.lockchaos.report.JunitXml.clean(s);
+        return JunitXml.clean(s);
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.cluster.FourLetterWords;
-import io.lockchaos.cluster.SshEnsemble;
+import io.lockchaos.ssh.SshEnsemble;
 import io.lockchaos.cluster.ZkNode;
 import io.lockchaos.nemesis.IptablesPartitioner;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.lockchaos.ssh;
 
-import io.lockchaos.cluster.SshEnsemble;
+import io.lockchaos.ssh.SshEnsemble;
 import io.lockchaos.cluster.ZkNode;
 import io.lockchaos.nemesis.IptablesPartitioner;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.AnomalyKind;
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checker;
+import io.lockchaos.checker.Hold;
 import io.lockchaos.checker.LockHolds;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.history.Fn;
@@ -167,7 +168,7 @@ public final class LinearizabilityChecker implements Checker {
         if (lock && expiry == Expiry.EVIDENCE && !parts.isEmpty()) {
             for (LockHolds.ImpliedRelease r : holds.impliedReleases()) {
                 add(parts, r.key(), new Raw(r.key(), -1, r.process(), Fn.RELEASE, null, null, true, r.required(),
-                        2 * r.from() + 1, r.until() == io.lockchaos.checker.Hold.OPEN ? Long.MAX_VALUE : 2 * r.until(),
+                        2 * r.from() + 1, r.until() == Hold.OPEN ? Long.MAX_VALUE : 2 * r.until(),
                         r.holdIndex()));
             }
         }
@@ -190,7 +191,7 @@ public final class LinearizabilityChecker implements Checker {
 
     /** The clock time of an order point (see {@link #partition}), for reports. */
     private static long timeAt(History h, long point) {
-        return point == Long.MAX_VALUE ? io.lockchaos.checker.Hold.OPEN : h.get((int) (point / 2)).time();
+        return point == Long.MAX_VALUE ? Hold.OPEN : h.get((int) (point / 2)).time();
     }
 
     private static void add(Map<String, List<Raw>> parts, String key, Raw r) {

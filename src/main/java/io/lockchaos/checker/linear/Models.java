@@ -1,5 +1,7 @@
 package io.lockchaos.checker.linear;
 
+import io.lockchaos.checker.Recipe;
+
 /** Factories for the built-in models, by command-line name. */
 public final class Models {
     private Models() {
@@ -32,7 +34,7 @@ public final class Models {
      * The model of what {@code recipe} promises: a semaphore of its leases, a read/write lock (reentrant), a
      * reentrant mutex, a mutex only its holder may release, or a mutex anyone may release.
      */
-    public static Model<?> forRecipe(io.lockchaos.checker.Recipe recipe) {
+    public static Model<?> forRecipe(Recipe recipe) {
         if (recipe.isSemaphore()) {
             return semaphore(recipe.capacity());
         }

@@ -1,9 +1,20 @@
-package io.lockchaos.cluster;
+package io.lockchaos.ssh;
 
-import io.lockchaos.ssh.HostRun;
-import io.lockchaos.ssh.SshHost;
-import io.lockchaos.ssh.SshHosts;
-import io.lockchaos.ssh.SshOptions;
+import io.lockchaos.cluster.ChildServer;
+import io.lockchaos.cluster.ClockShiftLibrary;
+import io.lockchaos.cluster.ClockShiftable;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.EnvironmentProblem;
+import io.lockchaos.cluster.FourLetterWords;
+import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.ParentWatchdog;
+import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.ServerClasspath;
+import io.lockchaos.cluster.ServerClocks;
+import io.lockchaos.cluster.ServerLogs;
+import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ZooCfg;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
