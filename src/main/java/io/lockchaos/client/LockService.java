@@ -2,6 +2,8 @@ package io.lockchaos.client;
 
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.cluster.Cluster;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +32,12 @@ public interface LockService {
      * Whether a run may lock on servers the user already has ({@code --connect}) rather than start its own.
      */
     boolean takesExistingServers();
+
+    /**
+     * The servers of {@code plan}, not started yet; null when the run starts them itself (ZooKeeper's ensembles of
+     * every kind: local, in namespaces, in containers, on SSH hosts, or the user's own).
+     */
+    Cluster start(ServerPlan plan) throws IOException;
 
     /** What this machine lacks to start the service's servers, in one line naming how to get it; null for nothing. */
     String missing();

@@ -2,6 +2,7 @@ package io.lockchaos.client;
 
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.cluster.Cluster;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,11 @@ public final class ZooKeeperService implements LockService {
     @Override
     public LockFactory factory(LockRecipe recipe) {
         return recipe.curator() ? new CuratorLockFactory(recipe) : new ZooKeeperLockFactory(recipe);
+    }
+
+    @Override
+    public Cluster start(ServerPlan plan) {
+        return null;
     }
 
     @Override

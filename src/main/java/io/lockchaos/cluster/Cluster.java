@@ -19,6 +19,14 @@ public interface Cluster extends AutoCloseable {
 
     List<ZkNode> nodes();
 
+    /**
+     * The network namespaces the servers run in, one each (cuts between them are iptables rules there), or null when
+     * they share this machine's network.
+     */
+    default Netns netns() {
+        return null;
+    }
+
     /** Stops everything this object started. Never throws for servers that are already gone. */
     @Override
     void close();

@@ -13,6 +13,7 @@ import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
+import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.UserLock;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.Cluster;
@@ -23,7 +24,6 @@ import io.lockchaos.cluster.ExternalEnsemble;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.PeerRouting;
-import io.lockchaos.etcd.EtcdServers;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.JsonlHistoryReader;
@@ -37,8 +37,6 @@ import io.lockchaos.nemesis.ProxyNetwork;
 import io.lockchaos.nemesis.Schedule;
 import io.lockchaos.nemesis.ToxiproxyBackend;
 import io.lockchaos.nemesis.ToxiproxyBackends;
-import io.lockchaos.pg.PgServers;
-import io.lockchaos.redis.RedisServers;
 import io.lockchaos.report.OverlapStory;
 import io.lockchaos.report.Phases;
 import io.lockchaos.report.ProgressLine;
@@ -126,30 +124,12 @@ public final class Runner {
 
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
         boolean clock = spec.schedule().events().stream().anyMatch(e -> e.fault().movesServerClocks());
-        if (spec.recipe().postgres()) {
-            Preflight.serversWithoutConnect(spec, external);
-            return PgServers.create(runDir.resolve(folder), spec.cluster().nodes(),
-                    spec.recipe().promises().leased(), clock, spec.redis().pgReplication(), routing);
-        }
-        if (spec.recipe().etcd()) {
-            Preflight.serversWithoutConnect(spec, external);
-            if (!spec.cluster().namespaces()) {
-                return EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes());
-            }
-            Netns ns = Netns.create(spec.cluster().nodes());
-            try {
-                return EtcdServers.create(runDir.resolve(folder), spec.cluster().nodes(), ns);
-            } catch (IOException | RuntimeException e) {
-                ns.close();
-                throw e;
-            }
-        }
-        if (spec.recipe().redis()) {
-            Preflight.serversWithoutConnect(spec, external);
-            return RedisServers.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                    .appendOnly(spec.redis().appendOnly()).clockShift(clock)
-                    .clientsRenew(spec.recipe().kind() == LockRecipe.Kind.REDISSON
-                            || spec.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED).build();
+        Preflight.serversWithoutConnect(spec, external);
+        Cluster own = LockServices.of(spec.recipe()).start(new ServerPlan(runDir.resolve(folder),
+                spec.cluster().nodes(), spec.recipe(), clock, spec.cluster().namespaces(), routing,
+                this::setting));
+        if (own != null) {
+            return own;
         }
         if (external != null) {
             return ExternalEnsemble.of(external);
@@ -184,6 +164,15 @@ public final class Runner {
                 .firstServerId((int) spec.number("first_server_id")).zooKeeperJars(zooKeeperJars())).build();
     }
 
+    /** A workload key's value as the spec holds it, for a lock service that reads its own keys. */
+    private Object setting(String key) {
+        Keys.Key k = Keys.named(key);
+        if (k == null || k.value() == null) {
+            throw new IllegalStateException("a lock service asked for '" + key + "', which no part of the spec holds");
+        }
+        return k.value().apply(spec);
+    }
+
     /** How a run logs in to its hosts ({@code cluster ssh}). */
     static SshOptions sshOptions(TestSpec spec) {
         return SshOptions.defaults(spec.text("ssh_user"), spec.text("ssh_key"),
@@ -214,11 +203,8 @@ public final class Runner {
 
     /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */
     private Partitioner partitioner(Cluster zk, ProxyNetwork net) {
-        if (zk instanceof LocalEnsemble l && l.netns() != null) {
-            return new IptablesPartitioner(l.netns());
-        }
-        if (zk instanceof EtcdServers e && e.netns() != null) {
-            return new IptablesPartitioner(e.netns());
+        if (zk.netns() != null) {
+            return new IptablesPartitioner(zk.netns());
         }
         if (zk instanceof SshEnsemble s) {
             return new IptablesPartitioner(s.namespaces());

@@ -4,6 +4,10 @@ import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
+import io.lockchaos.client.ServerPlan;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.Netns;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +27,20 @@ public final class EtcdService implements LockService {
     @Override
     public LockFactory factory(LockRecipe recipe) {
         return new EtcdLockFactory(recipe);
+    }
+
+    @Override
+    public Cluster start(ServerPlan plan) throws IOException {
+        if (!plan.namespaces()) {
+            return EtcdServers.create(plan.folder(), plan.nodes());
+        }
+        Netns ns = Netns.create(plan.nodes());
+        try {
+            return EtcdServers.create(plan.folder(), plan.nodes(), ns);
+        } catch (IOException | RuntimeException e) {
+            ns.close();
+            throw e;
+        }
     }
 
     @Override

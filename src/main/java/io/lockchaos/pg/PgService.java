@@ -4,6 +4,9 @@ import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
+import io.lockchaos.client.ServerPlan;
+import io.lockchaos.cluster.Cluster;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,12 @@ public final class PgService implements LockService {
     @Override
     public LockFactory factory(LockRecipe recipe) {
         return new PgLockFactory(recipe);
+    }
+
+    @Override
+    public Cluster start(ServerPlan plan) throws IOException {
+        return PgServers.create(plan.folder(), plan.nodes(), plan.recipe().promises().leased(), plan.clockShift(),
+                PgReplication.parse(String.valueOf(plan.setting("pg_replication"))), plan.routing());
     }
 
     @Override

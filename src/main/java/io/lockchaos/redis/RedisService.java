@@ -4,6 +4,9 @@ import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
+import io.lockchaos.client.ServerPlan;
+import io.lockchaos.cluster.Cluster;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,16 @@ public final class RedisService implements LockService {
     @Override
     public LockFactory factory(LockRecipe recipe) {
         return new RedisLockFactory(recipe);
+    }
+
+    @Override
+    public Cluster start(ServerPlan plan) throws IOException {
+        // Redisson's watchdog renews the lease from the client: a paused client's renewals must stop with it
+        boolean renew = plan.recipe().kind() == LockRecipe.Kind.REDISSON
+                || plan.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED;
+        return RedisServers.builder(plan.folder()).size(plan.nodes())
+                .appendOnly(Boolean.TRUE.equals(plan.setting("redis_appendonly"))).clockShift(plan.clockShift())
+                .clientsRenew(renew).build();
     }
 
     @Override
