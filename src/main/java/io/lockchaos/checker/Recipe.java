@@ -1,52 +1,85 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.api.Promises;
+
 /**
- * What the lock under test promises, which decides what the checkers accept. This is data only: the names users type
- * and the list of them live in {@code client.LockRecipe}, whose every recipe states its promises here.
+ * The lock under test as the checkers know it: its name, for messages, and what it promises, which decides what they
+ * accept. The promises are the public API's {@link Promises}, the one type that says them (a user's factory returns
+ * one; the built-in recipes state theirs here, and {@code client.LockRecipe} lists the recipes).
  *
  * @param name the recipe's name, for messages ({@code mutex}, {@code semaphore:N}, {@code redlock}...)
- * @param capacity how many holders may hold at once (1 for mutexes; readers of a rw lock are not counted)
- * @param reentrant whether the holding process may acquire again and must release as often
- * @param ownerRelease whether only the holding process may release (Curator's InterProcessMutex)
- * @param fifo whether grants must follow queue order
- * @param readWrite whether acquires carry a read or write mode
- * @param counted whether holders are leases counted one by one against the capacity (a semaphore, even of one)
- * @param leased whether a hold is a lease with a validity rather than a session the client is told about (Redis)
+ * @param promises what it promises
  */
-public record Recipe(String name, int capacity, boolean reentrant, boolean ownerRelease, boolean fifo,
-                     boolean readWrite, boolean counted, boolean leased) {
+public record Recipe(String name, Promises promises) {
     /** InterProcessSemaphoreMutex: exclusive, not reentrant, any thread may release; leases are not queued FIFO. */
-    public static final Recipe MUTEX = new Recipe("mutex", 1, false, false, false, false, false, false);
+    public static final Recipe MUTEX = new Recipe("mutex", Promises.exclusive());
     /** InterProcessMutex: exclusive, reentrant, owner-only release, FIFO by sequence number. */
-    public static final Recipe REENTRANT_MUTEX = new Recipe("reentrant-mutex", 1, true, true, true, false, false,
-            false);
+    public static final Recipe REENTRANT_MUTEX = new Recipe("reentrant-mutex",
+            Promises.exclusive().withReentry().withOwnerOnlyRelease().withFifo());
     /** InterProcessReadWriteLock: reentrant, owner-only, FIFO with readers passing readers. */
-    public static final Recipe READ_WRITE = new Recipe("rw", 1, true, true, true, true, false, false);
+    public static final Recipe READ_WRITE = new Recipe("rw",
+            Promises.exclusive().withReentry().withOwnerOnlyRelease().withFifo().withReadWrite());
     /** InterProcessMultiLock over InterProcessMutexes: each key behaves as a reentrant mutex. */
-    public static final Recipe MULTI = new Recipe("multi", 1, true, true, false, false, false, false);
+    public static final Recipe MULTI = new Recipe("multi", Promises.exclusive().withReentry().withOwnerOnlyRelease());
 
     public Recipe {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
+        if (promises == null) {
+            throw new IllegalArgumentException("a recipe without promises: " + name);
         }
     }
 
     /** InterProcessSemaphoreV2 with {@code permits} leases: any thread may release, leases are counted one by one. */
     public static Recipe semaphore(int permits) {
-        return new Recipe("semaphore:" + permits, permits, false, false, false, false, true, false);
+        return new Recipe("semaphore:" + permits, Promises.semaphore(permits));
     }
 
-    /** A lock held as a lease on Redis: exclusive, not reentrant, released by its value's owner only, no queue. */
+    /** A lock held as a lease (Redis, a lease row, etcd): exclusive, not reentrant, owner-only release, no queue. */
     public static Recipe redisLease(String name) {
-        return new Recipe(name, 1, false, true, false, false, false, true);
+        return new Recipe(name, Promises.exclusive().withOwnerOnlyRelease().withLease());
     }
 
     /** An exclusive (or read/write) lock with owner-only release and queue order, not reentrant. */
     public static Recipe queued(String name, boolean readWrite) {
-        return new Recipe(name, 1, false, true, true, readWrite, false, false);
+        Promises p = Promises.exclusive().withOwnerOnlyRelease().withFifo();
+        return new Recipe(name, readWrite ? p.withReadWrite() : p);
+    }
+
+    /** How many holders may hold at once (1 for mutexes; readers of a read/write lock are not counted). */
+    public int capacity() {
+        return promises.permits();
+    }
+
+    /** Whether the holding process may acquire again and must release as often. */
+    public boolean reentrant() {
+        return promises.reentrant();
+    }
+
+    /** Whether only the holding process may release. */
+    public boolean ownerRelease() {
+        return promises.ownerRelease();
+    }
+
+    /** Whether grants must follow queue order. */
+    public boolean fifo() {
+        return promises.fifo();
+    }
+
+    /** Whether acquires carry a read or write mode. */
+    public boolean readWrite() {
+        return promises.readWrite();
+    }
+
+    /** Whether holders are leases counted one by one against the capacity (a semaphore, even of one). */
+    public boolean counted() {
+        return promises.counted();
+    }
+
+    /** Whether a hold is a lease with a validity rather than a session the client is told about. */
+    public boolean leased() {
+        return promises.leased();
     }
 
     public boolean isSemaphore() {
-        return counted;
+        return counted();
     }
 }

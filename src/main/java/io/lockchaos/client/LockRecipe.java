@@ -54,14 +54,14 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
         REDISSON_FENCED("redisson-fenced", Backend.REDIS, false, Recipe.redisLease("redisson-fenced")),
         /** A session-level pg_advisory_lock on a dedicated PostgreSQL connection (it nests, as advisory locks do). */
-        PG_ADVISORY("pg-advisory", Backend.POSTGRES, false, new Recipe("pg-advisory", 1, true, true, false, false,
-                false, false)),
+        PG_ADVISORY("pg-advisory", Backend.POSTGRES, false, new Recipe("pg-advisory",
+                Promises.exclusive().withReentry().withOwnerOnlyRelease())),
         /**
          * A transaction-level pg_advisory_xact_lock whose holder writes the protected set in the same transaction,
          * committed by the release: exclusive, owner-only release, not reentrant (one hold per transaction).
          */
-        PG_ADVISORY_XACT("pg-advisory-xact", Backend.POSTGRES, false, new Recipe("pg-advisory-xact", 1, false, true,
-                false, false, false, false)),
+        PG_ADVISORY_XACT("pg-advisory-xact", Backend.POSTGRES, false, new Recipe("pg-advisory-xact",
+                Promises.exclusive().withOwnerOnlyRelease())),
         /** A lease row in a PostgreSQL table, renewed while held, its version the fencing token. */
         PG_LEASE("pg-lease", Backend.POSTGRES, false, Recipe.redisLease("pg-lease")),
         /** etcd's Lock API on a lease the client keeps alive; the protected set in the run (Jepsen's lock-set). */
@@ -244,17 +244,9 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
      */
     public Recipe promises() {
         if (user != null) {
-            Promises p = user.promises();
-            return new Recipe(user.className(), p.permits(), p.reentrant(), p.ownerRelease(), p.fifo(), p.readWrite(),
-                    p.counted(), p.leased());
+            return new Recipe(user.className(), user.promises());
         }
         return kind == Kind.SEMAPHORE ? Recipe.semaphore(permits) : kind.promises;
-    }
-
-    /** A checker's promises as the public API says them. */
-    public static Promises promisesOf(Recipe r) {
-        return new Promises(r.capacity(), r.counted(), r.readWrite(), r.reentrant(), r.ownerRelease(),
-                r.fifo(), r.leased());
     }
 
     /** The linearizability model of what the lock promises. */

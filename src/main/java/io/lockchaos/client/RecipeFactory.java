@@ -27,6 +27,6 @@ public abstract class RecipeFactory implements LockFactory {
 
     @Override
     public Promises promises() {
-        return LockRecipe.promisesOf(recipe.promises());
+        return recipe.promises().promises();
     }
 }

@@ -29,7 +29,7 @@ class PromisesTest {
                 continue;
             }
             LockRecipe r = k == LockRecipe.Kind.SEMAPHORE ? LockRecipe.semaphore(3) : LockRecipe.of(k);
-            Promises p = LockRecipe.promisesOf(r.promises());
+            Promises p = r.promises().promises();
             io.lockchaos.checker.Recipe back = LockRecipe.user(new io.lockchaos.client.UserLock(List.of("x.jar"),
                     r.wireName(), p, Backend.ZOOKEEPER)).promises();
             assertEquals(r.promises(), back, "a user's lock promising what " + r + " promises is checked alike");

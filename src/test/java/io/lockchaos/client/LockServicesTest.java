@@ -54,7 +54,7 @@ class LockServicesTest {
             for (LockService s : LockServices.all()) {
                 if (s.backend() == r.backend()) {
                     LockFactory f = s.factory(r);
-                    assertEquals(LockRecipe.promisesOf(r.promises()), f.promises(), r.wireName());
+                    assertEquals(r.promises().promises(), f.promises(), r.wireName());
                     assertEquals(r.backend(), f.backend(), r.wireName());
                 } else {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.factory(r),

@@ -1,5 +1,6 @@
 package io.lockchaos.checker.linear;
 
+import io.lockchaos.api.Promises;
 import io.lockchaos.checker.Anomalies;
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.AnomalyKind;
@@ -183,7 +184,7 @@ public final class LinearizabilityChecker implements Checker {
         }
         return switch (n) {
             case "mutex" -> Recipe.MUTEX;
-            case "owner-mutex" -> new Recipe("owner-mutex", 1, false, true, false, false, false, false);
+            case "owner-mutex" -> new Recipe("owner-mutex", Promises.exclusive().withOwnerOnlyRelease());
             case "rw" -> Recipe.READ_WRITE;
             default -> Recipe.REENTRANT_MUTEX;
         };
