@@ -39,6 +39,20 @@ public interface LockService {
      */
     Cluster start(ServerPlan plan) throws IOException;
 
+    /**
+     * Why this service cannot run {@code spec}, as one line naming the key ({@code nodes: ...}); null when it can. Only
+     * what is the service's own: the set-ups its servers take, its keys' values, and the faults it takes.
+     */
+    String refusal(ServiceSpec spec);
+
+    /**
+     * Why a run on another service cannot use what is this service's own (a key set away from its default, a fault
+     * only its servers take), as {@link #refusal} says it; null when it does not.
+     */
+    default String refusalOfOthers(ServiceSpec spec) {
+        return null;
+    }
+
     /** What this machine lacks to start the service's servers, in one line naming how to get it; null for nothing. */
     String missing();
 

@@ -3,6 +3,7 @@ package io.lockchaos.client;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ClusterKind;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +31,14 @@ public final class ZooKeeperService implements LockService {
     @Override
     public Cluster start(ServerPlan plan) {
         return null;
+    }
+
+    @Override
+    public String refusal(ServiceSpec s) {
+        return s.firstRefusedFault(f -> !f.kind().movesClocks() ? null : s.cluster() == ClusterKind.CONTAINER
+                ? "the clock library moves the clocks of servers this machine starts (cluster local or netns), not"
+                + " of containers"
+                : ServiceSpec.clockProblem(f));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.lockchaos.core;
 
+import io.lockchaos.cluster.ClusterKind;
+
 /**
  * The ensemble a test runs against.
  *

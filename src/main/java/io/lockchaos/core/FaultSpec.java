@@ -3,7 +3,7 @@ package io.lockchaos.core;
 /**
  * The faults of a test.
  *
- * @param nemesis the fault schedule as text (see {@link io.lockchaos.nemesis.Schedule}); empty for none
+ * @param nemesis the fault schedule as text (see {@link io.lockchaos.fault.Schedule}); empty for none
  * @param quiesceMillis how long the system settles after the final heal; -1 for the session timeout plus 1 s when
  *     the run has faults, else 0
  * @param proxy the Toxiproxy that serves network faults

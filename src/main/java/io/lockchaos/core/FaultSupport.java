@@ -1,7 +1,7 @@
 package io.lockchaos.core;
 
-import io.lockchaos.nemesis.Fault;
-import io.lockchaos.nemesis.FaultKind;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

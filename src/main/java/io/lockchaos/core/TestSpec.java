@@ -2,7 +2,7 @@ package io.lockchaos.core;
 
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockRecipe;
-import io.lockchaos.nemesis.Schedule;
+import io.lockchaos.fault.Schedule;
 import java.util.Map;
 import java.util.Objects;
 

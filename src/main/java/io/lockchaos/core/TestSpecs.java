@@ -8,16 +8,22 @@ import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.LockRecipe;
-import io.lockchaos.nemesis.Fault;
-import io.lockchaos.nemesis.FaultEvent;
-import io.lockchaos.nemesis.FaultKind;
-import io.lockchaos.nemesis.Schedule;
+import io.lockchaos.client.LockService;
+import io.lockchaos.client.LockServices;
+import io.lockchaos.client.ServiceSpec;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultEvent;
+import io.lockchaos.fault.FaultKind;
+import io.lockchaos.fault.Schedule;
 import io.lockchaos.pg.PgReplication;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /** Loads and validates test specs: unknown keys and impossible values are rejected with one line naming the key. */
@@ -356,9 +362,6 @@ public final class TestSpecs {
                             + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
                             + " streams, not packets)");
                 }
-                if (k == FaultKind.FAILOVER) {
-                    failoverProblem(source, s, f);
-                }
                 if (k.damagesDisk() && (!s.recipe().zooKeeper() || cluster.containers())) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + ": disk faults change ZooKeeper"
                             + " servers' transaction logs, which this machine has only for cluster local or netns and"
@@ -492,20 +495,6 @@ public final class TestSpecs {
     }
 
     /** A failover promotes a PostgreSQL replica: it needs one, named by its node. */
-    private static void failoverProblem(String source, TestSpec s, Fault f)
-            throws SpecException {
-        String at = source + ": nemesis: failover " + f.target() + ": ";
-        if (!s.recipe().postgres() || s.redis().pgReplication() == PgReplication.NONE) {
-            throw new SpecException(at + "it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with"
-                    + " pg_replication async or remote_apply");
-        }
-        int node = f.target().startsWith("node:") ? Integer.parseInt(f.target().substring(5)) : -1;
-        if (node < 2 || node > s.cluster().nodes()) {
-            throw new SpecException(at + "name the replica that takes over: node:2 to node:" + s.cluster().nodes()
-                    + " (node 1 is the primary)");
-        }
-    }
-
     /** What client agents (a Curator version other than the linked one) can run. */
     private static void validateAgents(String source, TestSpec s) throws SpecException {
         ClientSpec clients = s.clients();
@@ -538,103 +527,6 @@ public final class TestSpecs {
         }
     }
 
-    /** What the PostgreSQL recipes cannot do (yet): each refusal names its key. */
-    private static void validatePostgres(String source, TestSpec s) throws SpecException {
-        String recipe = s.recipe().wireName();
-        if (s.redis().leaseMillis() < 10 || s.redis().leaseMillis() > 600_000) {
-            throw new SpecException(source + ": lease_ms: expected 10 to 600000, got " + s.redis().leaseMillis());
-        }
-        if (s.cluster().kind() != ClusterKind.LOCAL) {
-            throw new SpecException(source + ": cluster: " + recipe + " runs on a local PostgreSQL server (cluster"
-                    + " local), not " + s.cluster().kind().wireName());
-        }
-        boolean replicas = s.redis().pgReplication() != PgReplication.NONE;
-        if (!replicas && s.cluster().nodes() != 1) {
-            throw new SpecException(source + ": nodes: " + recipe + " locks on one PostgreSQL server unless"
-                    + " pg_replication gives it replicas: nodes 1, got " + s.cluster().nodes());
-        }
-        if (replicas && (s.cluster().nodes() < 2 || s.cluster().nodes() > 5)) {
-            throw new SpecException(source + ": nodes: pg_replication " + s.redis().pgReplication().wireName()
-                    + " needs a primary and 1 to 4 replicas: nodes 2 to 5, got " + s.cluster().nodes());
-        }
-        if (!s.recipe().promises().reentrant() && s.clients().reentryDepth() != 1) {
-            throw new SpecException(source + ": reentry_depth: " + recipe + " is not reentrant: 1, got "
-                    + s.clients().reentryDepth());
-        }
-        for (FaultEvent e : s.schedule().events()) {
-            Fault f = e.fault();
-            FaultKind k = f.kind();
-            String why = k == FaultKind.EXPIRE
-                    || k == FaultKind.EXPIRE_CLIENT_SIDE
-                    ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
-                    : k.movesClocks() ? clockProblem(f)
-                    : k == FaultKind.PACKET_LOSS || f.needsPeerProxies() && !replicas
-                    ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
-            if (why != null) {
-                throw new SpecException(source + ": nemesis: " + k.wireName() + (f.target().isEmpty() ? ""
-                        : " " + f.target()) + ": " + why);
-            }
-        }
-    }
-
-    /** What is wrong with a clock fault's options, or null: a jump of at most a day, a strobe of 10 ms to a minute. */
-    private static String clockProblem(Fault f) {
-        if (Math.abs(f.option("by_ms", 0)) > 86_400_000L) {
-            return "by_ms: expected -86400000 to 86400000 (a day), got " + f.option("by_ms", 0);
-        }
-        long period = f.option("period_ms", 100);
-        if (f.kind() == FaultKind.CLOCK_STROBE && (period < 10 || period > 60_000)) {
-            return "period_ms: expected 10 to 60000, got " + period;
-        }
-        return null;
-    }
-
-    /** What the Redis recipes cannot do: each refusal names its key. */
-    /** The lease and the per-request timeout of a leased lock (Redis, etcd). */
-    private static void validateLease(String source, RedisSpec r) throws SpecException {
-        if (r.leaseMillis() < 10 || r.leaseMillis() > 600_000) {
-            throw new SpecException(source + ": lease_ms: expected 10 to 600000, got " + r.leaseMillis());
-        }
-        if (r.instanceTimeoutMillis() < 1 || r.instanceTimeoutMillis() > 60_000) {
-            throw new SpecException(source + ": redis_timeout_ms: expected 1 to 60000, got "
-                    + r.instanceTimeoutMillis());
-        }
-    }
-
-    private static void validateEtcd(String source, TestSpec s) throws SpecException {
-        String recipe = s.recipe().wireName();
-        validateLease(source, s.redis());
-        if (s.cluster().kind() != ClusterKind.LOCAL && !s.cluster().namespaces()) {
-            throw new SpecException(source + ": cluster: " + recipe + " runs on local etcd members (cluster local, or"
-                    + " netns), not " + s.cluster().kind().wireName());
-        }
-        boolean netns = s.cluster().namespaces();
-        notReentrant(source, s);
-        refuseFaults(source, s, f -> {
-            FaultKind k = f.kind();
-            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
-                return "etcd locks hold a lease, not a session to expire (a lease ends by itself: use pause-client)";
-            } else if (f.movesServerClocks()) {
-                return "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
-            } else if (k.movesClocks()) {
-                return clockProblem(f);
-            } else if (!netns && (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS)) {
-                return "etcd members talk to each other directly here (each is told one peer address per member, so"
-                        + " there is no per-pair proxy to cut): run them in network namespaces (cluster netns), or"
-                        + " cut clients (isolate-client), or kill or pause members";
-            }
-            return null;
-        });
-    }
-
-    /** A leased lock (Redis, etcd) is not reentrant: reentry_depth 1. */
-    private static void notReentrant(String source, TestSpec s) throws SpecException {
-        if (s.clients().reentryDepth() != 1) {
-            throw new SpecException(source + ": reentry_depth: " + s.recipe().wireName() + " is not reentrant: 1, got "
-                    + s.clients().reentryDepth());
-        }
-    }
-
     /** Refuses the first fault of the schedule that {@code why} has a reason against, naming it and the reason. */
     private static void refuseFaults(String source, TestSpec s,
                                      java.util.function.Function<Fault, String> why)
@@ -645,44 +537,6 @@ public final class TestSpecs {
             if (reason != null) {
                 throw new SpecException(source + ": nemesis: " + f.kind().wireName() + (f.target().isEmpty() ? ""
                         : " " + f.target()) + ": " + reason);
-            }
-        }
-    }
-
-    private static void validateRedis(String source, TestSpec s) throws SpecException {
-        RedisSpec r = s.redis();
-        String recipe = s.recipe().wireName();
-        validateLease(source, r);
-        if (s.cluster().kind() != ClusterKind.LOCAL) {
-            throw new SpecException(source + ": cluster: " + recipe + " runs on local Redis instances (cluster local),"
-                    + " not " + s.cluster().kind().wireName());
-        }
-        if (!s.recipe().multiInstance() && s.cluster().nodes() != 1) {
-            throw new SpecException(source + ": nodes: " + recipe + " locks on one instance: nodes 1, got "
-                    + s.cluster().nodes());
-        }
-        notReentrant(source, s);
-        refuseFaults(source, s, f -> {
-            FaultKind k = f.kind();
-            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
-                return "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or"
-                        + " clock-jump)";
-            } else if (k.movesClocks()) {
-                return clockProblem(f);
-            } else if (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) {
-                return "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
-                        + " isolate or traffic faults on the target clients)";
-            }
-            return null;
-        });
-        // a mix draws its targets at random (a drawn leader fails at run time, recorded as such); a target the
-        // user wrote is refused here
-        for (String entry : s.faults().nemesis().split("[;\n]")) {
-            String e = entry.strip();
-            if (!e.startsWith("mix") && java.util.Arrays.asList(e.split("\\s+")).stream()
-                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
-                throw new SpecException(source + ": nemesis: '" + e + "': Redis instances have no leader or"
-                        + " followers (use random, minority, majority, all or node:N)");
             }
         }
     }
@@ -707,6 +561,28 @@ public final class TestSpecs {
             return n;
         } catch (NumberFormatException e) {
             throw new SpecException(source + ": " + key + ": expected a whole number, got '" + v + "'");
+        }
+    }
+
+    /**
+     * What the lock service says of the spec (its own set-ups, keys and faults), then what each other service says of
+     * what is its own: the first refusal, with the file named.
+     */
+    private static void serviceRefusal(String source, TestSpec s) throws SpecException {
+        ServiceSpec view = new ServiceSpec(s.recipe(), s.cluster().kind(), s.cluster().nodes(),
+                s.clients().reentryDepth(), s.schedule(), s.faults().nemesis(), key -> Keys.named(key).value().apply(s));
+        LockService own = LockServices.of(s.recipe());
+        List<String> why = new ArrayList<>();
+        for (LockService other : LockServices.all()) {
+            if (other != own) {
+                why.add(other.refusalOfOthers(view));
+            }
+        }
+        why.add(own.refusal(view));
+        for (String w : why) {
+            if (w != null) {
+                throw new SpecException(source + ": " + w);
+            }
         }
     }
 
@@ -758,32 +634,7 @@ public final class TestSpecs {
         validateSchedule(source, s);
         validateZooKeeperVersion(source, s);
         validateAgents(source, s);
-        if (!s.recipe().postgres() && s.redis().pgReplication() != PgReplication.NONE) {
-            throw new SpecException(source + ": pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName()
-                    + " takes none");
-        }
-        if (s.recipe().redis()) {
-            validateRedis(source, s);
-        } else if (s.recipe().etcd()) {
-            validateEtcd(source, s);
-        } else if (s.recipe().postgres()) {
-            validatePostgres(source, s);
-        } else {
-            for (FaultEvent e : s.schedule().events()) {
-                Fault f = e.fault();
-                if (!f.kind().movesClocks()) {
-                    continue;
-                }
-                String why = cluster.kind() == ClusterKind.CONTAINER
-                        ? "the clock library moves the clocks of servers this machine starts (cluster local or netns),"
-                        + " not of containers"
-                        : clockProblem(f);
-                if (why != null) {
-                    throw new SpecException(source + ": nemesis: " + f.kind().wireName() + (f.target().isEmpty() ? ""
-                            : " " + f.target()) + ": " + why);
-                }
-            }
-        }
+        serviceRefusal(source, s);
         long min = 2L * cluster.tickMillis();
         long max = 20L * cluster.tickMillis();
         if (clients.sessionTimeoutMillis() < min || clients.sessionTimeoutMillis() > max) {

@@ -5,6 +5,9 @@ import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
+import io.lockchaos.client.ServiceSpec;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.FaultKind;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.Netns;
 import java.io.IOException;
@@ -41,6 +44,35 @@ public final class EtcdService implements LockService {
             ns.close();
             throw e;
         }
+    }
+
+    @Override
+    public String refusal(ServiceSpec s) {
+        String recipe = s.recipe().wireName();
+        String lease = s.leaseProblem();
+        if (lease != null) {
+            return lease;
+        }
+        if (s.cluster() != ClusterKind.LOCAL && !s.namespaces()) {
+            return "cluster: " + recipe + " runs on local etcd members (cluster local, or netns), not "
+                    + s.cluster().wireName();
+        }
+        boolean netns = s.namespaces();
+        return ServiceSpec.first(s.notReentrantProblem(), s.firstRefusedFault(f -> {
+            FaultKind k = f.kind();
+            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
+                return "etcd locks hold a lease, not a session to expire (a lease ends by itself: use pause-client)";
+            } else if (f.movesServerClocks()) {
+                return "etcd is a Go program, whose clock the clock library (an LD_PRELOAD of libc) cannot move";
+            } else if (k.movesClocks()) {
+                return ServiceSpec.clockProblem(f);
+            } else if (!netns && (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS)) {
+                return "etcd members talk to each other directly here (each is told one peer address per member, so"
+                        + " there is no per-pair proxy to cut): run them in network namespaces (cluster netns), or"
+                        + " cut clients (isolate-client), or kill or pause members";
+            }
+            return null;
+        }));
     }
 
     @Override

@@ -4,6 +4,8 @@ import io.lockchaos.api.LockClient;
 import io.lockchaos.api.DangerPoint;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.cluster.Sessionless;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -5,6 +5,8 @@ import io.lockchaos.client.SessionControl;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;

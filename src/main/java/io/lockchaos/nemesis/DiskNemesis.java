@@ -4,6 +4,8 @@ import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.TxnLog;
 import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,8 @@ package io.lockchaos.nemesis;
 
 import io.lockchaos.cluster.Promotable;
 import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;

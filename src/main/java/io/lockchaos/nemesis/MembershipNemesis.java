@@ -4,6 +4,8 @@ import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Membership;
 import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;

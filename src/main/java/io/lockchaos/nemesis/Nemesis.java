@@ -1,5 +1,7 @@
 package io.lockchaos.nemesis;
 
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.util.Map;
 import java.util.Set;
 

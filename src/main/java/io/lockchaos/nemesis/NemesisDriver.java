@@ -1,6 +1,8 @@
 package io.lockchaos.nemesis;
 
 import io.lockchaos.client.Recorder;
+import io.lockchaos.fault.FaultEvent;
+import io.lockchaos.fault.Schedule;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;

@@ -3,6 +3,8 @@ package io.lockchaos.nemesis;
 import io.lockchaos.cluster.Killable;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -2,6 +2,8 @@ package io.lockchaos.nemesis;
 
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.SessionControl;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

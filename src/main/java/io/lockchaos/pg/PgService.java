@@ -5,6 +5,10 @@ import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
+import io.lockchaos.client.ServiceSpec;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import io.lockchaos.cluster.Cluster;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -32,6 +36,69 @@ public final class PgService implements LockService {
     public Cluster start(ServerPlan plan) throws IOException {
         return PgServers.create(plan.folder(), plan.nodes(), plan.recipe().promises().leased(), plan.clockShift(),
                 PgReplication.parse(String.valueOf(plan.setting("pg_replication"))), plan.routing());
+    }
+
+    @Override
+    public String refusal(ServiceSpec s) {
+        String recipe = s.recipe().wireName();
+        long lease = s.number("lease_ms");
+        if (lease < 10 || lease > 600_000) {
+            return "lease_ms: expected 10 to 600000, got " + lease;
+        }
+        if (s.cluster() != ClusterKind.LOCAL) {
+            return "cluster: " + recipe + " runs on a local PostgreSQL server (cluster local), not "
+                    + s.cluster().wireName();
+        }
+        PgReplication replication = replication(s);
+        boolean replicas = replication != PgReplication.NONE;
+        if (!replicas && s.nodes() != 1) {
+            return "nodes: " + recipe + " locks on one PostgreSQL server unless pg_replication gives it replicas:"
+                    + " nodes 1, got " + s.nodes();
+        }
+        if (replicas && (s.nodes() < 2 || s.nodes() > 5)) {
+            return "nodes: pg_replication " + replication.wireName() + " needs a primary and 1 to 4 replicas: nodes 2"
+                    + " to 5, got " + s.nodes();
+        }
+        if (!s.recipe().promises().reentrant() && s.reentryDepth() != 1) {
+            return "reentry_depth: " + recipe + " is not reentrant: 1, got " + s.reentryDepth();
+        }
+        return s.firstRefusedFault(f -> {
+            FaultKind k = f.kind();
+            if (k == FaultKind.FAILOVER) {
+                return failoverProblem(s, f);
+            }
+            return k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE
+                    ? "a PostgreSQL lock has no ZooKeeper session to expire (cut its connection: isolate)"
+                    : k.movesClocks() ? ServiceSpec.clockProblem(f)
+                    : k == FaultKind.PACKET_LOSS || f.needsPeerProxies() && !replicas
+                    ? "one server: there is nothing to cut between servers (use isolate on the target clients)" : null;
+        });
+    }
+
+    /** Replicas and the failover are PostgreSQL's own: a run on another service takes neither. */
+    @Override
+    public String refusalOfOthers(ServiceSpec s) {
+        if (replication(s) != PgReplication.NONE) {
+            return "pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName() + " takes none";
+        }
+        return s.firstRefusedFault(f -> f.kind() == FaultKind.FAILOVER ? failoverProblem(s, f) : null);
+    }
+
+    private static PgReplication replication(ServiceSpec s) {
+        return PgReplication.parse(String.valueOf(s.setting("pg_replication")));
+    }
+
+    /** What is wrong with a failover: it promotes a replica, which only PostgreSQL with replicas has. */
+    private String failoverProblem(ServiceSpec s, Fault f) {
+        if (s.recipe().backend() != backend() || replication(s) == PgReplication.NONE) {
+            return "it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with pg_replication async or"
+                    + " remote_apply";
+        }
+        int node = f.target().startsWith("node:") ? Integer.parseInt(f.target().substring(5)) : -1;
+        if (node < 2 || node > s.nodes()) {
+            return "name the replica that takes over: node:2 to node:" + s.nodes() + " (node 1 is the primary)";
+        }
+        return null;
     }
 
     @Override

@@ -5,6 +5,10 @@ import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
+import io.lockchaos.client.ServiceSpec;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.FaultKind;
+import java.util.Arrays;
 import io.lockchaos.cluster.Cluster;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -36,6 +40,49 @@ public final class RedisService implements LockService {
         return RedisServers.builder(plan.folder()).size(plan.nodes())
                 .appendOnly(Boolean.TRUE.equals(plan.setting("redis_appendonly"))).clockShift(plan.clockShift())
                 .clientsRenew(renew).build();
+    }
+
+    @Override
+    public String refusal(ServiceSpec s) {
+        String recipe = s.recipe().wireName();
+        String lease = s.leaseProblem();
+        if (lease != null) {
+            return lease;
+        }
+        if (s.cluster() != ClusterKind.LOCAL) {
+            return "cluster: " + recipe + " runs on local Redis instances (cluster local), not "
+                    + s.cluster().wireName();
+        }
+        if (!s.recipe().multiInstance() && s.nodes() != 1) {
+            return "nodes: " + recipe + " locks on one instance: nodes 1, got " + s.nodes();
+        }
+        String why = ServiceSpec.first(s.notReentrantProblem(), s.firstRefusedFault(f -> {
+            FaultKind k = f.kind();
+            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
+                return "Redis locks have no sessions to expire (a lease ends by itself: use pause-client or"
+                        + " clock-jump)";
+            } else if (k.movesClocks()) {
+                return ServiceSpec.clockProblem(f);
+            } else if (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) {
+                return "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
+                        + " isolate or traffic faults on the target clients)";
+            }
+            return null;
+        }));
+        if (why != null) {
+            return why;
+        }
+        // a mix draws its targets at random (a drawn leader fails at run time, recorded as such); a target the
+        // user wrote is refused here
+        for (String entry : s.nemesis().split("[;\n]")) {
+            String e = entry.strip();
+            if (!e.startsWith("mix") && Arrays.asList(e.split("\\s+")).stream()
+                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
+                return "nemesis: '" + e + "': Redis instances have no leader or followers (use random, minority,"
+                        + " majority, all or node:N)";
+            }
+        }
+        return null;
     }
 
     @Override

@@ -128,7 +128,7 @@ public final class Scenario {
         return set("client_mode", mode.wireName());
     }
 
-    /** The fault schedule, in the timeline syntax of {@link io.lockchaos.nemesis.Schedule}. */
+    /** The fault schedule, in the timeline syntax of {@link io.lockchaos.fault.Schedule}. */
     public Scenario nemesis(String schedule) {
         return set("nemesis", schedule);
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lockchaos.nemesis.FaultKind;
+import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -34,9 +34,9 @@ class FaultSupportTest {
     @Test
     void combinedDrawsOnlyWhatTheWorkloadTakesAndTheSeedFixesTheDraw() throws Exception {
         TestSpec etcd = spec("etcd-lock", "3", "combined every 3s for 1s from 1s");
-        java.util.List<io.lockchaos.nemesis.FaultEvent> events = etcd.schedule().events();
+        java.util.List<io.lockchaos.fault.FaultEvent> events = etcd.schedule().events();
         assertEquals(10, events.size(), "at 1, 4, ..., 28 s");
-        for (io.lockchaos.nemesis.FaultEvent e : events) {
+        for (io.lockchaos.fault.FaultEvent e : events) {
             FaultKind k = e.fault().kind();
             assertTrue(FaultSupport.supported(k, "etcd"), e.toString());
             assertFalse(k == FaultKind.EXPIRE || k.movesClocks() || k.partitionsServers(), e.toString());
@@ -64,7 +64,7 @@ class FaultSupportTest {
     @Test
     void combinedIsRefusedWithoutAWorkloadAndWithOverlappingFaults() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> io.lockchaos.nemesis.Schedule.parse("combined every 3s for 1s", 1, 10_000));
+                () -> io.lockchaos.fault.Schedule.parse("combined every 3s for 1s", 1, 10_000));
         assertTrue(e.getMessage().contains("it needs a workload"), e.getMessage());
         SpecException x = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class,
                 () -> spec("mutex", "3", "combined every 1s for 2s"));

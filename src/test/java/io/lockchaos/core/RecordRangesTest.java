@@ -3,6 +3,7 @@ package io.lockchaos.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.lockchaos.cluster.ClusterKind;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.cluster.ClusterKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

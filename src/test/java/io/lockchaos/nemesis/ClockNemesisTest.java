@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -11,6 +11,8 @@ import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ZkNode;
 import io.lockchaos.cluster.ZooKeepers;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
-import io.lockchaos.nemesis.FaultEvent;
-import io.lockchaos.nemesis.FaultKind;
+import io.lockchaos.fault.FaultEvent;
+import io.lockchaos.fault.FaultKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

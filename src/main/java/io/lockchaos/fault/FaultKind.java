@@ -1,4 +1,4 @@
-package io.lockchaos.nemesis;
+package io.lockchaos.fault;
 
 import io.lockchaos.history.Fn;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.lockchaos.nemesis;
+package io.lockchaos.fault;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,8 +1,8 @@
-package io.lockchaos.core;
+package io.lockchaos.cluster;
 
 import java.util.Locale;
 
-/** Where a run's ZooKeeper servers run. */
+/** Where a run's servers run (each lock service says which of these it can). */
 public enum ClusterKind {
     /** Child JVMs of the runner on 127.0.0.1: needs nothing but Java. */
     LOCAL,

@@ -1,4 +1,4 @@
-package io.lockchaos.nemesis;
+package io.lockchaos.fault;
 
 /**
  * A fault at a time in the main phase, for a while.
