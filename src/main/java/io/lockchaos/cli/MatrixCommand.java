@@ -2,6 +2,7 @@ package io.lockchaos.cli;
 
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.LockServices;
 import io.lockchaos.core.ClientSpec;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
@@ -87,7 +88,8 @@ final class MatrixCommand implements Callable<Integer> {
                 range = bisect.substring(m.key().length() + 1);
             }
         }
-        if (module == VersionResolver.Module.ZOOKEEPER && !spec.recipe().zooKeeper()) {
+        if (module == VersionResolver.Module.ZOOKEEPER
+                && !LockServices.of(spec.recipe()).keys().contains("zookeeper")) {
             throw new UserError(workload + ": matrix over ZooKeeper releases: recipe " + spec.recipe().wireName()
                     + " runs on no ZooKeeper");
         }

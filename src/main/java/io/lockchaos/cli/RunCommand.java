@@ -124,8 +124,8 @@ final class RunCommand implements Callable<Integer> {
         Runner.writeTestJson(dir, spec);
         System.out.println("run " + spec.name() + ": " + spec.clients().count() + " clients on "
                 + spec.workload().keys() + " key(s) of " + spec.recipe().promises().name() + ", " + (connect == null
-                ? spec.cluster().nodes() + "-node " + spec.cluster().kind().wireName() + (spec.recipe().redis()
-                ? " Redis" : " ensemble") + (spec.cluster().linkedZooKeeper() ? ""
+                ? spec.cluster().nodes() + " " + spec.cluster().kind().wireName() + " " + spec.recipe().servers()
+                + (spec.cluster().linkedZooKeeper() ? ""
                 : " of ZooKeeper " + spec.cluster().zooKeeper())
                 : "ensemble " + connect)
                 + ", " + spec.workload().timeSeconds() + " s, seed " + spec.seed());

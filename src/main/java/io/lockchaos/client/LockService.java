@@ -3,9 +3,12 @@ package io.lockchaos.client;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A lock service as a run sees it: the servers a lock runs on ({@link Backend}), how its clients are opened in this
@@ -17,6 +20,9 @@ import java.util.Map;
 public interface LockService {
     /** The servers this service is: the name a user's factory returns and a workload's recipe implies. */
     Backend backend();
+
+    /** Its name in messages ({@code ZooKeeper}, {@code PostgreSQL}). */
+    String name();
 
     /** How progress lines and messages name its servers, in the plural ({@code ZooKeeper server(s)}). */
     String servers();
@@ -39,6 +45,43 @@ public interface LockService {
      */
     Cluster start(ServerPlan plan) throws IOException;
 
+    /** Where its servers can run: this machine, namespaces, containers, SSH hosts. */
+    Set<ClusterKind> clusters();
+
+    /**
+     * The workload keys that set its servers up, which a run on another service may not set (ZooKeeper's {@code
+     * zookeeper}, {@code first_server_id}, {@code container_check_ms}; PostgreSQL's {@code pg_replication}).
+     */
+    Set<String> keys();
+
+    /** The faults only its servers take (ZooKeeper's disk and membership faults, PostgreSQL's failover). */
+    Set<FaultKind> ownFaults();
+
+    /** How its recipes' clients may run in client agents rather than in the runner's JVM. */
+    Agents agents();
+
+    /** How a service's clients run in client agents. */
+    enum Agents {
+        /** Never: in the runner's JVM. */
+        NONE,
+        /** On lockchaos' own classpath, when {@code client_agents} asks for it (etcd's). */
+        OWN_CLASSPATH,
+        /** On another Curator release ({@code curator VERSION}), for Curator's recipes (ZooKeeper's). */
+        CURATOR_VERSIONS
+    }
+
+    /**
+     * Whether its clients hold sessions that its servers expire (ZooKeeper's); without, a hold is a lease that ends by
+     * itself, and there is nothing to expire.
+     */
+    boolean sessions();
+
+    /**
+     * Whether its servers decide by a majority, so that an even number of them tolerates no more failures than the odd
+     * number below it (ZooKeeper, etcd, Redlock's instances; not a PostgreSQL primary with replicas).
+     */
+    boolean majority();
+
     /**
      * Why this service cannot run {@code spec}, as one line naming the key ({@code nodes: ...}); null when it can. Only
      * what is the service's own: the set-ups its servers take, its keys' values, and the faults it takes.
@@ -51,6 +94,14 @@ public interface LockService {
      */
     default String refusalOfOthers(ServiceSpec spec) {
         return null;
+    }
+
+    /**
+     * Makes the servers at {@code connect} ready for {@code recipe}'s first client on {@code keys} (the tutorial's
+     * hand-written ZooKeeper locks need persistent parents; Curator makes its own).
+     */
+    default void prepare(String connect, LockRecipe recipe, List<String> keys, int sessionTimeoutMillis)
+            throws Exception {
     }
 
     /** What this machine lacks to start the service's servers, in one line naming how to get it; null for nothing. */

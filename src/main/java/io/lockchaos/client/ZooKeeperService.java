@@ -1,11 +1,20 @@
 package io.lockchaos.client;
 
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.cluster.ZooKeepers;
+import java.time.Duration;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import io.lockchaos.fault.FaultKind;
+import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.cluster.Cluster;
-import io.lockchaos.cluster.ClusterKind;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * ZooKeeper as a lock service: Curator's recipes and the tutorial's hand-written locks on a raw handle. Its servers
@@ -16,6 +25,11 @@ public final class ZooKeeperService implements LockService {
     @Override
     public Backend backend() {
         return Backend.ZOOKEEPER;
+    }
+
+    @Override
+    public String name() {
+        return "ZooKeeper";
     }
 
     @Override
@@ -34,11 +48,67 @@ public final class ZooKeeperService implements LockService {
     }
 
     @Override
+    public Set<ClusterKind> clusters() {
+        return EnumSet.allOf(ClusterKind.class);
+    }
+
+    @Override
+    public Set<String> keys() {
+        return Set.of("zookeeper", "first_server_id", "container_check_ms");
+    }
+
+    @Override
+    public Set<FaultKind> ownFaults() {
+        return EnumSet.of(FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK, FaultKind.ADD_MEMBER,
+                FaultKind.REMOVE_MEMBER, FaultKind.REPLACE_MEMBER);
+    }
+
+    @Override
+    public Agents agents() {
+        return Agents.CURATOR_VERSIONS;
+    }
+
+    @Override
+    public boolean sessions() {
+        return true;
+    }
+
+    @Override
+    public boolean majority() {
+        return true;
+    }
+
+    @Override
     public String refusal(ServiceSpec s) {
         return s.firstRefusedFault(f -> !f.kind().movesClocks() ? null : s.cluster() == ClusterKind.CONTAINER
                 ? "the clock library moves the clocks of servers this machine starts (cluster local or netns), not"
                 + " of containers"
                 : ServiceSpec.clockProblem(f));
+    }
+
+    @Override
+    public void prepare(String connect, LockRecipe recipe, List<String> keys, int sessionTimeoutMillis)
+            throws Exception {
+        if (!recipe.naive()) {
+            return;
+        }
+        ZooKeeper admin = ZooKeepers.connect(connect, sessionTimeoutMillis, Duration.ofSeconds(30));
+        try {
+            create(admin, "/lockchaos");
+            for (String k : keys) {
+                create(admin, k);
+            }
+        } finally {
+            admin.close();
+        }
+    }
+
+    private static void create(ZooKeeper zk, String path) throws Exception {
+        try {
+            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            // already there
+        }
     }
 
     @Override

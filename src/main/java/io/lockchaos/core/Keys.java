@@ -187,10 +187,10 @@ public final class Keys {
             key("redis_timeout_ms", Type.INT, Long.toString(LockSettings.REQUEST_TIMEOUT_MS), null,
                     "Redis recipes: Redlock's per-instance timeout",
                     s -> s.redis().instanceTimeoutMillis()),
-            key("pg_replication", Type.TEXT, "none", null, "PostgreSQL recipes: `async` or `remote_apply` makes node"
-                    + " 1 a primary and the other nodes its streaming replicas, commits waiting for none or for a"
-                    + " replica's apply; the target of a `failover` takes over (see Database locks)",
-                    s -> s.redis().pgReplication().wireName()),
+            key("pg_replication", Type.TEXT, "none", Long.MIN_VALUE, Long.MAX_VALUE, null, "PostgreSQL recipes:"
+                    + " `async` or `remote_apply` makes node 1 a primary and the other nodes its streaming replicas,"
+                    + " commits waiting for none or for a replica's apply; the target of a `failover` takes over (see"
+                    + " Database locks)"),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"

@@ -463,26 +463,8 @@ public final class Runner {
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */
     private void prepare(String connect) throws Exception {
-        if (!spec.recipe().naive()) {
-            return;
-        }
-        ZooKeeper admin = sessions.zookeeper(connect, false);
-        try {
-            create(admin, "/lockchaos");
-            for (String k : allKeys()) {
-                create(admin, k);
-            }
-        } finally {
-            admin.close();
-        }
-    }
-
-    private static void create(ZooKeeper zk, String path) throws Exception {
-        try {
-            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        } catch (KeeperException.NodeExistsException e) {
-            // already there
-        }
+        LockServices.of(spec.recipe()).prepare(connect, spec.recipe(), allKeys(),
+                (int) spec.clients().sessionTimeoutMillis());
     }
 
     /**

@@ -16,7 +16,6 @@ import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultEvent;
 import io.lockchaos.fault.FaultKind;
 import io.lockchaos.fault.Schedule;
-import io.lockchaos.pg.PgReplication;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -203,14 +202,8 @@ public final class TestSpecs {
                 }
             }
             String appendOnly = m.get("redis_appendonly");
-            PgReplication replication;
-            try {
-                replication = PgReplication.parse(m.get("pg_replication"));
-            } catch (IllegalArgumentException e) {
-                throw new SpecException(source + ": pg_replication: " + e.getMessage());
-            }
             RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
-                    (int) number(source, m, "redis_timeout_ms"), replication);
+                    (int) number(source, m, "redis_timeout_ms"));
             for (Keys.Key k : Keys.ALL) {
                 if (k.ranged()) {
                     long v = number(source, m, k.name());
@@ -304,9 +297,10 @@ public final class TestSpecs {
             throw new SpecException(source + ": hosts: " + hosts.size() + " hosts for nodes " + c.nodes() + ": one"
                     + " server per host");
         }
-        if (!s.recipe().zooKeeper()) {
-            throw new SpecException(source + ": cluster: ssh runs ZooKeeper servers; " + s.recipe().wireName()
-                    + " runs on " + s.recipe().kind().backend().name().toLowerCase(java.util.Locale.ROOT));
+        if (!LockServices.of(s.recipe()).clusters().contains(ClusterKind.SSH)) {
+            throw new SpecException(source + ": cluster: ssh runs " + servicesTaking(ClusterKind.SSH)
+                    + " servers; " + s.recipe().wireName() + " runs on " + s.recipe().backend().name().toLowerCase(
+                    java.util.Locale.ROOT));
         }
         if (!c.linkedZooKeeper()) {
             throw new SpecException(source + ": zookeeper: the hosts run the linked ZooKeeper ("
@@ -362,7 +356,8 @@ public final class TestSpecs {
                             + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
                             + " streams, not packets)");
                 }
-                if (k.damagesDisk() && (!s.recipe().zooKeeper() || cluster.containers())) {
+                if (k.damagesDisk() && (!LockServices.of(s.recipe()).ownFaults().contains(k)
+                        || cluster.containers())) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + ": disk faults change ZooKeeper"
                             + " servers' transaction logs, which this machine has only for cluster local or netns and"
                             + " a ZooKeeper recipe");
@@ -402,7 +397,8 @@ public final class TestSpecs {
         ClusterSpec c = s.cluster();
         String at = source + ": nemesis: " + schedule.events().stream().map(e -> e.fault().kind())
                 .filter(FaultKind::changesMembership).findFirst().orElseThrow().wireName() + ": ";
-        if (!s.recipe().zooKeeper() || c.containers()) {
+        if (schedule.events().stream().anyMatch(e -> e.fault().kind().changesMembership()
+                && !LockServices.of(s.recipe()).ownFaults().contains(e.fault().kind())) || c.containers()) {
             throw new SpecException(at + "membership changes reconfigure ZooKeeper servers this machine runs: a"
                     + " ZooKeeper recipe on cluster local or netns");
         }
@@ -445,9 +441,9 @@ public final class TestSpecs {
             throw new SpecException(at + "expected " + ClusterSpec.LINKED + " or a version such as 3.8.4, got '"
                     + c.zooKeeper() + "'");
         }
-        if (!s.recipe().zooKeeper()) {
+        if (!LockServices.of(s.recipe()).keys().contains("zookeeper")) {
             throw new SpecException(at + "a ZooKeeper release is for ZooKeeper recipes; " + s.recipe().wireName()
-                    + " runs on " + s.recipe().kind().backend().name().toLowerCase(java.util.Locale.ROOT));
+                    + " runs on " + s.recipe().backend().name().toLowerCase(java.util.Locale.ROOT));
         }
         if (c.containers()) {
             throw new SpecException(at + "containers run the linked ZooKeeper (" + ClusterSpec.LINKED_VERSION
@@ -494,15 +490,16 @@ public final class TestSpecs {
         }
     }
 
-    /** A failover promotes a PostgreSQL replica: it needs one, named by its node. */
     /** What client agents (a Curator version other than the linked one) can run. */
     private static void validateAgents(String source, TestSpec s) throws SpecException {
         ClientSpec clients = s.clients();
-        if (s.flag("client_agents") && (!s.recipe().etcd() || s.recipe().user() != null)) {
+        LockService.Agents agents = LockServices.of(s.recipe()).agents();
+        if (s.flag("client_agents") && (agents != LockService.Agents.OWN_CLASSPATH || s.recipe().user() != null)) {
             throw new SpecException(source + ": client_agents: etcd recipes run in client agents on lockchaos' own"
                     + " classpath; " + (s.recipe().user() != null ? "a lock of your own always runs in them"
-                    : s.recipe().wireName() + (s.recipe().zooKeeper() ? " runs in them with curator VERSION"
-                    : "'s clients run in the runner's JVM")) + " (drop client_agents)");
+                    : s.recipe().wireName() + (agents == LockService.Agents.CURATOR_VERSIONS
+                    ? " runs in them with curator VERSION" : "'s clients run in the runner's JVM"))
+                    + " (drop client_agents)");
         }
         if (s.recipe().user() != null && s.cluster().containers()) {
             throw new SpecException(source + ": cluster: a lock from your jar runs in client agents, beside local or"
@@ -514,7 +511,7 @@ public final class TestSpecs {
                         + " 5.4.0, got '" + clients.curator() + "'");
             }
             boolean user = s.recipe().user() != null;
-            if (s.recipe().naive() && !user || !s.recipe().zooKeeper()) {
+            if (agents != LockService.Agents.CURATOR_VERSIONS || !s.recipe().curator() && !user) {
                 throw new SpecException(source + ": curator: client agents run Curator's recipes"
                         + (user ? " and ZooKeeper locks of your own; yours runs on " + s.recipe().backend().name()
                         .toLowerCase(java.util.Locale.ROOT) : "; " + s.recipe().wireName() + " is not one")
@@ -564,6 +561,17 @@ public final class TestSpecs {
         }
     }
 
+    /** The names of the services whose servers run on {@code kind} ("ZooKeeper", or several joined by "or"). */
+    private static String servicesTaking(ClusterKind kind) {
+        List<String> names = new ArrayList<>();
+        for (LockService s : LockServices.all()) {
+            if (s.clusters().contains(kind)) {
+                names.add(s.name());
+            }
+        }
+        return String.join(" or ", names);
+    }
+
     /**
      * What the lock service says of the spec (its own set-ups, keys and faults), then what each other service says of
      * what is its own: the first refusal, with the file named.
@@ -602,14 +610,17 @@ public final class TestSpecs {
         if (s.recipe().spansKeys() && w.keys() < 2) {
             throw new SpecException(source + ": keys: a multi-lock needs at least 2 keys, got " + w.keys());
         }
-        if (cluster.containerCheckMillis() != -1 && (cluster.containers() || s.recipe().redis())) {
+        LockService service = LockServices.of(s.recipe());
+        boolean own = service.keys().contains("container_check_ms");
+        if (cluster.containerCheckMillis() != -1 && (cluster.containers() || !own)) {
             throw new SpecException(source + ": container_check_ms: sets a system property of the ZooKeeper servers"
-                    + " lockchaos starts as child JVMs (cluster local or netns), got " + (s.recipe().redis()
-                    ? "a Redis recipe" : "cluster container"));
+                    + " lockchaos starts as child JVMs (cluster local or netns), got " + (!own
+                    ? "recipe " + s.recipe().wireName() : "cluster container"));
         }
-        if (s.number("first_server_id") != 1 && (!s.recipe().zooKeeper() || cluster.containers() || cluster.ssh())) {
+        own = service.keys().contains("first_server_id");
+        if (s.number("first_server_id") != 1 && (!own || cluster.containers() || cluster.ssh())) {
             throw new SpecException(source + ": first_server_id: sets the myid of ZooKeeper servers lockchaos starts"
-                    + " as child JVMs (cluster local or netns), got " + (!s.recipe().zooKeeper()
+                    + " as child JVMs (cluster local or netns), got " + (!own
                     ? "recipe " + s.recipe().wireName() : "cluster " + cluster.kind().name().toLowerCase(
                     java.util.Locale.ROOT)));
         }
@@ -626,7 +637,7 @@ public final class TestSpecs {
                     + " (read_pct below 100, got " + w.readPct() + ") and reentry_depth 1 (got "
                     + clients.reentryDepth() + ")");
         }
-        if (!s.recipe().postgres() && s.cluster().nodes() % 2 == 0) {
+        if (service.majority() && s.cluster().nodes() % 2 == 0) {
             // a quorum of an even ensemble tolerates no more failures than the odd one below it
             throw new SpecException(source + ": nodes: expected 1, 3 or 5, got " + s.cluster().nodes());
         }

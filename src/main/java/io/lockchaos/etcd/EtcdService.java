@@ -1,25 +1,32 @@
 package io.lockchaos.etcd;
 
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.FaultKind;
+import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
-import io.lockchaos.cluster.ClusterKind;
-import io.lockchaos.fault.FaultKind;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.Netns;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** etcd as a lock service: members of Debian's etcd-server as child processes, and its Lock API through jetcd. */
 public final class EtcdService implements LockService {
     @Override
     public Backend backend() {
         return Backend.ETCD;
+    }
+
+    @Override
+    public String name() {
+        return "etcd";
     }
 
     @Override
@@ -44,6 +51,36 @@ public final class EtcdService implements LockService {
             ns.close();
             throw e;
         }
+    }
+
+    @Override
+    public Set<ClusterKind> clusters() {
+        return EnumSet.of(ClusterKind.LOCAL, ClusterKind.NETNS);
+    }
+
+    @Override
+    public Set<String> keys() {
+        return Set.of();
+    }
+
+    @Override
+    public Set<FaultKind> ownFaults() {
+        return EnumSet.noneOf(FaultKind.class);
+    }
+
+    @Override
+    public Agents agents() {
+        return Agents.OWN_CLASSPATH;
+    }
+
+    @Override
+    public boolean sessions() {
+        return false;
+    }
+
+    @Override
+    public boolean majority() {
+        return true;
     }
 
     @Override

@@ -1,25 +1,32 @@
 package io.lockchaos.pg;
 
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.FaultKind;
+import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
-import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.fault.Fault;
-import io.lockchaos.fault.FaultKind;
 import io.lockchaos.cluster.Cluster;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** PostgreSQL as a lock service: Debian's server binaries as child processes, and the locks of this package. */
 public final class PgService implements LockService {
     @Override
     public Backend backend() {
         return Backend.POSTGRES;
+    }
+
+    @Override
+    public String name() {
+        return "PostgreSQL";
     }
 
     @Override
@@ -39,6 +46,36 @@ public final class PgService implements LockService {
     }
 
     @Override
+    public Set<ClusterKind> clusters() {
+        return EnumSet.of(ClusterKind.LOCAL);
+    }
+
+    @Override
+    public Set<String> keys() {
+        return Set.of("pg_replication");
+    }
+
+    @Override
+    public Set<FaultKind> ownFaults() {
+        return EnumSet.of(FaultKind.FAILOVER);
+    }
+
+    @Override
+    public Agents agents() {
+        return Agents.NONE;
+    }
+
+    @Override
+    public boolean sessions() {
+        return false;
+    }
+
+    @Override
+    public boolean majority() {
+        return false;
+    }
+
+    @Override
     public String refusal(ServiceSpec s) {
         String recipe = s.recipe().wireName();
         long lease = s.number("lease_ms");
@@ -49,7 +86,12 @@ public final class PgService implements LockService {
             return "cluster: " + recipe + " runs on a local PostgreSQL server (cluster local), not "
                     + s.cluster().wireName();
         }
-        PgReplication replication = replication(s);
+        PgReplication replication;
+        try {
+            replication = replication(s);
+        } catch (IllegalArgumentException e) {
+            return "pg_replication: " + e.getMessage();
+        }
         boolean replicas = replication != PgReplication.NONE;
         if (!replicas && s.nodes() != 1) {
             return "nodes: " + recipe + " locks on one PostgreSQL server unless pg_replication gives it replicas:"
@@ -78,7 +120,13 @@ public final class PgService implements LockService {
     /** Replicas and the failover are PostgreSQL's own: a run on another service takes neither. */
     @Override
     public String refusalOfOthers(ServiceSpec s) {
-        if (replication(s) != PgReplication.NONE) {
+        PgReplication replication;
+        try {
+            replication = replication(s);
+        } catch (IllegalArgumentException e) {
+            return "pg_replication: " + e.getMessage();
+        }
+        if (replication != PgReplication.NONE) {
             return "pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName() + " takes none";
         }
         return s.firstRefusedFault(f -> f.kind() == FaultKind.FAILOVER ? failoverProblem(s, f) : null);

@@ -1,25 +1,32 @@
 package io.lockchaos.redis;
 
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.FaultKind;
+import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
-import io.lockchaos.cluster.ClusterKind;
-import io.lockchaos.fault.FaultKind;
 import java.util.Arrays;
 import io.lockchaos.cluster.Cluster;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Redis as a lock service: independent instances of Debian's redis-server, and the locks of this package on them. */
 public final class RedisService implements LockService {
     @Override
     public Backend backend() {
         return Backend.REDIS;
+    }
+
+    @Override
+    public String name() {
+        return "Redis";
     }
 
     @Override
@@ -40,6 +47,36 @@ public final class RedisService implements LockService {
         return RedisServers.builder(plan.folder()).size(plan.nodes())
                 .appendOnly(Boolean.TRUE.equals(plan.setting("redis_appendonly"))).clockShift(plan.clockShift())
                 .clientsRenew(renew).build();
+    }
+
+    @Override
+    public Set<ClusterKind> clusters() {
+        return EnumSet.of(ClusterKind.LOCAL);
+    }
+
+    @Override
+    public Set<String> keys() {
+        return Set.of("redis_appendonly");
+    }
+
+    @Override
+    public Set<FaultKind> ownFaults() {
+        return EnumSet.noneOf(FaultKind.class);
+    }
+
+    @Override
+    public Agents agents() {
+        return Agents.NONE;
+    }
+
+    @Override
+    public boolean sessions() {
+        return false;
+    }
+
+    @Override
+    public boolean majority() {
+        return true;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lockchaos.scenario;
 
+import io.lockchaos.client.LockServices;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
@@ -59,9 +60,9 @@ public final class Explorer {
     public TestSpec runSpec(int i) throws SpecException {
         long s = seedOf(i);
         SplittableRandom r = new SplittableRandom(s);
-        boolean zooKeeper = base.recipe().zooKeeper();
-        List<String> pool = new ArrayList<>(zooKeeper ? KINDS : SESSIONLESS_KINDS);
-        if (zooKeeper && base.cluster().nodes() >= 3) {
+        boolean sessions = LockServices.of(base.recipe()).sessions();
+        List<String> pool = new ArrayList<>(sessions ? KINDS : SESSIONLESS_KINDS);
+        if (sessions && base.cluster().nodes() >= 3) {
             pool.addAll(ENSEMBLE_KINDS);
         }
         List<String> kinds = new ArrayList<>();
@@ -84,7 +85,7 @@ public final class Explorer {
         List<String> timeline = new ArrayList<>();
         for (long t = from; t < time * 1000; t += every) {
             String kind = kinds.get(r.nextInt(kinds.size()));
-            timeline.add("at " + t + "ms " + kind + " " + target(kind, zooKeeper, r)
+            timeline.add("at " + t + "ms " + kind + " " + target(kind, sessions, r)
                     + (kind.startsWith("expire") ? "" : " for " + duration + "ms"));
         }
         keys.put("nemesis", String.join("; ", timeline));
@@ -100,14 +101,14 @@ public final class Explorer {
 
     /**
      * A target for a fault kind: mostly the holder for client faults, since that is where locks break; a server of
-     * any role on ZooKeeper, any server elsewhere (nothing leads there).
+     * any role on ZooKeeper ({@code byRole}: the service of sessions), any server elsewhere.
      */
-    private static String target(String kind, boolean zooKeeper, SplittableRandom r) {
+    private static String target(String kind, boolean byRole, SplittableRandom r) {
         if (kind.startsWith("partition")) {
             return "";
         }
         if (kind.equals("kill") || kind.equals("pause") || kind.equals("isolate-server")) {
-            return zooKeeper ? List.of("leader", "follower", "random").get(r.nextInt(3)) : "random";
+            return byRole ? List.of("leader", "follower", "random").get(r.nextInt(3)) : "random";
         }
         double x = r.nextDouble();
         if (kind.equals("pause-client")) {

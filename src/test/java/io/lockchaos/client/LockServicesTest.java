@@ -9,12 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.core.Keys;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,6 +80,25 @@ class LockServicesTest {
             assertFalse(s.versions().containsKey("lockchaos"), "the run records its own version");
         }
         assertTrue(LockServices.of(Backend.ZOOKEEPER).takesExistingServers(), "--connect names a ZooKeeper ensemble");
+    }
+
+    @Test
+    void whatEachServiceDeclaresIsWellFormedAndOwnedOnce() {
+        Set<String> keys = new HashSet<>();
+        Set<FaultKind> faults = EnumSet.noneOf(FaultKind.class);
+        for (LockService s : LockServices.all()) {
+            assertTrue(s.clusters().contains(ClusterKind.LOCAL), s.name() + " runs on this machine");
+            assertFalse(s.name().isBlank());
+            for (String k : s.keys()) {
+                assertNotNull(Keys.named(k), s.name() + " declares " + k + ", which is no workload key");
+                assertTrue(keys.add(k), k + " is owned by two services");
+            }
+            for (FaultKind f : s.ownFaults()) {
+                assertTrue(faults.add(f), f + " is owned by two services");
+            }
+            assertEquals(s.agents() == LockService.Agents.CURATOR_VERSIONS, s.backend() == Backend.ZOOKEEPER,
+                    "only Curator's recipes run on other Curator releases");
+        }
         assertNull(LockServices.of(Backend.ZOOKEEPER).missing(), "ZooKeeper is lockchaos' own dependency");
     }
 }

@@ -429,7 +429,7 @@ class TestSpecsTest {
         TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "pg-lease",
                 "nodes", "2", "pg_replication", "remote_apply", "nemesis",
                 "at 1s partition-halves for 3s; at 2s failover node:2")));
-        assertEquals(io.lockchaos.pg.PgReplication.REMOTE_APPLY, s.redis().pgReplication());
+        assertEquals("remote_apply", s.text("pg_replication"));
         assertEquals("remote_apply", s.toMap().get("pg_replication"));
         Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
         refused.put(Map.of("recipe", "pg-lease", "pg_replication", "sync"), "t: pg_replication: expected none, async"
