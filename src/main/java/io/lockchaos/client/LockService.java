@@ -57,6 +57,13 @@ public interface LockService {
     /** The faults only its servers take (ZooKeeper's disk and membership faults, PostgreSQL's failover). */
     Set<FaultKind> ownFaults();
 
+    /**
+     * Its usual set-ups, as workload keys over the defaults, by the column of the Faults page they make (ZooKeeper's
+     * local servers and its servers over SSH are two columns): a fault is in a column when some set-up of it takes
+     * the fault, as the workload validation decides.
+     */
+    Map<String, List<Map<String, String>>> setUps();
+
     /** How its recipes' clients may run in client agents rather than in the runner's JVM. */
     Agents agents();
 

@@ -3,6 +3,9 @@ package io.lockchaos.client;
 import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -12,8 +15,6 @@ import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.cluster.Cluster;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -61,6 +62,16 @@ public final class ZooKeeperService implements LockService {
     public Set<FaultKind> ownFaults() {
         return EnumSet.of(FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK, FaultKind.ADD_MEMBER,
                 FaultKind.REMOVE_MEMBER, FaultKind.REPLACE_MEMBER);
+    }
+
+    @Override
+    public Map<String, List<Map<String, String>>> setUps() {
+        Map<String, List<Map<String, String>>> m = new LinkedHashMap<>();
+        m.put("ZooKeeper", List.of(Map.of("recipe", "mutex", "nodes", "3"), Map.of("recipe", "mutex", "nodes", "5"),
+                Map.of("recipe", "mutex", "nodes", "3", "cluster", "netns")));
+        m.put("ZooKeeper over SSH", List.of(Map.of("recipe", "mutex", "cluster", "ssh", "hosts", "n1,n2,n3"),
+                Map.of("recipe", "mutex", "cluster", "ssh", "hosts", "n1,n2,n3,n4,n5")));
+        return m;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.lockchaos.core;
 
+import io.lockchaos.client.LockService;
+import io.lockchaos.client.LockServices;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.util.ArrayList;
@@ -11,9 +13,9 @@ import java.util.TreeSet;
 /**
  * Which fault runs on which backend, as the workload validation decides it: a fault is supported on a backend when
  * some schedule entry of that fault (any of its targets) passes {@link TestSpecs#validate} with one of that backend's
- * usual set-ups (for ZooKeeper: local and netns, 3 and 5 servers, and 3 or 5 hosts over SSH; Redis: one instance and Redlock's three; PostgreSQL:
- * one server and a primary with two or four replicas; etcd: three members, five in namespaces, and clients in
- * agents). The Faults page's table by backend is this table, so the page cannot claim what a workload file would be
+ * usual set-ups, which each lock service declares ({@link LockService#setUps}: for ZooKeeper, local and netns, 3 and
+ * 5 servers, and 3 or 5 hosts over SSH; Redis, one instance and Redlock's three; PostgreSQL, one server and a primary
+ * with two or four replicas; etcd, three members, five in namespaces, and clients in agents). The Faults page's table by backend is this table, so the page cannot claim what a workload file would be
  * refused.
  */
 public final class FaultSupport {
@@ -25,17 +27,9 @@ public final class FaultSupport {
 
     private static Map<String, List<Map<String, String>>> backends() {
         Map<String, List<Map<String, String>>> m = new LinkedHashMap<>();
-        m.put("ZooKeeper", List.of(Map.of("recipe", "mutex", "nodes", "3"), Map.of("recipe", "mutex", "nodes", "5"),
-                Map.of("recipe", "mutex", "nodes", "3", "cluster", "netns")));
-        m.put("ZooKeeper over SSH", List.of(Map.of("recipe", "mutex", "cluster", "ssh", "hosts", "n1,n2,n3"),
-                Map.of("recipe", "mutex", "cluster", "ssh", "hosts", "n1,n2,n3,n4,n5")));
-        m.put("Redis", List.of(Map.of("recipe", "redis-single", "nodes", "1"), Map.of("recipe", "redlock", "nodes",
-                "3")));
-        m.put("PostgreSQL", List.of(Map.of("recipe", "pg-advisory", "nodes", "1"), Map.of("recipe", "pg-lease",
-                "nodes", "3", "pg_replication", "async"), Map.of("recipe", "pg-lease", "nodes", "5", "pg_replication",
-                "async")));
-        m.put("etcd", List.of(Map.of("recipe", "etcd-lock", "nodes", "3"), Map.of("recipe", "etcd-lock", "nodes", "5",
-                "cluster", "netns"), Map.of("recipe", "etcd-lock", "nodes", "3", "client_agents", "true")));
+        for (LockService s : LockServices.all()) {
+            m.putAll(s.setUps());
+        }
         return m;
     }
 

@@ -69,6 +69,12 @@ public final class EtcdService implements LockService {
     }
 
     @Override
+    public Map<String, List<Map<String, String>>> setUps() {
+        return Map.of("etcd", List.of(Map.of("recipe", "etcd-lock", "nodes", "3"), Map.of("recipe", "etcd-lock", "nodes",
+                "5", "cluster", "netns"), Map.of("recipe", "etcd-lock", "nodes", "3", "client_agents", "true")));
+    }
+
+    @Override
     public Agents agents() {
         return Agents.OWN_CLASSPATH;
     }

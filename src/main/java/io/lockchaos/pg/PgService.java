@@ -61,6 +61,13 @@ public final class PgService implements LockService {
     }
 
     @Override
+    public Map<String, List<Map<String, String>>> setUps() {
+        return Map.of("PostgreSQL", List.of(Map.of("recipe", "pg-advisory", "nodes", "1"), Map.of("recipe", "pg-lease",
+                "nodes", "3", "pg_replication", "async"), Map.of("recipe", "pg-lease", "nodes", "5", "pg_replication",
+                "async")));
+    }
+
+    @Override
     public Agents agents() {
         return Agents.NONE;
     }

@@ -65,6 +65,12 @@ public final class RedisService implements LockService {
     }
 
     @Override
+    public Map<String, List<Map<String, String>>> setUps() {
+        return Map.of("Redis", List.of(Map.of("recipe", "redis-single", "nodes", "1"), Map.of("recipe", "redlock",
+                "nodes", "3")));
+    }
+
+    @Override
     public Agents agents() {
         return Agents.NONE;
     }
