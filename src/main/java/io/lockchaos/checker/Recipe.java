@@ -34,7 +34,7 @@ public record Recipe(String name, Promises promises) {
     }
 
     /** A lock held as a lease (Redis, a lease row, etcd): exclusive, not reentrant, owner-only release, no queue. */
-    public static Recipe redisLease(String name) {
+    public static Recipe lease(String name) {
         return new Recipe(name, Promises.exclusive().withOwnerOnlyRelease().withLease());
     }
 

@@ -44,15 +44,15 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         /** The tutorial's sequential lock whose waiters watch their predecessor only. */
         NAIVE_QUEUE("naive-queue", Backend.ZOOKEEPER, false, Recipe.queued("naive-queue", false)),
         /** One Redis instance: SET NX PX with a random value, released by compare-and-delete. */
-        REDIS_SINGLE("redis-single", Backend.REDIS, false, Recipe.redisLease("redis-single")),
+        REDIS_SINGLE("redis-single", Backend.REDIS, false, Recipe.lease("redis-single")),
         /** The tutorial's RedLock, ported with its defects (GET-then-DEL release, no drift allowance, no retry delay). */
-        REDLOCK_TUTORIAL("redlock-tutorial", Backend.REDIS, false, Recipe.redisLease("redlock-tutorial")),
+        REDLOCK_TUTORIAL("redlock-tutorial", Backend.REDIS, false, Recipe.lease("redlock-tutorial")),
         /** Redlock as its author specifies it, over N independent instances. */
-        REDLOCK("redlock", Backend.REDIS, false, Recipe.redisLease("redlock")),
+        REDLOCK("redlock", Backend.REDIS, false, Recipe.lease("redlock")),
         /** Redisson's RLock on one instance, its lease renewed by Redisson's watchdog. */
-        REDISSON("redisson", Backend.REDIS, false, Recipe.redisLease("redisson")),
+        REDISSON("redisson", Backend.REDIS, false, Recipe.lease("redisson")),
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
-        REDISSON_FENCED("redisson-fenced", Backend.REDIS, false, Recipe.redisLease("redisson-fenced")),
+        REDISSON_FENCED("redisson-fenced", Backend.REDIS, false, Recipe.lease("redisson-fenced")),
         /** A session-level pg_advisory_lock on a dedicated PostgreSQL connection (it nests, as advisory locks do). */
         PG_ADVISORY("pg-advisory", Backend.POSTGRES, false, new Recipe("pg-advisory",
                 Promises.exclusive().withReentry().withOwnerOnlyRelease())),
@@ -63,14 +63,14 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         PG_ADVISORY_XACT("pg-advisory-xact", Backend.POSTGRES, false, new Recipe("pg-advisory-xact",
                 Promises.exclusive().withOwnerOnlyRelease())),
         /** A lease row in a PostgreSQL table, renewed while held, its version the fencing token. */
-        PG_LEASE("pg-lease", Backend.POSTGRES, false, Recipe.redisLease("pg-lease")),
+        PG_LEASE("pg-lease", Backend.POSTGRES, false, Recipe.lease("pg-lease")),
         /** etcd's Lock API on a lease the client keeps alive; the protected set in the run (Jepsen's lock-set). */
-        ETCD_LOCK("etcd-lock", Backend.ETCD, false, Recipe.redisLease("etcd-lock")),
+        ETCD_LOCK("etcd-lock", Backend.ETCD, false, Recipe.lease("etcd-lock")),
         /**
          * The same lock with the protected set in etcd, written by a transaction conditioned on the lock key's create
          * revision: the server refuses a holder whose key is gone (Jepsen's lock-etcd-set).
          */
-        ETCD_LOCK_FENCED("etcd-lock-fenced", Backend.ETCD, false, Recipe.redisLease("etcd-lock-fenced")),
+        ETCD_LOCK_FENCED("etcd-lock-fenced", Backend.ETCD, false, Recipe.lease("etcd-lock-fenced")),
         /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).

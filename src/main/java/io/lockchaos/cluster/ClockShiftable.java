@@ -6,12 +6,12 @@ public interface ClockShiftable {
     ServerClocks serverClocks();
 
     /** Sets server {@code node}'s wall clock to run {@code offsetMillis} ahead of the machine's (negative: behind). */
-    default void shiftClock(ZkNode node, long offsetMillis) {
+    default void shiftClock(ServerNode node, long offsetMillis) {
         serverClocks().shift(node, offsetMillis);
     }
 
     /** The offset {@link #shiftClock} last set on {@code node} (0 at start). */
-    default long clockOffset(ZkNode node) {
+    default long clockOffset(ServerNode node) {
         return serverClocks().offset(node);
     }
 }

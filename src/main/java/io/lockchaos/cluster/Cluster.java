@@ -4,20 +4,20 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
-/** A ZooKeeper ensemble that clients connect to. */
+/** A lock service's servers, which clients connect to: a ZooKeeper ensemble, Redis instances, PostgreSQL servers. */
 public interface Cluster extends AutoCloseable {
     /** Starts the servers (a no-op for an external ensemble). */
     void start() throws IOException;
 
-    /** Waits until the ensemble serves: one leader and the rest followers, or one standalone server. */
+    /** Waits until the servers serve (for ZooKeeper: one leader and the rest followers, or one standalone server). */
     void awaitHealthy(Duration timeout) throws IOException, InterruptedException;
 
     /** The client connect string, {@code host:port,host:port,...}: every node's client address, in order. */
     default String connectString() {
-        return String.join(",", nodes().stream().map(ZkNode::clientAddress).toList());
+        return String.join(",", nodes().stream().map(ServerNode::clientAddress).toList());
     }
 
-    List<ZkNode> nodes();
+    List<ServerNode> nodes();
 
     /**
      * The network namespaces the servers run in, one each (cuts between them are iptables rules there), or null when

@@ -63,7 +63,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     public static final int ELECTION_PORT = 3888;
 
     private final Path baseDir;
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
     private final Network network;
     private final boolean ownsNetwork;
     private final int tickTime;
@@ -77,7 +77,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     private final Thread shutdownHook = new Thread(this::removeAll, "lockchaos-containers-shutdown");
     private boolean closed;
 
-    private ContainerEnsemble(Builder b, List<ZkNode> nodes) {
+    private ContainerEnsemble(Builder b, List<ServerNode> nodes) {
         this.baseDir = b.baseDir;
         this.nodes = List.copyOf(nodes);
         this.network = b.network != null ? b.network : Docker.network();
@@ -178,11 +178,11 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
                 classpath = ServerClasspath.of(currentClasspath());
             }
             String host = DockerClientFactory.instance().dockerHostIpAddress();
-            List<ZkNode> nodes = new ArrayList<>();
+            List<ServerNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size; id++) {
                 Path dir = baseDir.resolve("node-" + id);
                 Files.createDirectories(dir);
-                nodes.add(new ZkNode(id, host, freePort(), QUORUM_PORT, ELECTION_PORT, null,
+                nodes.add(new ServerNode(id, host, freePort(), QUORUM_PORT, ELECTION_PORT, null,
                         dir.resolve("server.log")));
             }
             return new ContainerEnsemble(this, nodes);
@@ -211,12 +211,12 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 
     /** The Docker id of a server's container (for {@code docker logs} and the like). */
-    public synchronized String containerId(ZkNode n) {
+    public synchronized String containerId(ServerNode n) {
         GenericContainer<?> c = containers.get(n.id());
         if (c == null || c.getContainerId() == null) {
             throw new IllegalStateException("server " + n.id() + " has no container; call start() first");
@@ -231,7 +231,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
             throw new IllegalStateException("ensemble closed");
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             containers.put(n.id(), container(n, config(n)));
         }
         try {
@@ -246,7 +246,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     }
 
     /** Writes zoo.cfg (and a copy under node-N/) and returns its text. */
-    private String config(ZkNode n) throws IOException {
+    private String config(ServerNode n) throws IOException {
         String text = ZooCfg.text(n, nodes, tickTime, "/data", CLIENT_PORT, "0.0.0.0",
                 (from, to) -> from.id() == to.id() ? direct(to, QUORUM_PORT) : quorum(from, to),
                 (from, to) -> from.id() == to.id() ? direct(to, ELECTION_PORT) : election(from, to), extraConfig);
@@ -254,15 +254,15 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         return text;
     }
 
-    private static InetSocketAddress direct(ZkNode n, int port) {
+    private static InetSocketAddress direct(ServerNode n, int port) {
         return InetSocketAddress.createUnresolved(alias(n.id()), port);
     }
 
-    private InetSocketAddress quorum(ZkNode from, ZkNode to) {
+    private InetSocketAddress quorum(ServerNode from, ServerNode to) {
         return routing == PeerRouting.DIRECT ? direct(to, QUORUM_PORT) : inNetwork(routing.quorum(from, to));
     }
 
-    private InetSocketAddress election(ZkNode from, ZkNode to) {
+    private InetSocketAddress election(ServerNode from, ServerNode to) {
         return routing == PeerRouting.DIRECT ? direct(to, ELECTION_PORT) : inNetwork(routing.election(from, to));
     }
 
@@ -275,7 +275,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         return a;
     }
 
-    private GenericContainer<?> container(ZkNode n, String zooCfg) {
+    private GenericContainer<?> container(ServerNode n, String zooCfg) {
         List<String> cmd = new ArrayList<>();
         cmd.add("java");
         cmd.addAll(ZooCfg.jvmFlags());
@@ -319,7 +319,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
             if (FourLetterWords.serving(nodes, modes)) {
                 return;
             }
-            for (ZkNode n : nodes) {
+            for (ServerNode n : nodes) {
                 InspectContainerResponse.ContainerState s = runningState(n);
                 if (s != null && !Boolean.TRUE.equals(s.getRunning())) {
                     throw new IOException("server " + n.id() + "'s container exited with code "
@@ -334,14 +334,14 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     }
 
     /** The container's state if it is meant to be running (not killed here), else null. */
-    private synchronized InspectContainerResponse.ContainerState runningState(ZkNode n) {
+    private synchronized InspectContainerResponse.ContainerState runningState(ServerNode n) {
         return killed.contains(n.id()) ? null : docker().inspectContainerCmd(containerId(n)).exec().getState();
     }
 
     /** The current leader, if exactly one server says it leads. */
-    public Optional<ZkNode> leader() {
-        ZkNode found = null;
-        for (ZkNode n : nodes) {
+    public Optional<ServerNode> leader() {
+        ServerNode found = null;
+        for (ServerNode n : nodes) {
             if (FourLetterWords.mode(n, 500).filter("leader"::equals).isPresent()) {
                 if (found != null) {
                     return Optional.empty();
@@ -392,7 +392,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
     /** {@code docker kill} (SIGKILL), and waits until the container has stopped. A paused server dies too. */
     @Override
-    public synchronized void kill(ZkNode n) {
+    public synchronized void kill(ServerNode n) {
         if (killed.contains(n.id())) {
             return;
         }
@@ -419,7 +419,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
     /** Starts the killed server's container again, on the same data, ports and configuration. */
     @Override
-    public synchronized void restart(ZkNode n) {
+    public synchronized void restart(ServerNode n) {
         if (!killed.contains(n.id())) {
             throw new IllegalStateException("server " + n.id() + " is running; kill it first");
         }
@@ -429,7 +429,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
     /** {@code docker pause}: every process in the container is frozen. */
     @Override
-    public synchronized void pause(ZkNode n) {
+    public synchronized void pause(ServerNode n) {
         if (killed.contains(n.id())) {
             throw new IllegalStateException("server " + n.id() + " is not running");
         }
@@ -438,7 +438,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     }
 
     @Override
-    public synchronized void resume(ZkNode n) {
+    public synchronized void resume(ServerNode n) {
         docker().unpauseContainerCmd(containerId(n)).exec();
         paused.remove(n.id());
     }

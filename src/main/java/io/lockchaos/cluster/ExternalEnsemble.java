@@ -8,9 +8,9 @@ import java.util.List;
 /** A user's existing ensemble, given by connect string: nothing is started, stopped, killed or paused. */
 public final class ExternalEnsemble implements Cluster {
     private final String connectString;
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
 
-    private ExternalEnsemble(String connectString, List<ZkNode> nodes) {
+    private ExternalEnsemble(String connectString, List<ServerNode> nodes) {
         this.connectString = connectString;
         this.nodes = List.copyOf(nodes);
     }
@@ -26,7 +26,7 @@ public final class ExternalEnsemble implements Cluster {
         if (chroot >= 0) {
             hosts = hosts.substring(0, chroot);
         }
-        List<ZkNode> nodes = new ArrayList<>();
+        List<ServerNode> nodes = new ArrayList<>();
         int id = 1;
         for (String part : hosts.split(",")) {
             int colon = part.lastIndexOf(':');
@@ -39,7 +39,7 @@ public final class ExternalEnsemble implements Cluster {
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("connect string: '" + part + "' is not host:port");
             }
-            nodes.add(new ZkNode(id++, part.substring(0, colon), port, -1, -1, null, null));
+            nodes.add(new ServerNode(id++, part.substring(0, colon), port, -1, -1, null, null));
         }
         return new ExternalEnsemble(connectString, nodes);
     }
@@ -53,7 +53,7 @@ public final class ExternalEnsemble implements Cluster {
     public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            for (ZkNode n : nodes) {
+            for (ServerNode n : nodes) {
                 if (FourLetterWords.mode(n, 1000).isPresent()) {
                     return; // srvr may be disabled on a user's servers; one answer is enough to go on
                 }
@@ -72,7 +72,7 @@ public final class ExternalEnsemble implements Cluster {
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 

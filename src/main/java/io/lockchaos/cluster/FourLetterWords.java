@@ -28,7 +28,7 @@ public final class FourLetterWords {
     }
 
     /** The server's mode (leader, follower, observer, standalone), or empty when it does not serve. */
-    public static Optional<String> mode(ZkNode n, int timeoutMillis) {
+    public static Optional<String> mode(ServerNode n, int timeoutMillis) {
         try {
             String reply = send(n.host(), n.clientPort(), "srvr", timeoutMillis);
             for (String line : reply.split("\n")) {
@@ -47,12 +47,12 @@ public final class FourLetterWords {
      * modes} (cleared first), and says whether the ensemble serves: one standalone server, or one leader and the rest
      * followers.
      */
-    public static boolean serving(java.util.List<ZkNode> nodes, java.util.Map<Integer, String> modes) {
+    public static boolean serving(java.util.List<ServerNode> nodes, java.util.Map<Integer, String> modes) {
         modes.clear();
         int leaders = 0;
         int followers = 0;
         int standalone = 0;
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             String m = mode(n, 500).orElse("down");
             modes.put(n.id(), m);
             leaders += m.equals("leader") ? 1 : 0;

@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /** A cluster whose servers can be killed (SIGKILL) and started again with their data. */
 public interface Killable {
-    void kill(ZkNode node);
+    void kill(ServerNode node);
 
-    void restart(ZkNode node) throws IOException;
+    void restart(ServerNode node) throws IOException;
 }

@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * #builder(Path)}.
  */
 public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockShiftable {
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
     /** Servers laid out but not in the ensemble: membership faults start them to join it (see {@link #startNew}). */
-    private final List<ZkNode> spares;
+    private final List<ServerNode> spares;
     private final ChildProcesses processes = new ChildProcesses("server");
     private final Map<Integer, Path> configs = new LinkedHashMap<>();
     private final int tickTime;
@@ -40,14 +40,14 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-ensemble-shutdown");
     private boolean closed;
 
-    private LocalEnsemble(List<ZkNode> nodes, List<ZkNode> spares, int tickTime, Map<String, String> extraConfig,
+    private LocalEnsemble(List<ServerNode> nodes, List<ServerNode> spares, int tickTime, Map<String, String> extraConfig,
             PeerRouting routing, Netns netns, Map<String, String> properties, Path shiftLibrary,
             List<Path> zooKeeperJars) {
         this.classpath = zooKeeperJars == null ? System.getProperty("java.class.path")
                 : String.join(java.io.File.pathSeparator, ServerClasspath.launcher(java.util.Arrays.stream(System
                         .getProperty("java.class.path").split(java.io.File.pathSeparator)).map(Path::of).toList(),
                         zooKeeperJars).stream().map(Path::toString).toList());
-        List<ZkNode> all = new ArrayList<>(nodes);
+        List<ServerNode> all = new ArrayList<>(nodes);
         all.addAll(spares);
         this.clocks = ServerClocks.shared("these ZooKeeper servers", all, shiftLibrary,
                 n -> n.dataDir().getParent().resolve("clock.offset"));
@@ -185,14 +185,14 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                 throw new IllegalArgumentException("first_server_id: " + (size + spares) + " servers from "
                         + firstServerId + " pass 254, the highest myid ZooKeeper takes");
             }
-            List<ZkNode> nodes = new ArrayList<>();
+            List<ServerNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size + spares; id++) {
                 Path dir = baseDir.resolve("node-" + id);
                 Files.createDirectories(dir.resolve("data"));
                 nodes.add(netns != null
-                        ? new ZkNode(id, netns.address(id), 2181, 2888, 3888, dir.resolve("data"),
+                        ? new ServerNode(id, netns.address(id), 2181, 2888, 3888, dir.resolve("data"),
                                 dir.resolve("server.log"), firstServerId + id - 1)
-                        : new ZkNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
+                        : new ServerNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
                                 dir.resolve("server.log"), firstServerId + id - 1));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
@@ -254,12 +254,12 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 
     /** The servers laid out beside the ensemble for membership faults; none of them is started by {@link #start}. */
-    public List<ZkNode> spares() {
+    public List<ServerNode> spares() {
         return spares;
     }
 
@@ -268,12 +268,12 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
      * as ZooKeeper's reconfiguration guide asks of a joiner; it syncs with the leader as a non-voting follower until
      * a reconfiguration adds it. Its data folder starts empty, so it learns everything from the leader.
      */
-    public synchronized void startNew(ZkNode spare, List<ZkNode> members) throws IOException {
+    public synchronized void startNew(ServerNode spare, List<ServerNode> members) throws IOException {
         if (!spares.contains(spare)) {
             throw new IllegalArgumentException("server " + spare.id() + " is no spare of this ensemble");
         }
         processes.requireStopped(spare.id());
-        List<ZkNode> view = new ArrayList<>(members);
+        List<ServerNode> view = new ArrayList<>(members);
         view.add(spare);
         String text = ZooCfg.text(spare, view, tickTime, spare.dataDir().toAbsolutePath().toString(),
                 spare.clientPort(), spare.host(), this::quorum, this::election, extraConfig);
@@ -286,7 +286,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     /** A server of this ensemble or one of its spares, by id. */
-    private ZkNode node(int id) {
+    private ServerNode node(int id) {
         return id <= nodes.size() ? nodes.get(id - 1) : spares.get(id - nodes.size() - 1);
     }
 
@@ -296,10 +296,10 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             throw new IllegalStateException("ensemble closed");
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             configs.put(n.id(), writeConfig(n));
         }
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             clocks.reset(n);
             processes.put(n.id(), launch(n));
         }
@@ -310,7 +310,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         return clocks;
     }
 
-    private Path writeConfig(ZkNode n) throws IOException {
+    private Path writeConfig(ServerNode n) throws IOException {
         String text = ZooCfg.text(n, nodes, tickTime, n.dataDir().toAbsolutePath().toString(), n.clientPort(), n.host(),
                 this::quorum, this::election, extraConfig);
         if (nodes.size() > 1) {
@@ -322,11 +322,11 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     /** Where {@code from} reaches {@code to}'s quorum port: its own port for itself, else through the routing. */
-    private InetSocketAddress quorum(ZkNode from, ZkNode to) {
+    private InetSocketAddress quorum(ServerNode from, ServerNode to) {
         return from.id() == to.id() ? new InetSocketAddress(to.host(), to.quorumPort()) : routing.quorum(from, to);
     }
 
-    private InetSocketAddress election(ZkNode from, ZkNode to) {
+    private InetSocketAddress election(ServerNode from, ServerNode to) {
         return from.id() == to.id() ? new InetSocketAddress(to.host(), to.electionPort())
                 : routing.election(from, to);
     }
@@ -336,7 +336,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         return netns;
     }
 
-    private Process launch(ZkNode n) throws IOException {
+    private Process launch(ServerNode n) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -381,7 +381,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
      * Whether the server's process is meant to run and does; {@code -1} when it does (or is not meant to), its exit
      * code when it was started and has exited since (a server that refused its data, for one).
      */
-    public synchronized int exitCode(ZkNode n) {
+    public synchronized int exitCode(ServerNode n) {
         Process p = processes.get(n.id());
         return p == null || p.isAlive() ? -1 : p.exitValue();
     }
@@ -390,7 +390,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
      * The first error line of a server's log (ZooKeeper logs why it stops, then a stack trace), quoted, or the last
      * line when none says ERROR: the log of a test's server is gone with its folder, the exception is what is left.
      */
-    private static String why(ZkNode n) {
+    private static String why(ServerNode n) {
         try {
             List<String> lines = Files.readAllLines(n.logFile());
             String pick = "";
@@ -411,7 +411,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     /** Whether the server is meant to be running (started and not killed). */
-    public synchronized boolean running(ZkNode n) {
+    public synchronized boolean running(ServerNode n) {
         return processes.running(n.id());
     }
 
@@ -421,9 +421,9 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     /** The current leader, if exactly one server says it leads. */
-    public Optional<ZkNode> leader() {
-        ZkNode found = null;
-        for (ZkNode n : nodes) {
+    public Optional<ServerNode> leader() {
+        ServerNode found = null;
+        for (ServerNode n : nodes) {
             if (FourLetterWords.mode(n, 500).filter("leader"::equals).isPresent()) {
                 if (found != null) {
                     return Optional.empty();
@@ -435,32 +435,32 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
     }
 
     /** The operating-system pid of a running server. */
-    public synchronized long pid(ZkNode n) {
+    public synchronized long pid(ServerNode n) {
         return processes.pid(n.id());
     }
 
     @Override
-    public synchronized void kill(ZkNode n) {
+    public synchronized void kill(ServerNode n) {
         processes.kill(n.id());
     }
 
     @Override
-    public synchronized void restart(ZkNode n) throws IOException {
+    public synchronized void restart(ServerNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
     }
 
     @Override
-    public void pause(ZkNode n) {
+    public void pause(ServerNode n) {
         signal(n, "-STOP");
     }
 
     @Override
-    public void resume(ZkNode n) {
+    public void resume(ServerNode n) {
         signal(n, "-CONT");
     }
 
-    private synchronized void signal(ZkNode n, String sig) {
+    private synchronized void signal(ServerNode n, String sig) {
         processes.signal(n.id(), sig);
     }
 

@@ -44,7 +44,7 @@ public final class Membership {
     }
 
     /** The line that makes {@code n} a voting member again, with its client address. */
-    public static String serverLine(ZkNode n) {
+    public static String serverLine(ServerNode n) {
         return "server." + n.myid() + "=" + n.host() + ":" + n.quorumPort() + ":" + n.electionPort() + ":participant;"
                 + n.host() + ":" + n.clientPort();
     }
@@ -55,7 +55,7 @@ public final class Membership {
     }
 
     /** Adds {@code n} back as a voting member. */
-    public static Config add(String connect, ZkNode n, int timeoutMillis) throws IOException, InterruptedException {
+    public static Config add(String connect, ServerNode n, int timeoutMillis) throws IOException, InterruptedException {
         return change(connect, List.of(n), List.of(), timeoutMillis);
     }
 
@@ -64,7 +64,7 @@ public final class Membership {
      * leaving} out, as an operator replacing a server does ({@code reconfig -add ... -remove ...}): the ensemble never
      * has both or neither.
      */
-    public static Config change(String connect, List<ZkNode> joining, List<Integer> leaving, int timeoutMillis)
+    public static Config change(String connect, List<ServerNode> joining, List<Integer> leaving, int timeoutMillis)
             throws IOException, InterruptedException {
         String lines = joining.isEmpty() ? null
                 : String.join(",", joining.stream().map(Membership::serverLine).toList());
@@ -72,7 +72,7 @@ public final class Membership {
         try {
             return reconfigure(connect, lines, ids, timeoutMillis);
         } catch (Lost e) {
-            return settle(connect, joining.stream().map(ZkNode::myid).toList(), leaving, timeoutMillis, e);
+            return settle(connect, joining.stream().map(ServerNode::myid).toList(), leaving, timeoutMillis, e);
         }
     }
 

@@ -2,7 +2,7 @@ package io.lockchaos.cluster;
 
 /** A cluster whose servers can be frozen (SIGSTOP) and resumed (SIGCONT). */
 public interface Pausable {
-    void pause(ZkNode node);
+    void pause(ServerNode node);
 
-    void resume(ZkNode node);
+    void resume(ServerNode node);
 }

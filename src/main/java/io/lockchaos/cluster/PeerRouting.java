@@ -7,19 +7,19 @@ import java.net.InetSocketAddress;
  * fault-injection layer routes each directed pair through its own proxy so the ensemble can be partitioned.
  */
 public interface PeerRouting {
-    InetSocketAddress quorum(ZkNode from, ZkNode to);
+    InetSocketAddress quorum(ServerNode from, ServerNode to);
 
-    InetSocketAddress election(ZkNode from, ZkNode to);
+    InetSocketAddress election(ServerNode from, ServerNode to);
 
     /** No proxies: every server dials the others' own ports. */
     PeerRouting DIRECT = new PeerRouting() {
         @Override
-        public InetSocketAddress quorum(ZkNode from, ZkNode to) {
+        public InetSocketAddress quorum(ServerNode from, ServerNode to) {
             return new InetSocketAddress(to.host(), to.quorumPort());
         }
 
         @Override
-        public InetSocketAddress election(ZkNode from, ZkNode to) {
+        public InetSocketAddress election(ServerNode from, ServerNode to) {
             return new InetSocketAddress(to.host(), to.electionPort());
         }
     };

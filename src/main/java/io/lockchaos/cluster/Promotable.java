@@ -11,5 +11,5 @@ public interface Promotable {
      *
      * @return what the history records of it (the servers fenced, how far behind the promoted replica was)
      */
-    Map<String, Object> failOver(ZkNode to) throws Exception;
+    Map<String, Object> failOver(ServerNode to) throws Exception;
 }

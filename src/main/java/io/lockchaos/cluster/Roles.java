@@ -6,5 +6,5 @@ package io.lockchaos.cluster;
  */
 public interface Roles {
     /** {@code leader}, {@code follower}, or {@code down} when the server does not answer within {@code timeoutMillis}. */
-    String role(ZkNode n, int timeoutMillis);
+    String role(ServerNode n, int timeoutMillis);
 }

@@ -16,7 +16,7 @@ public final class ServerClocks {
     private final String servers;
     /** Each server's copy of the library, by node id; empty when the servers run on the machine's clock. */
     private final Map<Integer, Path> libraries;
-    private final Function<ZkNode, Path> offsetFile;
+    private final Function<ServerNode, Path> offsetFile;
     private final Map<Integer, Long> offsets = new ConcurrentHashMap<>();
     /** Stores an offset where the server's library reads it: a file here, or one on the server's host. */
     private final OffsetWriter writer;
@@ -24,7 +24,7 @@ public final class ServerClocks {
     /** Stores server {@code n}'s offset where its library has mapped it. */
     @FunctionalInterface
     public interface OffsetWriter {
-        void write(ZkNode n, long offsetMillis) throws IOException;
+        void write(ServerNode n, long offsetMillis) throws IOException;
     }
 
     /**
@@ -33,7 +33,7 @@ public final class ServerClocks {
      * @param libraries the library each server loads, by node id; empty for the machine's clock
      * @param offsetFile each server's offset file, readable by the user the server runs as
      */
-    public ServerClocks(String servers, Map<Integer, Path> libraries, Function<ZkNode, Path> offsetFile) {
+    public ServerClocks(String servers, Map<Integer, Path> libraries, Function<ServerNode, Path> offsetFile) {
         this.servers = servers;
         this.libraries = Map.copyOf(libraries);
         this.offsetFile = offsetFile;
@@ -44,7 +44,7 @@ public final class ServerClocks {
      * Servers on other hosts, whose libraries and offset files are there ({@code movable}: whether they load the
      * library); {@code writer} stores an offset on a server's host.
      */
-    public ServerClocks(String servers, java.util.List<ZkNode> nodes, boolean movable, OffsetWriter writer) {
+    public ServerClocks(String servers, java.util.List<ServerNode> nodes, boolean movable, OffsetWriter writer) {
         this.servers = servers;
         Map<Integer, Path> libraries = new java.util.LinkedHashMap<>();
         if (movable) {
@@ -59,8 +59,8 @@ public final class ServerClocks {
      * Servers that all load one copy of the library ({@code library}; null: the machine's clock), each with its own
      * offset file.
      */
-    public static ServerClocks shared(String servers, java.util.List<ZkNode> nodes, Path library,
-                                      Function<ZkNode, Path> offsetFile) {
+    public static ServerClocks shared(String servers, java.util.List<ServerNode> nodes, Path library,
+                                      Function<ServerNode, Path> offsetFile) {
         Map<Integer, Path> libraries = new java.util.LinkedHashMap<>();
         if (library != null) {
             nodes.forEach(n -> libraries.put(n.id(), library));
@@ -79,14 +79,14 @@ public final class ServerClocks {
     }
 
     /** Sets a server's offset to 0 before it first starts (the library maps the file as it loads). */
-    public void reset(ZkNode n) throws IOException {
+    public void reset(ServerNode n) throws IOException {
         if (movable()) {
             write(n, 0);
         }
     }
 
     /** Puts the library and the server's offset file into the environment of the process that starts it. */
-    public void environment(ZkNode n, ProcessBuilder pb) {
+    public void environment(ServerNode n, ProcessBuilder pb) {
         Path lib = libraries.get(n.id());
         if (lib != null) {
             pb.environment().put("LD_PRELOAD", lib.toString());
@@ -95,7 +95,7 @@ public final class ServerClocks {
     }
 
     /** Moves a server's wall clock; see {@link ClockShiftable#shiftClock}. */
-    public void shift(ZkNode n, long offsetMillis) {
+    public void shift(ServerNode n, long offsetMillis) {
         if (!movable()) {
             throw new IllegalStateException(servers + " run on the machine's clock (no clock shift)");
         }
@@ -107,11 +107,11 @@ public final class ServerClocks {
     }
 
     /** The offset last set on a server; see {@link ClockShiftable#clockOffset}. */
-    public long offset(ZkNode n) {
+    public long offset(ServerNode n) {
         return offsets.getOrDefault(n.id(), 0L);
     }
 
-    private void write(ZkNode n, long offsetMillis) throws IOException {
+    private void write(ServerNode n, long offsetMillis) throws IOException {
         writer.write(n, offsetMillis);
         offsets.put(n.id(), offsetMillis);
     }

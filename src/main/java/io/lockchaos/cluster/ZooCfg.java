@@ -56,9 +56,9 @@ public final class ZooCfg {
      *     including {@code n} itself (which binds it)
      * @param election the same for the election port
      */
-    public static String text(ZkNode n, List<ZkNode> nodes, int tickTime, String dataDir, int clientPort,
-                       String clientAddress, BiFunction<ZkNode, ZkNode, InetSocketAddress> quorum,
-                       BiFunction<ZkNode, ZkNode, InetSocketAddress> election, Map<String, String> extra) {
+    public static String text(ServerNode n, List<ServerNode> nodes, int tickTime, String dataDir, int clientPort,
+                       String clientAddress, BiFunction<ServerNode, ServerNode, InetSocketAddress> quorum,
+                       BiFunction<ServerNode, ServerNode, InetSocketAddress> election, Map<String, String> extra) {
         Map<String, String> cfg = new LinkedHashMap<>();
         cfg.put("tickTime", Integer.toString(tickTime));
         cfg.put("initLimit", "10");
@@ -70,7 +70,7 @@ public final class ZooCfg {
         cfg.put("4lw.commands.whitelist", "srvr,mntr,dump,cons,ruok");
         cfg.put("maxClientCnxns", "0");
         if (nodes.size() > 1) {
-            for (ZkNode peer : nodes) {
+            for (ServerNode peer : nodes) {
                 InetSocketAddress q = quorum.apply(n, peer);
                 InetSocketAddress e = election.apply(n, peer);
                 if (!q.getHostString().equals(e.getHostString())) {
@@ -90,13 +90,13 @@ public final class ZooCfg {
      * The {@code -D} flag that makes server {@code n} advertise to each peer the address that peer dials to reach
      * it, or null when there is nothing to route (direct routing, or a single server).
      */
-    static String advertiseFlag(ZkNode n, List<ZkNode> nodes, boolean routed,
-                                BiFunction<ZkNode, ZkNode, InetSocketAddress> election) {
+    static String advertiseFlag(ServerNode n, List<ServerNode> nodes, boolean routed,
+                                BiFunction<ServerNode, ServerNode, InetSocketAddress> election) {
         if (!routed || nodes.size() < 2) {
             return null;
         }
         Map<Long, InetSocketAddress> advertise = new LinkedHashMap<>();
-        for (ZkNode peer : nodes) {
+        for (ServerNode peer : nodes) {
             if (peer.id() != n.id()) {
                 advertise.put((long) peer.myid(), election.apply(peer, n));
             }

@@ -10,7 +10,7 @@ import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.Roles;
 import io.lockchaos.cluster.ScratchFolders;
 import io.lockchaos.cluster.Sessionless;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,7 +42,7 @@ import java.util.concurrent.Executors;
  * the member's client URL port). The members talk to each other directly: etcd tells every member one peer address
  * per member (and derives the member ids from it), so the per-pair proxies that cut ZooKeeper's servers apart have no
  * place to go; members in network namespaces of their own ({@link #create(Path, int, io.lockchaos.cluster.Netns)})
- * are cut apart by iptables rules inside them instead. Nodes are {@link ZkNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
+ * are cut apart by iptables rules inside them instead. Nodes are {@link ServerNode}s with {@code id}, {@code host}, {@code clientPort}, {@code dataDir} and
  * {@code logFile} set.
  */
 public final class EtcdServers implements Cluster, Killable, Pausable, Sessionless,
@@ -58,7 +58,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     public static final String MISSING = "the etcd recipes need etcd (Debian: apt-get install etcd-server; or set"
             + " LOCKCHAOS_ETCD to its path)";
 
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
     private final Path scratch;
     private final Map<Integer, Integer> peerPorts;
     private final String executable;
@@ -69,7 +69,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-etcd-shutdown");
     private boolean closed;
 
-    private EtcdServers(List<ZkNode> nodes, Path scratch, Map<Integer, Integer> peerPorts, String executable,
+    private EtcdServers(List<ServerNode> nodes, Path scratch, Map<Integer, Integer> peerPorts, String executable,
                         Netns netns) {
         this.nodes = List.copyOf(nodes);
         this.scratch = scratch;
@@ -127,7 +127,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
         if (exe == null) {
             throw new IOException(MISSING);
         }
-        List<ZkNode> nodes = new ArrayList<>();
+        List<ServerNode> nodes = new ArrayList<>();
         Map<Integer, Integer> peers = new java.util.LinkedHashMap<>();
         Path scratch = ScratchFolders.create("lockchaos-etcd-");
         for (int id = 1; id <= size; id++) {
@@ -135,7 +135,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("data-folder.txt"), scratch.resolve("etcd-" + id) + " (deleted when the"
                     + " run ends)\n");
-            nodes.add(new ZkNode(id, netns == null ? "127.0.0.1" : netns.address(id),
+            nodes.add(new ServerNode(id, netns == null ? "127.0.0.1" : netns.address(id),
                     netns == null ? LocalEnsemble.freePort() : CLIENT_PORT, 0, 0, dir, dir.resolve("etcd.log")));
             peers.put(id, netns == null ? LocalEnsemble.freePort() : PEER_PORT);
         }
@@ -172,14 +172,14 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
             throw new IllegalStateException("closed");
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             processes.put(n.id(), launch(n));
         }
     }
 
-    private Process launch(ZkNode n) throws IOException {
+    private Process launch(ServerNode n) throws IOException {
         StringBuilder cluster = new StringBuilder();
-        for (ZkNode m : nodes) {
+        for (ServerNode m : nodes) {
             cluster.append(cluster.isEmpty() ? "" : ",").append(name(m)).append('=').append(peerUrl(m.id()));
         }
         String client = url(n.clientAddress());
@@ -206,7 +206,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
         }
     }
 
-    private static String name(ZkNode n) {
+    private static String name(ServerNode n) {
         return "etcd-" + n.id();
     }
 
@@ -214,7 +214,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     @Override
     public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             while (!healthy(n.clientAddress())) {
                 Process p;
                 synchronized (this) {
@@ -251,7 +251,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
 
     /** Asks the member's status (the gRPC gateway's {@code /v3/maintenance/status}): it leads when it is the leader. */
     @Override
-    public String role(ZkNode n, int timeoutMillis) {
+    public String role(ServerNode n, int timeoutMillis) {
         try {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url(n.clientAddress())
                     + "/v3/maintenance/status")).timeout(Duration.ofMillis(timeoutMillis))
@@ -273,30 +273,30 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 
     /** The operating-system pid of a running member. */
-    public synchronized long pid(ZkNode n) {
+    public synchronized long pid(ServerNode n) {
         return processes.pid(n.id());
     }
 
     @Override
-    public synchronized void kill(ZkNode n) {
+    public synchronized void kill(ServerNode n) {
         processes.kill(n.id());
     }
 
     /** Starts a killed member again on its data folder; it rejoins the cluster. Returns once it answers. */
     @Override
-    public synchronized void restart(ZkNode n) throws IOException {
+    public synchronized void restart(ServerNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
         processes.awaitRestart(n.id(), () -> answers(n), 10, n.logFile().toString());
     }
 
     /** Whether the member's client port accepts connections (healthy or not: a lone member of three never is). */
-    private static boolean answers(ZkNode n) {
+    private static boolean answers(ServerNode n) {
         try (java.net.Socket s = new java.net.Socket()) {
             s.connect(new java.net.InetSocketAddress(n.host(), n.clientPort()), 200);
             return true;
@@ -306,16 +306,16 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     }
 
     @Override
-    public void pause(ZkNode n) {
+    public void pause(ServerNode n) {
         signal(n, "-STOP");
     }
 
     @Override
-    public void resume(ZkNode n) {
+    public void resume(ServerNode n) {
         signal(n, "-CONT");
     }
 
-    private synchronized void signal(ZkNode n, String sig) {
+    private synchronized void signal(ServerNode n, String sig) {
         processes.signal(n.id(), sig);
     }
 
@@ -364,7 +364,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     }
 
     /** The last non-blank line of a member's log, quoted, or empty. */
-    private static String lastWords(ZkNode n) {
+    private static String lastWords(ServerNode n) {
         try {
             List<String> lines = Files.readAllLines(n.logFile());
             for (int i = lines.size() - 1; i >= 0; i--) {

@@ -4,7 +4,7 @@ import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.SessionControl;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.ClockShiftable;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
@@ -80,8 +80,8 @@ final class ClockNemesis implements Nemesis {
             throw new IllegalStateException("this cluster's clocks cannot be moved (clock faults need servers this"
                     + " machine starts: the local ZooKeeper ensemble, Redis instances or PostgreSQL servers)");
         }
-        List<ZkNode> nodes = ctx.servers(target);
-        value.put("nodes", nodes.stream().map(ZkNode::id).toList());
+        List<ServerNode> nodes = ctx.servers(target);
+        value.put("nodes", nodes.stream().map(ServerNode::id).toList());
         return nodes.stream().map(n -> new Clock("server " + n.id(), by -> clocks.shiftClock(n, by))).toList();
     }
 

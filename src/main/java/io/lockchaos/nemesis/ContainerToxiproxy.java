@@ -3,7 +3,7 @@ package io.lockchaos.nemesis;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.lockchaos.cluster.ContainerEnsemble;
 import io.lockchaos.cluster.Docker;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
@@ -121,7 +121,7 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
         }
 
         @Override
-        public String upstream(ZkNode n, Target target) {
+        public String upstream(ServerNode n, Target target) {
             int port = switch (target) {
                 case CLIENT -> ContainerEnsemble.CLIENT_PORT;
                 case QUORUM -> ContainerEnsemble.QUORUM_PORT;

@@ -3,7 +3,7 @@ package io.lockchaos.nemesis;
 import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.TxnLog;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
@@ -32,8 +32,8 @@ final class DiskNemesis implements Nemesis {
     /** How long a restarted server has to answer before it is recorded as not started (it may still, later). */
     private static final long START_WAIT_MILLIS = 15_000;
 
-    private final Map<ZkNode, FaultKind> down = new LinkedHashMap<>();
-    private final Map<ZkNode, Path> copies = new LinkedHashMap<>();
+    private final Map<ServerNode, FaultKind> down = new LinkedHashMap<>();
+    private final Map<ServerNode, Path> copies = new LinkedHashMap<>();
 
     @Override
     public Set<FaultKind> kinds() {
@@ -43,7 +43,7 @@ final class DiskNemesis implements Nemesis {
     @Override
     public synchronized Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
         LocalEnsemble local = local(ctx);
-        List<ZkNode> targets = ctx.servers(fault.target()).stream()
+        List<ServerNode> targets = ctx.servers(fault.target()).stream()
                 .filter(n -> local.running(n) && !down.containsKey(n) && !copies.containsKey(n)).toList();
         if (targets.isEmpty()) {
             throw new IllegalStateException("the servers " + fault.target() + " names are already down");
@@ -51,10 +51,10 @@ final class DiskNemesis implements Nemesis {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
-        value.put("nodes", targets.stream().map(ZkNode::id).toList());
+        value.put("nodes", targets.stream().map(ServerNode::id).toList());
         if (fault.kind() == FaultKind.ROLLBACK) {
             Map<String, Object> at = new LinkedHashMap<>();
-            for (ZkNode n : targets) {
+            for (ServerNode n : targets) {
                 Path copy = n.dataDir().resolveSibling("data-rollback");
                 deleteTree(copy);
                 copyTree(n.dataDir(), copy);
@@ -69,7 +69,7 @@ final class DiskNemesis implements Nemesis {
             throw new IllegalArgumentException("txns: expected 1 to 100000, got " + txns);
         }
         Map<String, Object> lost = new LinkedHashMap<>();
-        for (ZkNode n : targets) {
+        for (ServerNode n : targets) {
             local.kill(n);
             down.put(n, fault.kind());
             java.util.Optional<Path> log = TxnLog.newest(n.dataDir());
@@ -104,12 +104,12 @@ final class DiskNemesis implements Nemesis {
         return m;
     }
 
-    private Map<String, Object> rollBack(LocalEnsemble local, List<ZkNode> targets, Map<String, Object> started)
+    private Map<String, Object> rollBack(LocalEnsemble local, List<ServerNode> targets, Map<String, Object> started)
             throws Exception {
         Map<String, Object> end = new LinkedHashMap<>(started);
         Map<String, Object> lost = new LinkedHashMap<>();
         synchronized (this) {
-            for (ZkNode n : targets) {
+            for (ServerNode n : targets) {
                 Path copy = copies.remove(n);
                 if (copy == null) {
                     continue;
@@ -132,14 +132,14 @@ final class DiskNemesis implements Nemesis {
      * Starts each server again and waits for each to answer or exit: {@code started} and, for any that exited,
      * {@code refused} with its exit code (ZooKeeper stops on a log it cannot read).
      */
-    private Map<String, Object> restart(LocalEnsemble local, List<ZkNode> targets) throws Exception {
-        List<ZkNode> mine;
+    private Map<String, Object> restart(LocalEnsemble local, List<ServerNode> targets) throws Exception {
+        List<ServerNode> mine;
         synchronized (this) {
             mine = targets.stream().filter(down::containsKey).toList();
             mine.forEach(down::remove);
         }
         Exception first = null;
-        for (ZkNode n : mine) {
+        for (ServerNode n : mine) {
             try {
                 local.restart(n);
             } catch (Exception e) {
@@ -149,7 +149,7 @@ final class DiskNemesis implements Nemesis {
         List<Integer> started = new ArrayList<>();
         Map<String, Object> refused = new LinkedHashMap<>();
         long deadline = System.nanoTime() + START_WAIT_MILLIS * 1_000_000;
-        for (ZkNode n : mine) {
+        for (ServerNode n : mine) {
             while (true) {
                 int code = local.exitCode(n);
                 if (code >= 0) {
@@ -180,8 +180,8 @@ final class DiskNemesis implements Nemesis {
         if (local == null) {
             return;
         }
-        List<ZkNode> rolling;
-        List<ZkNode> stopped;
+        List<ServerNode> rolling;
+        List<ServerNode> stopped;
         synchronized (this) {
             rolling = List.copyOf(copies.keySet());
             stopped = List.copyOf(down.keySet());

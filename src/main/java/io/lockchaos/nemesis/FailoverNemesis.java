@@ -1,7 +1,7 @@
 package io.lockchaos.nemesis;
 
 import io.lockchaos.cluster.Promotable;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.util.EnumSet;
@@ -21,7 +21,7 @@ final class FailoverNemesis implements Nemesis {
         if (!(ctx.cluster() instanceof Promotable p)) {
             throw new IllegalStateException("these servers have no replica to fail over to");
         }
-        ZkNode to = ctx.servers(fault.target()).get(0);
+        ServerNode to = ctx.servers(fault.target()).get(0);
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());

@@ -1,7 +1,7 @@
 package io.lockchaos.nemesis;
 
 import io.lockchaos.cluster.ServerNamespaces;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,16 +32,16 @@ public final class IptablesPartitioner implements Partitioner {
     }
 
     @Override
-    public void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
+    public void cutOneWay(ServerNode from, ServerNode to, String tag) throws IOException {
         List<String> rule = List.of("INPUT", "-s", netns.address(from.id()), "-m", "comment", "--comment",
                 netns.ruleComment(tag), "-j", "DROP");
         apply(to.id(), rule, tag);
     }
 
     /** Drops each packet {@code to} receives from its peers with probability {@code percent}/100. */
-    public void loss(ZkNode to, List<ZkNode> peers, long percent, String tag) throws IOException {
+    public void loss(ServerNode to, List<ServerNode> peers, long percent, String tag) throws IOException {
         String p = String.format(Locale.ROOT, "%.4f", Math.max(0, Math.min(100, percent)) / 100.0);
-        for (ZkNode from : peers) {
+        for (ServerNode from : peers) {
             if (from.id() != to.id()) {
                 apply(to.id(), List.of("INPUT", "-s", netns.address(from.id()), "-m", "statistic", "--mode", "random",
                         "--probability", p, "-m", "comment", "--comment", netns.ruleComment(tag), "-j", "DROP"), tag);
@@ -50,7 +50,7 @@ public final class IptablesPartitioner implements Partitioner {
     }
 
     /** Limits what server {@code n} sends (to peers and clients alike) to {@code kbit} kbit/s with a tbf queue. */
-    public void rateLimit(ZkNode n, long kbit, String tag) throws IOException {
+    public void rateLimit(ServerNode n, long kbit, String tag) throws IOException {
         netns.exec(n.id(), List.of("tc", "qdisc", "add", "dev", "eth0", "root", "tbf", "rate", Math.max(8, kbit)
                 + "kbit", "burst", "32kbit", "latency", "400ms"));
         undo.computeIfAbsent(tag, t -> new java.util.concurrent.CopyOnWriteArrayList<>())

@@ -3,7 +3,7 @@ package io.lockchaos.nemesis;
 import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Membership;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
@@ -42,19 +42,19 @@ final class MembershipNemesis implements Nemesis {
         if (fault.kind() == FaultKind.ADD_MEMBER) {
             return add(fault, ctx, ensemble);
         }
-        List<ZkNode> targets = ctx.servers(fault.target());
+        List<ServerNode> targets = ctx.servers(fault.target());
         if (targets.size() != 1) {
             throw new IllegalStateException(fault.kind().wireName() + " takes one server, " + fault.target()
                     + " names " + targets.size());
         }
-        ZkNode n = targets.get(0);
+        ServerNode n = targets.get(0);
         if (ctx.newcomers().started().contains(n)) {
             // a newcomer leaves when its own fault ends; taking it out and back here would leave the two in conflict
             throw new IllegalStateException(fault.kind().wireName() + " takes the ensemble's own servers; "
                     + fault.target() + " is server " + n.id() + ", which joined during the run");
         }
         int timeout = (int) ctx.sessionTimeoutMillis();
-        List<ZkNode> fresh = fault.kind() == FaultKind.REPLACE_MEMBER
+        List<ServerNode> fresh = fault.kind() == FaultKind.REPLACE_MEMBER
                 ? ctx.newcomers().take(ensemble.spares(), 1) : List.of();
         // asked through the others: the server removed closes its connections (the leader steps down), and an
         // answer lost with them would leave the change in doubt
@@ -75,10 +75,10 @@ final class MembershipNemesis implements Nemesis {
         record(value, changed);
         return new Started(value, () -> {
             // asked through the servers that stay: the newcomer's own connections go with it
-            List<ZkNode> staying = new ArrayList<>(ctx.members());
+            List<ServerNode> staying = new ArrayList<>(ctx.members());
             staying.removeAll(fresh);
             Membership.Config back = Membership.change(addresses(staying, null), List.of(n),
-                    fresh.stream().map(ZkNode::myid).toList(), timeout);
+                    fresh.stream().map(ServerNode::myid).toList(), timeout);
             ctx.votes(n.id(), true);
             ctx.newcomers().joined(fresh, false);
             stop(ensemble, ctx, fresh);
@@ -91,8 +91,8 @@ final class MembershipNemesis implements Nemesis {
     /** Starts {@code count} newcomers and adds them in one change; at the end takes them out and stops them. */
     private static Started add(Fault fault, NemesisContext ctx, LocalEnsemble ensemble) throws Exception {
         int timeout = (int) ctx.sessionTimeoutMillis();
-        List<ZkNode> fresh = ctx.newcomers().take(ensemble.spares(), (int) fault.option("count", 1));
-        List<ZkNode> members = ctx.members();
+        List<ServerNode> fresh = ctx.newcomers().take(ensemble.spares(), (int) fault.option("count", 1));
+        List<ServerNode> members = ctx.members();
         long synced = sync(ensemble, ctx, fresh, members);
         Membership.Config changed = Membership.change(addresses(members, null), fresh, List.of(), timeout);
         ctx.newcomers().joined(fresh, true);
@@ -103,9 +103,9 @@ final class MembershipNemesis implements Nemesis {
         record(value, changed);
         return new Started(value, () -> {
             ctx.newcomers().joined(fresh, false);
-            List<ZkNode> staying = ctx.members();
+            List<ServerNode> staying = ctx.members();
             Membership.Config back = Membership.change(addresses(staying, null), List.of(),
-                    fresh.stream().map(ZkNode::myid).toList(), timeout);
+                    fresh.stream().map(ServerNode::myid).toList(), timeout);
             stop(ensemble, ctx, fresh);
             Map<String, Object> ended = new LinkedHashMap<>(value);
             record(ended, back);
@@ -122,8 +122,8 @@ final class MembershipNemesis implements Nemesis {
         }
     }
 
-    private static List<Integer> ids(List<ZkNode> ns) {
-        return ns.stream().map(ZkNode::id).toList();
+    private static List<Integer> ids(List<ServerNode> ns) {
+        return ns.stream().map(ServerNode::id).toList();
     }
 
     /**
@@ -134,14 +134,14 @@ final class MembershipNemesis implements Nemesis {
      *
      * @return how long the slowest took to follow, in ms
      */
-    private static long sync(LocalEnsemble ensemble, NemesisContext ctx, List<ZkNode> fresh, List<ZkNode> members)
+    private static long sync(LocalEnsemble ensemble, NemesisContext ctx, List<ServerNode> fresh, List<ServerNode> members)
             throws IOException, InterruptedException {
         long begun = System.nanoTime();
-        for (ZkNode s : fresh) {
+        for (ServerNode s : fresh) {
             ensemble.startNew(s, members);
         }
         long deadline = begun + SYNC_WAIT_MILLIS * 1_000_000L;
-        for (ZkNode s : fresh) {
+        for (ServerNode s : fresh) {
             while (!FourLetterWords.mode(s, 500).orElse("down").equals("follower")) {
                 if (System.nanoTime() > deadline) {
                     stop(ensemble, ctx, fresh);
@@ -155,17 +155,17 @@ final class MembershipNemesis implements Nemesis {
     }
 
     /** Stops newcomers that left: each was used once and is not started again. */
-    private static void stop(LocalEnsemble ensemble, NemesisContext ctx, List<ZkNode> fresh) {
-        for (ZkNode s : fresh) {
+    private static void stop(LocalEnsemble ensemble, NemesisContext ctx, List<ServerNode> fresh) {
+        for (ServerNode s : fresh) {
             ensemble.kill(s);
             ctx.newcomers().gone(s);
         }
     }
 
     /** The client addresses of {@code servers} but {@code except} (null: all of them). */
-    private static String addresses(List<ZkNode> servers, ZkNode except) {
+    private static String addresses(List<ServerNode> servers, ServerNode except) {
         StringBuilder b = new StringBuilder();
-        for (ZkNode o : servers) {
+        for (ServerNode o : servers) {
             if (except == null || o.id() != except.id()) {
                 b.append(b.length() == 0 ? "" : ",").append(o.host()).append(':').append(o.clientPort());
             }
@@ -182,18 +182,18 @@ final class MembershipNemesis implements Nemesis {
         if (!(ctx.cluster() instanceof LocalEnsemble ensemble)) {
             return;
         }
-        List<ZkNode> back = new ArrayList<>();
-        for (ZkNode n : ctx.cluster().nodes()) {
+        List<ServerNode> back = new ArrayList<>();
+        for (ServerNode n : ctx.cluster().nodes()) {
             if (ctx.nonVoting().contains(n.id())) {
                 back.add(n);
             }
         }
-        List<ZkNode> started = ctx.newcomers().started();
+        List<ServerNode> started = ctx.newcomers().started();
         if (back.isEmpty() && started.isEmpty()) {
             return;
         }
-        List<ZkNode> staying = new ArrayList<>();
-        for (ZkNode n : ctx.cluster().nodes()) {
+        List<ServerNode> staying = new ArrayList<>();
+        for (ServerNode n : ctx.cluster().nodes()) {
             if (!ctx.nonVoting().contains(n.id())) {
                 staying.add(n);
             }
@@ -201,8 +201,8 @@ final class MembershipNemesis implements Nemesis {
         int timeout = (int) ctx.sessionTimeoutMillis();
         String connect = addresses(staying, null);
         List<Integer> now = Membership.members(connect, timeout);
-        List<ZkNode> joining = back.stream().filter(n -> !now.contains(n.myid())).toList();
-        List<Integer> leaving = started.stream().map(ZkNode::myid).filter(now::contains).toList();
+        List<ServerNode> joining = back.stream().filter(n -> !now.contains(n.myid())).toList();
+        List<Integer> leaving = started.stream().map(ServerNode::myid).filter(now::contains).toList();
         if (!joining.isEmpty() || !leaving.isEmpty()) {
             try {
                 Membership.change(connect, joining, leaving, timeout);

@@ -5,7 +5,7 @@ import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.Roles;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -91,20 +91,20 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
     }
 
     /** The servers a target names: leader, follower, random, minority, majority, all or node:N. */
-    List<ZkNode> servers(String target) {
-        List<ZkNode> nodes = cluster.nodes();
+    List<ServerNode> servers(String target) {
+        List<ServerNode> nodes = cluster.nodes();
         if (target.startsWith("node:")) {
             int id = Integer.parseInt(target.substring("node:".length()));
             return List.of(nodes.stream().filter(n -> n.id() == id).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no server " + id)));
         }
-        List<ZkNode> leaders = new ArrayList<>();
-        List<ZkNode> followers = new ArrayList<>();
+        List<ServerNode> leaders = new ArrayList<>();
+        List<ServerNode> followers = new ArrayList<>();
         // only roles need asking the servers (a second each at worst; Redis instances have no roles and never answer)
         boolean roles = target.equals("leader") || target.equals("follower");
-        List<ZkNode> asked = new ArrayList<>(nodes);
+        List<ServerNode> asked = new ArrayList<>(nodes);
         asked.addAll(newcomers.joined()); // a newcomer may lead: replacing the leader elects among the rest and it
-        for (ZkNode n : roles ? asked : List.<ZkNode>of()) {
+        for (ServerNode n : roles ? asked : List.<ServerNode>of()) {
             if (nonVoting.contains(n.id())) {
                 continue; // removed from the members, it may still say "follower" (it follows without a vote)
             }
@@ -116,7 +116,7 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
                 followers.add(n);
             }
         }
-        List<ZkNode> shuffled = shuffled(nodes);
+        List<ServerNode> shuffled = shuffled(nodes);
         return switch (target) {
             case "leader" -> {
                 if (leaders.isEmpty()) {
@@ -150,9 +150,9 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
     }
 
     /** The voting members now: the ensemble's servers still in it and the newcomers that joined. */
-    List<ZkNode> members() {
-        List<ZkNode> out = new ArrayList<>();
-        for (ZkNode n : cluster.nodes()) {
+    List<ServerNode> members() {
+        List<ServerNode> out = new ArrayList<>();
+        for (ServerNode n : cluster.nodes()) {
             if (!nonVoting.contains(n.id())) {
                 out.add(n);
             }
@@ -162,8 +162,8 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
     }
 
     /** The servers in a random order. */
-    List<ZkNode> shuffled(List<ZkNode> nodes) {
-        List<ZkNode> s = new ArrayList<>(nodes);
+    List<ServerNode> shuffled(List<ServerNode> nodes) {
+        List<ServerNode> s = new ArrayList<>(nodes);
         for (int i = s.size() - 1; i > 0; i--) {
             java.util.Collections.swap(s, i, random.nextInt(i + 1));
         }

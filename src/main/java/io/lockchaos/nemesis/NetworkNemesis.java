@@ -3,7 +3,7 @@ package io.lockchaos.nemesis;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import io.lockchaos.client.ClientHandle;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
@@ -100,22 +100,22 @@ final class NetworkNemesis implements Nemesis {
         if (ctx.network() == null) {
             throw new IllegalStateException("isolating a client needs its proxies");
         }
-        List<ZkNode> shuffled = ctx.shuffled(ctx.cluster().nodes());
-        List<ZkNode> servers = shuffled.subList(0, (int) Math.min(shuffled.size(), fault.option("servers",
+        List<ServerNode> shuffled = ctx.shuffled(ctx.cluster().nodes());
+        List<ServerNode> servers = shuffled.subList(0, (int) Math.min(shuffled.size(), fault.option("servers",
                 shuffled.size())));
         ClientHandle c;
         if (fault.target().equals("releaser")) {
             c = cutAtRelease(ctx, servers, tag);
         } else {
             c = ctx.client(fault.target());
-            for (ZkNode n : servers) {
+            for (ServerNode n : servers) {
                 ctx.network().blackhole(ProxyNetwork.clientProxy(c.worker(), n), tag);
             }
         }
         value.put("process", c.process());
         value.put("worker", c.worker());
         value.put("session", SessionNemesis.sessionOf(c));
-        value.put("servers", servers.stream().map(ZkNode::id).toList());
+        value.put("servers", servers.stream().map(ServerNode::id).toList());
     }
 
     /** How long the nemesis waits for a worker to reach its release. */
@@ -125,7 +125,7 @@ final class NetworkNemesis implements Nemesis {
      * Cuts the next worker to start a release off from {@code servers}, in its own thread at its release point, so
      * that the release itself meets the cut (a lock node a release could not delete: the CURATOR-486 family).
      */
-    private static ClientHandle cutAtRelease(NemesisContext ctx, List<ZkNode> servers, String tag)
+    private static ClientHandle cutAtRelease(NemesisContext ctx, List<ServerNode> servers, String tag)
             throws IOException {
         java.util.concurrent.atomic.AtomicReference<ClientHandle> who = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<IOException> problem =
@@ -133,7 +133,7 @@ final class NetworkNemesis implements Nemesis {
         ClientHandle.PauseRequest r = new ClientHandle.PauseRequest(0, h -> {
             who.set(h);
             try {
-                for (ZkNode n : servers) {
+                for (ServerNode n : servers) {
                     ctx.network().blackhole(ProxyNetwork.clientProxy(h.worker(), n), tag);
                 }
             } catch (IOException e) {
@@ -168,12 +168,12 @@ final class NetworkNemesis implements Nemesis {
 
     private void isolateServer(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
             throws IOException {
-        ZkNode node = ctx.servers(fault.target()).get(0);
+        ServerNode node = ctx.servers(fault.target()).get(0);
         boolean oneWay = fault.option("one_way", 0) == 1;
         // newcomers too (membership faults): a leader cut from the others but not from them could keep its quorum
-        List<ZkNode> peers = new ArrayList<>(ctx.cluster().nodes());
+        List<ServerNode> peers = new ArrayList<>(ctx.cluster().nodes());
         peers.addAll(ctx.newcomers().started());
-        for (ZkNode peer : peers) {
+        for (ServerNode peer : peers) {
             if (peer.id() != node.id()) {
                 partitioner(ctx).cutOneWay(node, peer, tag);
                 if (!oneWay) {
@@ -196,7 +196,7 @@ final class NetworkNemesis implements Nemesis {
 
     private void partition(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
             throws IOException {
-        List<ZkNode> order = ctx.shuffled(ctx.cluster().nodes());
+        List<ServerNode> order = ctx.shuffled(ctx.cluster().nodes());
         int n = order.size();
         boolean oneWay = fault.option("one_way", 0) == 1;
         List<List<Integer>> cut = new ArrayList<>();
@@ -212,7 +212,7 @@ final class NetworkNemesis implements Nemesis {
                 }
             }
         }
-        value.put("order", order.stream().map(ZkNode::id).toList());
+        value.put("order", order.stream().map(ServerNode::id).toList());
         value.put("cut", cut);
         value.put("one_way", oneWay);
         value.put("cut_by", cutBy(ctx));
@@ -280,15 +280,15 @@ final class NetworkNemesis implements Nemesis {
     private void betweenServers(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)
             throws IOException {
         IptablesPartitioner p = iptables(ctx, fault.kind());
-        List<ZkNode> nodes = ctx.cluster().nodes();
+        List<ServerNode> nodes = ctx.cluster().nodes();
         switch (fault.kind()) {
             case BANDWIDTH -> {
-                for (ZkNode n : nodes) {
+                for (ServerNode n : nodes) {
                     p.rateLimit(n, fault.option("rate_kbs", 10) * 8, tag);
                 }
             }
             case PACKET_LOSS -> {
-                for (ZkNode n : nodes) {
+                for (ServerNode n : nodes) {
                     p.loss(n, nodes, fault.option("percent", 20), tag);
                 }
             }

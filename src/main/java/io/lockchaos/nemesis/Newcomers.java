@@ -1,6 +1,6 @@
 package io.lockchaos.nemesis;
 
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,22 +11,22 @@ import java.util.List;
  */
 final class Newcomers {
     private int used;
-    private final List<ZkNode> started = new ArrayList<>();
-    private final List<ZkNode> joined = new ArrayList<>();
+    private final List<ServerNode> started = new ArrayList<>();
+    private final List<ServerNode> joined = new ArrayList<>();
 
     /** The next {@code count} of {@code spares} not used yet, marked used. */
-    synchronized List<ZkNode> take(List<ZkNode> spares, int count) {
+    synchronized List<ServerNode> take(List<ServerNode> spares, int count) {
         if (used + count > spares.size()) {
             throw new IllegalStateException("no server left to join: " + spares.size() + " spare(s) laid out, "
                     + used + " used");
         }
-        List<ZkNode> out = List.copyOf(spares.subList(used, used + count));
+        List<ServerNode> out = List.copyOf(spares.subList(used, used + count));
         used += count;
         started.addAll(out);
         return out;
     }
 
-    synchronized void joined(List<ZkNode> ns, boolean in) {
+    synchronized void joined(List<ServerNode> ns, boolean in) {
         joined.removeAll(ns);
         if (in) {
             joined.addAll(ns);
@@ -34,17 +34,17 @@ final class Newcomers {
     }
 
     /** The newcomers that are voting members now. */
-    synchronized List<ZkNode> joined() {
+    synchronized List<ServerNode> joined() {
         return List.copyOf(joined);
     }
 
     /** Every newcomer started so far, member or not. */
-    synchronized List<ZkNode> started() {
+    synchronized List<ServerNode> started() {
         return List.copyOf(started);
     }
 
     /** Forgets a newcomer that left and was stopped. */
-    synchronized void gone(ZkNode n) {
+    synchronized void gone(ServerNode n) {
         started.remove(n);
         joined.remove(n);
     }

@@ -1,6 +1,6 @@
 package io.lockchaos.nemesis;
 
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 
 /**
@@ -10,7 +10,7 @@ import java.io.IOException;
  */
 public interface Partitioner {
     /** Stops what {@code from} sends to {@code to}, on every port, until {@link #remove} of {@code tag}. */
-    void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException;
+    void cutOneWay(ServerNode from, ServerNode to, String tag) throws IOException;
 
     /** Undoes what the fault {@code tag} did; an undo of something already gone is no error. */
     void remove(String tag) throws IOException;

@@ -4,7 +4,7 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import io.lockchaos.cluster.PeerRouting;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -64,18 +64,18 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
         });
     }
 
-    static String clientProxy(int worker, ZkNode n) {
+    static String clientProxy(int worker, ServerNode n) {
         return "client-" + worker + "-n" + n.id();
     }
 
-    static String peerProxy(String port, ZkNode from, ZkNode to) {
+    static String peerProxy(String port, ServerNode from, ServerNode to) {
         return "peer-" + port + "-" + from.id() + "-" + to.id();
     }
 
     /** The connect string worker {@code worker} uses: its own proxy to each server. */
-    public String clientConnectString(int worker, List<ZkNode> nodes) {
+    public String clientConnectString(int worker, List<ServerNode> nodes) {
         StringBuilder s = new StringBuilder();
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             InetSocketAddress a = placement.clientSide(proxy(clientProxy(worker, n),
                     placement.upstream(n, ProxyPlacement.Target.CLIENT), true).getListen());
             s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
@@ -84,24 +84,24 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
     }
 
     @Override
-    public InetSocketAddress quorum(ZkNode from, ZkNode to) {
+    public InetSocketAddress quorum(ServerNode from, ServerNode to) {
         return placement.serverSide(proxy(peerProxy("quorum", from, to),
                 placement.upstream(to, ProxyPlacement.Target.QUORUM), false).getListen());
     }
 
     @Override
-    public InetSocketAddress election(ZkNode from, ZkNode to) {
+    public InetSocketAddress election(ServerNode from, ServerNode to) {
         return placement.serverSide(proxy(peerProxy("election", from, to),
                 placement.upstream(to, ProxyPlacement.Target.ELECTION), false).getListen());
     }
 
     /** The names of worker {@code worker}'s proxies that exist. */
-    List<String> clientProxies(int worker, List<ZkNode> nodes) {
+    List<String> clientProxies(int worker, List<ServerNode> nodes) {
         return nodes.stream().map(n -> clientProxy(worker, n)).filter(proxies::containsKey).toList();
     }
 
     /** Every client proxy to server {@code n}. */
-    List<String> clientProxiesTo(ZkNode n) {
+    List<String> clientProxiesTo(ServerNode n) {
         return proxies.keySet().stream().filter(p -> p.startsWith("client-") && p.endsWith("-n" + n.id())).toList();
     }
 
@@ -120,7 +120,7 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
      * upstream of {@code from}'s proxies to {@code to} and the downstream of {@code to}'s proxies to {@code from}.
      */
     @Override
-    public void cutOneWay(ZkNode from, ZkNode to, String tag) throws IOException {
+    public void cutOneWay(ServerNode from, ServerNode to, String tag) throws IOException {
         for (String port : List.of("quorum", "election")) {
             blackhole(peerProxy(port, from, to), ToxicDirection.UPSTREAM, tag);
             blackhole(peerProxy(port, to, from), ToxicDirection.DOWNSTREAM, tag);

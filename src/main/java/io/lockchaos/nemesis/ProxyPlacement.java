@@ -1,6 +1,6 @@
 package io.lockchaos.nemesis;
 
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.net.InetSocketAddress;
 
 /**
@@ -28,7 +28,7 @@ public interface ProxyPlacement {
     InetSocketAddress serverSide(String listen);
 
     /** The upstream ({@code host:port}) of a proxy to {@code target} of server {@code n}, as the proxy sees it. */
-    String upstream(ZkNode n, Target target);
+    String upstream(ServerNode n, Target target);
 
     /** Proxies listening on {@code host} and a port the proxy server picks, forwarding to the nodes' own addresses. */
     static ProxyPlacement loopback(String host) {
@@ -49,7 +49,7 @@ public interface ProxyPlacement {
             }
 
             @Override
-            public String upstream(ZkNode n, Target target) {
+            public String upstream(ServerNode n, Target target) {
                 return switch (target) {
                     case CLIENT -> n.clientAddress();
                     case QUORUM -> n.host() + ":" + n.quorumPort();

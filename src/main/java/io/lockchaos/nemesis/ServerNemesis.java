@@ -2,7 +2,7 @@ package io.lockchaos.nemesis;
 
 import io.lockchaos.cluster.Killable;
 import io.lockchaos.cluster.Pausable;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.util.ArrayList;
@@ -14,8 +14,8 @@ import java.util.Set;
 
 /** kill -9 and restart, SIGSTOP and SIGCONT of servers; needs a cluster that is {@link Killable} / {@link Pausable}. */
 final class ServerNemesis implements Nemesis {
-    private final Set<ZkNode> killed = new java.util.LinkedHashSet<>();
-    private final Set<ZkNode> paused = new java.util.LinkedHashSet<>();
+    private final Set<ServerNode> killed = new java.util.LinkedHashSet<>();
+    private final Set<ServerNode> paused = new java.util.LinkedHashSet<>();
 
     @Override
     public Set<FaultKind> kinds() {
@@ -28,15 +28,15 @@ final class ServerNemesis implements Nemesis {
         if (kill && !(ctx.cluster() instanceof Killable) || !kill && !(ctx.cluster() instanceof Pausable)) {
             throw new IllegalStateException("this ensemble cannot " + (kill ? "kill" : "pause") + " servers");
         }
-        List<ZkNode> targets = ctx.servers(fault.target()).stream()
+        List<ServerNode> targets = ctx.servers(fault.target()).stream()
                 .filter(n -> !killed.contains(n) && !paused.contains(n)).toList();
         if (targets.isEmpty()) {
             throw new IllegalStateException("the servers " + fault.target() + " names are already down or paused");
         }
-        List<Integer> ids = targets.stream().map(ZkNode::id).toList();
-        List<ZkNode> done = new ArrayList<>();
+        List<Integer> ids = targets.stream().map(ServerNode::id).toList();
+        List<ServerNode> done = new ArrayList<>();
         try {
-            for (ZkNode n : targets) {
+            for (ServerNode n : targets) {
                 if (kill) {
                     ((Killable) ctx.cluster()).kill(n);
                     killed.add(n);
@@ -65,9 +65,9 @@ final class ServerNemesis implements Nemesis {
     }
 
     /** Restarts or resumes each server, every one even when some fail; throws the first failure after. */
-    private void end(NemesisContext ctx, List<ZkNode> targets, boolean kill) throws Exception {
+    private void end(NemesisContext ctx, List<ServerNode> targets, boolean kill) throws Exception {
         Exception first = null;
-        for (ZkNode n : targets) {
+        for (ServerNode n : targets) {
             try {
                 if (kill && killed.remove(n)) {
                     ((Killable) ctx.cluster()).restart(n);

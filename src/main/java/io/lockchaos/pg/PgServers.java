@@ -11,7 +11,7 @@ import io.lockchaos.cluster.PeerRouting;
 import io.lockchaos.cluster.Promotable;
 import io.lockchaos.cluster.ServerClocks;
 import io.lockchaos.cluster.Sessionless;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +60,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     public static final String MISSING = "the PostgreSQL recipes need PostgreSQL's server binaries (Debian: apt-get"
             + " install postgresql; or set LOCKCHAOS_PG_BIN to the folder that holds initdb and postgres)";
 
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
     /** Each server's own folder: its data and its socket (under /tmp, owned by postgres, when the runner is root). */
     private final Map<Integer, Path> homes;
     private final Path bin;
@@ -78,7 +78,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-pg-shutdown");
     private boolean closed;
 
-    private PgServers(List<ZkNode> nodes, Map<Integer, Path> homes, Path bin, boolean asPostgresUser,
+    private PgServers(List<ServerNode> nodes, Map<Integer, Path> homes, Path bin, boolean asPostgresUser,
                       boolean clientsRenew, Map<Integer, Path> shiftLibraries, PgReplication replication,
                       PeerRouting routing) {
         this.replication = replication;
@@ -158,7 +158,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
             throw new IOException(MISSING);
         }
         boolean root = "root".equals(System.getProperty("user.name"));
-        List<ZkNode> nodes = new ArrayList<>();
+        List<ServerNode> nodes = new ArrayList<>();
         Map<Integer, Path> homes = new java.util.LinkedHashMap<>();
         for (int id = 1; id <= size; id++) {
             Path dir = baseDir.resolve("pg-" + id).toAbsolutePath();
@@ -172,7 +172,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
             }
             int port = LocalEnsemble.freePort();
             // a replica's connection to the primary is their "quorum" link: the peer proxies carry it
-            ZkNode n = new ZkNode(id, "127.0.0.1", port, replication == PgReplication.NONE ? 0 : port, 0, dir,
+            ServerNode n = new ServerNode(id, "127.0.0.1", port, replication == PgReplication.NONE ? 0 : port, 0, dir,
                     dir.resolve("postgres.log"));
             if (id == 1 || replication == PgReplication.NONE) { // a replica's data is the primary's base backup
                 List<String> initdb = new ArrayList<>(asUser(root));
@@ -235,7 +235,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         startReaper();
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             clocks.reset(n);
             if (isReplica(n)) {
                 awaitAnswer(nodes.get(0), Duration.ofSeconds(60)); // the base backup is taken from the running primary
@@ -247,13 +247,13 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     /** Whether {@code n} started as a streaming replica of node 1. */
-    private boolean isReplica(ZkNode n) {
+    private boolean isReplica(ServerNode n) {
         return replication != PgReplication.NONE && n.id() != 1;
     }
 
     /** Copies the primary's data into {@code n}'s folder as a standby ({@code pg_basebackup -R}). */
-    private void baseBackup(ZkNode n) throws IOException {
-        ZkNode primary = nodes.get(0);
+    private void baseBackup(ServerNode n) throws IOException {
+        ServerNode primary = nodes.get(0);
         List<String> cmd = new ArrayList<>(asUser(asPostgresUser));
         cmd.addAll(List.of(bin.resolve("pg_basebackup").toString(), "-h", primary.host(), "-p",
                 Integer.toString(primary.clientPort()), "-U", USER, "-D", homes.get(n.id()).resolve("data").toString(),
@@ -262,7 +262,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     /** Waits until {@code n} answers, failing at once when its process has exited, else after {@code timeout}. */
-    private void awaitAnswer(ZkNode n, Duration timeout) throws IOException {
+    private void awaitAnswer(ServerNode n, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!answers(n.clientAddress())) {
             Process p = running.get(n.id());
@@ -317,7 +317,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private Process launch(ZkNode n) throws IOException {
+    private Process launch(ServerNode n) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL"));
         if (asPostgresUser) {
             cmd.addAll(List.of("--reuid", "postgres", "--regid", "postgres", "--clear-groups"));
@@ -378,7 +378,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     @Override
     public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             while (!answers(n.clientAddress())) {
                 Process p = running.get(n.id());
                 if (p != null && !p.isAlive()) {
@@ -395,12 +395,12 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 
     /** The postmaster's pid. */
-    public long pid(ZkNode n) {
+    public long pid(ServerNode n) {
         Process p = running.get(n.id());
         if (p == null) {
             throw new IllegalStateException("postgres " + n.id() + " is not running");
@@ -410,7 +410,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
 
     /** SIGKILLs the postmaster and every process under it, and waits until they are gone. */
     @Override
-    public synchronized void kill(ZkNode n) {
+    public synchronized void kill(ServerNode n) {
         Process p = running.remove(n.id());
         if (p != null) {
             killTree(p);
@@ -435,7 +435,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
 
     /** Starts a killed server again on its folder (crash recovery) and waits until it answers. */
     @Override
-    public synchronized void restart(ZkNode n) throws IOException {
+    public synchronized void restart(ServerNode n) throws IOException {
         if (closed) {
             throw new IllegalStateException("closed");
         }
@@ -451,7 +451,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     @Override
-    public Map<String, Object> failOver(ZkNode to) throws Exception {
+    public Map<String, Object> failOver(ServerNode to) throws Exception {
         if (replication == PgReplication.NONE) {
             throw new IllegalStateException("these PostgreSQL servers have no replica to fail over to");
         }
@@ -460,7 +460,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
         }
         Map<String, Object> value = new java.util.LinkedHashMap<>();
         String primaryLsn = null;
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             if (n.id() != to.id() && running.containsKey(n.id()) && primaryLsn == null) {
                 // what the old primary had written, if it answers at once (a paused one does not)
                 primaryLsn = (String) query(n, "SELECT CASE WHEN pg_is_in_recovery() THEN NULL"
@@ -468,7 +468,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
             }
         }
         List<Integer> fencedNow = new ArrayList<>();
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             if (n.id() != to.id() && running.containsKey(n.id())) {
                 fenced.add(n.id());
                 kill(n);
@@ -493,7 +493,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     /** One value from a short query on {@code n}'s own port (not a proxy's); null when it does not answer. */
-    private static Object query(ZkNode n, String sql, Duration socketTimeout) {
+    private static Object query(ServerNode n, String sql, Duration socketTimeout) {
         try (Connection c = DriverManager.getConnection(url(n.clientAddress(), Duration.ofSeconds(2),
                 socketTimeout)); java.sql.Statement st = c.createStatement();
              java.sql.ResultSet r = st.executeQuery(sql)) {
@@ -504,7 +504,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     @Override
-    public void pause(ZkNode n) {
+    public void pause(ServerNode n) {
         signalTree(n, "-STOP");
         try {
             // the reaper must have seen every stopped process before the runner may die: they cannot end by themselves
@@ -515,12 +515,12 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
     }
 
     @Override
-    public void resume(ZkNode n) {
+    public void resume(ServerNode n) {
         signalTree(n, "-CONT");
     }
 
     /** Signals the postmaster and every process under it (one kill(1), from an argument array). */
-    private void signalTree(ZkNode n, String sig) {
+    private void signalTree(ServerNode n, String sig) {
         Process p = running.get(n.id());
         if (p == null) {
             throw new IllegalStateException("postgres " + n.id() + " is not running");

@@ -10,7 +10,7 @@ import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.ServerClocks;
 import io.lockchaos.cluster.Sessionless;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -39,7 +39,7 @@ import java.util.concurrent.Executors;
  *
  * <p>With {@link Builder#clockShift(boolean)} each instance runs under this project's clock-shift library (an
  * LD_PRELOAD compiled with gcc from {@code clockshift.c}), whose offset {@link #shiftClock} moves at run time: Redis
- * then expires keys early (or late) on that instance only. Nodes are {@link ZkNode}s with only {@code id}, {@code host},
+ * then expires keys early (or late) on that instance only. Nodes are {@link ServerNode}s with only {@code id}, {@code host},
  * {@code clientPort} (the Redis port), {@code dataDir} and {@code logFile} set, so the nemesis and the proxies treat
  * them like any server.
  */
@@ -52,7 +52,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         return t;
     });
 
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
     private final boolean appendOnly;
     private final ServerClocks clocks;
     private final String executable;
@@ -62,7 +62,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     private final boolean clientsRenew;
     private boolean closed;
 
-    private RedisServers(List<ZkNode> nodes, boolean appendOnly, Path shiftLibrary, String executable,
+    private RedisServers(List<ServerNode> nodes, boolean appendOnly, Path shiftLibrary, String executable,
                          boolean clientsRenew) {
         this.nodes = List.copyOf(nodes);
         this.appendOnly = appendOnly;
@@ -154,11 +154,11 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             if (exe == null) {
                 throw new IOException(MISSING);
             }
-            List<ZkNode> nodes = new ArrayList<>();
+            List<ServerNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size; id++) {
                 Path dir = baseDir.resolve("redis-" + id);
                 Files.createDirectories(dir);
-                nodes.add(new ZkNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
+                nodes.add(new ServerNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
             return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew);
@@ -176,13 +176,13 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             throw new IllegalStateException("closed");
         }
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             clocks.reset(n);
             processes.put(n.id(), launch(n));
         }
     }
 
-    private Process launch(ZkNode n) throws IOException {
+    private Process launch(ServerNode n) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--", executable,
                 "--port", Integer.toString(n.clientPort()), "--bind", "127.0.0.1", "--protected-mode", "yes",
                 "--dir", n.dataDir().toString(), "--logfile", n.logFile().toString(), "--daemonize", "no",
@@ -211,7 +211,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     @Override
     public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (ZkNode n : nodes) {
+        for (ServerNode n : nodes) {
             while (!ping(n)) {
                 Process p;
                 synchronized (this) {
@@ -234,7 +234,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     /** Whether the instance answers PING within 500 ms. */
-    public static boolean ping(ZkNode n) {
+    public static boolean ping(ServerNode n) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(n.host(), n.clientPort()), 500);
             s.setSoTimeout(500);
@@ -256,39 +256,39 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 
     /** The operating-system pid of a running instance. */
-    public synchronized long pid(ZkNode n) {
+    public synchronized long pid(ServerNode n) {
         return processes.pid(n.id());
     }
 
     @Override
-    public synchronized void kill(ZkNode n) {
+    public synchronized void kill(ServerNode n) {
         processes.kill(n.id());
     }
 
     /** Starts a killed instance again on its port: without persistence it comes back empty. */
     @Override
-    public synchronized void restart(ZkNode n) throws IOException {
+    public synchronized void restart(ServerNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
         processes.awaitRestart(n.id(), () -> ping(n), 10, null);
     }
 
     @Override
-    public void pause(ZkNode n) {
+    public void pause(ServerNode n) {
         signal(n, "-STOP");
     }
 
     @Override
-    public void resume(ZkNode n) {
+    public void resume(ServerNode n) {
         signal(n, "-CONT");
     }
 
-    private synchronized void signal(ZkNode n, String sig) {
+    private synchronized void signal(ServerNode n, String sig) {
         processes.signal(n.id(), sig);
     }
 
@@ -326,7 +326,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     /** The last non-blank line redis-server wrote (its log, else its standard output), quoted, or empty. */
-    private static String lastWords(ZkNode n) {
+    private static String lastWords(ServerNode n) {
         for (Path f : List.of(n.logFile(), n.dataDir().resolve("stdout.log"))) {
             try {
                 List<String> lines = Files.readAllLines(f);

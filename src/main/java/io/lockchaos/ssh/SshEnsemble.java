@@ -13,7 +13,7 @@ import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.ServerClasspath;
 import io.lockchaos.cluster.ServerClocks;
 import io.lockchaos.cluster.ServerLogs;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.cluster.ZooCfg;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +44,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     static final int ELECTION_PORT = 3888;
 
     private final SshOptions options;
-    private final List<ZkNode> nodes;
+    private final List<ServerNode> nodes;
     private final int tickTime;
     private final Map<String, String> extraConfig;
     private final Map<String, String> properties;
@@ -62,7 +62,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     private SshHosts namespaces;
     private boolean closed;
 
-    private SshEnsemble(SshOptions options, List<ZkNode> nodes, int tickTime, Map<String, String> extraConfig,
+    private SshEnsemble(SshOptions options, List<ServerNode> nodes, int tickTime, Map<String, String> extraConfig,
             Map<String, String> properties, Path clockLibrary) {
         this.properties = Map.copyOf(properties);
         this.clockLibrary = clockLibrary;
@@ -135,11 +135,11 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
             if (options == null) {
                 throw new IllegalArgumentException("cluster ssh: no SSH options");
             }
-            List<ZkNode> nodes = new ArrayList<>();
+            List<ServerNode> nodes = new ArrayList<>();
             for (int id = 1; id <= hosts.size(); id++) {
                 Path dir = baseDir.resolve("node-" + id);
                 Files.createDirectories(dir);
-                nodes.add(new ZkNode(id, hosts.get(id - 1), CLIENT_PORT, QUORUM_PORT, ELECTION_PORT, null,
+                nodes.add(new ServerNode(id, hosts.get(id - 1), CLIENT_PORT, QUORUM_PORT, ELECTION_PORT, null,
                         dir.resolve("server.log")));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
@@ -148,7 +148,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     @Override
-    public List<ZkNode> nodes() {
+    public List<ServerNode> nodes() {
         return nodes;
     }
 
@@ -189,7 +189,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
                     nodes.size());
             try {
-                for (ZkNode n : nodes) {
+                for (ServerNode n : nodes) {
                     setups.add(pool.submit(() -> {
                         SshHost h = SshHost.connect(client, options, n.host());
                         hosts.set(n.id() - 1, h);
@@ -214,7 +214,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
                 pool.shutdownNow();
             }
             namespaces = new SshHosts(runs);
-            for (ZkNode n : nodes) {
+            for (ServerNode n : nodes) {
                 launch(n);
             }
         } catch (IOException | RuntimeException e) {
@@ -224,7 +224,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     /** Checks the host's java, uploads the classes and writes zoo.cfg and myid into the run's folder there. */
-    private void prepare(ZkNode n, List<Path> jars) throws IOException {
+    private void prepare(ServerNode n, List<Path> jars) throws IOException {
         SshHost h = hosts.get(n.id() - 1);
         String dir = runs.get(n.id() - 1).dir();
         try {
@@ -263,7 +263,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
         }
     }
 
-    private void launch(ZkNode n) throws IOException {
+    private void launch(ServerNode n) throws IOException {
         SshHost h = hosts.get(n.id() - 1);
         HostRun r = runs.get(n.id() - 1);
         List<String> cmd = new ArrayList<>();
@@ -294,7 +294,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
             synchronized (this) {
                 for (Map.Entry<Integer, SshHost.Background> e : servers.entrySet()) {
                     if (e.getValue() != null && !e.getValue().alive()) {
-                        ZkNode n = nodes.get(e.getKey() - 1);
+                        ServerNode n = nodes.get(e.getKey() - 1);
                         throw new IOException("server " + n.id() + " on " + n.host() + " exited with code "
                                 + e.getValue().exitStatus() + lastLine(n));
                     }
@@ -308,7 +308,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     /** The last line of a server's log on its host, quoted, or "" when it cannot be read. */
-    private String lastLine(ZkNode n) {
+    private String lastLine(ServerNode n) {
         try {
             String log = hosts.get(n.id() - 1).read(runs.get(n.id() - 1).dir() + "/server.log");
             return log.isBlank() ? "" : ": \"" + log.strip().lines().reduce((a, b) -> b).orElse("") + "\"";
@@ -323,14 +323,14 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     /** Stores a server's offset in its file on its host, in place (the library has it mapped). */
-    private void writeOffset(ZkNode n, long offsetMillis) throws IOException {
+    private void writeOffset(ServerNode n, long offsetMillis) throws IOException {
         byte[] b = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
                 .putLong(Math.multiplyExact(offsetMillis, 1_000_000L)).array();
         hosts.get(n.id() - 1).overwrite(runs.get(n.id() - 1).dir() + "/clock.offset", b);
     }
 
     @Override
-    public synchronized void kill(ZkNode n) {
+    public synchronized void kill(ServerNode n) {
         SshHost.Background b = servers.get(n.id());
         if (b == null) {
             return;
@@ -342,7 +342,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     @Override
-    public synchronized void restart(ZkNode n) throws IOException {
+    public synchronized void restart(ServerNode n) throws IOException {
         if (servers.get(n.id()) != null) {
             throw new IllegalStateException("server " + n.id() + " is running");
         }
@@ -350,16 +350,16 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     @Override
-    public synchronized void pause(ZkNode n) {
+    public synchronized void pause(ServerNode n) {
         signal(n, servers.get(n.id()), "-STOP");
     }
 
     @Override
-    public synchronized void resume(ZkNode n) {
+    public synchronized void resume(ServerNode n) {
         signal(n, servers.get(n.id()), "-CONT");
     }
 
-    private void signal(ZkNode n, SshHost.Background b, String sig) {
+    private void signal(ServerNode n, SshHost.Background b, String sig) {
         if (b == null) {
             return;
         }
@@ -383,7 +383,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
             // already shutting down (this is the hook), or never started
         }
         for (int i = 0; i < runs.size(); i++) {
-            ZkNode n = nodes.get(i);
+            ServerNode n = nodes.get(i);
             if (runs.get(i) == null) {
                 continue;
             }

@@ -130,7 +130,7 @@ class MutualExclusionCheckerTest {
         op(52, OpType.FAIL, 1, Fn.RELEASE, null, "not-held");
         op(60, OpType.INVOKE, 2, Fn.RELEASE, null);
         op(61, OpType.OK, 2, Fn.RELEASE, null);
-        CheckResult r = new MutualExclusionChecker(Recipe.redisLease("etcd-lock")).check(History.ofValid(ops));
+        CheckResult r = new MutualExclusionChecker(Recipe.lease("etcd-lock")).check(History.ofValid(ops));
         assertEquals(Verdict.INVALID, r.verdict());
         assertEquals(1L, r.stats().get("expired_grants"));
         Anomaly grant = r.anomalies().stream().filter(a -> a.kind() == AnomalyKind.EXPIRED_GRANT).findFirst()

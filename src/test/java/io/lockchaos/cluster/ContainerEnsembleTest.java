@@ -104,10 +104,10 @@ class ContainerEnsembleTest {
     }
 
     /** Waits for exactly one leader that is not {@code not}. */
-    private static ZkNode awaitLeaderOtherThan(ZkNode not, Duration timeout) throws InterruptedException {
+    private static ServerNode awaitLeaderOtherThan(ServerNode not, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            Optional<ZkNode> l = zk.leader();
+            Optional<ServerNode> l = zk.leader();
             if (l.isPresent() && l.get().id() != not.id()) {
                 return l.get();
             }
@@ -156,10 +156,10 @@ class ContainerEnsembleTest {
     @Test
     @Order(2)
     void killingTheLeaderElectsAnotherAndTheRestartedServerKeepsItsData() throws Exception {
-        ZkNode leader = zk.leader().orElseThrow();
+        ServerNode leader = zk.leader().orElseThrow();
         zk.kill(leader);
         assertEquals(Optional.empty(), FourLetterWords.mode(leader, 500), "a killed server does not answer");
-        ZkNode next = awaitLeaderOtherThan(leader, Duration.ofSeconds(30));
+        ServerNode next = awaitLeaderOtherThan(leader, Duration.ofSeconds(30));
         assertNotEquals(leader.id(), next.id());
         zk.restart(leader);
         zk.awaitHealthy(Duration.ofSeconds(60));
@@ -171,7 +171,7 @@ class ContainerEnsembleTest {
     @Test
     @Order(3)
     void aPausedFollowerStopsAnsweringAndResumes() throws Exception {
-        ZkNode follower = zk.nodes().stream()
+        ServerNode follower = zk.nodes().stream()
                 .filter(n -> FourLetterWords.mode(n, 1000).orElse("").equals("follower")).findFirst().orElseThrow();
         zk.pause(follower);
         try {
@@ -190,7 +190,7 @@ class ContainerEnsembleTest {
     void blackholingOneClientStallsItAloneUntilHealed() throws Exception {
         try (ZooKeeper victim = connect(net.clientConnectString(0, zk.nodes()));
              ZooKeeper bystander = connect(net.clientConnectString(1, zk.nodes()))) {
-            for (ZkNode n : zk.nodes()) {
+            for (ServerNode n : zk.nodes()) {
                 cut("client-0-n" + n.id(), "test-cut");
             }
             CountDownLatch answered = new CountDownLatch(1);
@@ -208,8 +208,8 @@ class ContainerEnsembleTest {
     @Test
     @Order(5)
     void cuttingTheLeaderFromItsPeersElectsAnotherThroughThePeerProxies() throws Exception {
-        ZkNode leader = zk.leader().orElseThrow();
-        for (ZkNode peer : zk.nodes()) {
+        ServerNode leader = zk.leader().orElseThrow();
+        for (ServerNode peer : zk.nodes()) {
             if (peer.id() != leader.id()) {
                 for (String port : List.of("quorum", "election")) {
                     cut("peer-" + port + "-" + leader.id() + "-" + peer.id(), "test-isolate");
@@ -219,7 +219,7 @@ class ContainerEnsembleTest {
         }
         try {
             // all peer traffic to and from the leader, election connect-backs included (RoutedQuorumPeerMain), is held
-            ZkNode next = awaitLeaderOtherThan(leader, Duration.ofSeconds(30));
+            ServerNode next = awaitLeaderOtherThan(leader, Duration.ofSeconds(30));
             assertNotEquals(leader.id(), next.id());
         } finally {
             net.heal();

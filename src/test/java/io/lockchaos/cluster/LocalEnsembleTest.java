@@ -31,10 +31,10 @@ class LocalEnsembleTest {
         return io.lockchaos.cluster.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
     }
 
-    private static ZkNode awaitLeader(LocalEnsemble e, Duration timeout) throws InterruptedException {
+    private static ServerNode awaitLeader(LocalEnsemble e, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            Optional<ZkNode> l = e.leader();
+            Optional<ServerNode> l = e.leader();
             if (l.isPresent()) {
                 return l.get();
             }
@@ -50,15 +50,15 @@ class LocalEnsembleTest {
             e.start();
             e.awaitHealthy(Duration.ofSeconds(60));
             System.out.printf("3-node ensemble healthy in %.2f s%n", (System.nanoTime() - t0) / 1e9);
-            for (ZkNode n : e.nodes()) {
+            for (ServerNode n : e.nodes()) {
                 assertEquals("127.0.0.1", n.host());
             }
             ZooKeeper zk = connect(e.connectString());
             zk.create("/probe", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             zk.close();
-            ZkNode leader = e.leader().orElseThrow();
+            ServerNode leader = e.leader().orElseThrow();
             e.kill(leader);
-            ZkNode next = awaitLeader(e, Duration.ofSeconds(30));
+            ServerNode next = awaitLeader(e, Duration.ofSeconds(30));
             assertNotEquals(leader.id(), next.id());
             e.restart(leader);
             e.awaitHealthy(Duration.ofSeconds(60));
@@ -73,7 +73,7 @@ class LocalEnsembleTest {
         try (LocalEnsemble e = LocalEnsemble.builder(dir).size(1).build()) {
             e.start();
             e.awaitHealthy(Duration.ofSeconds(60));
-            ZkNode n = e.nodes().get(0);
+            ServerNode n = e.nodes().get(0);
             assertEquals(Optional.of("standalone"), FourLetterWords.mode(n, 1000));
             e.pause(n);
             assertEquals(Optional.empty(), FourLetterWords.mode(n, 500), "a SIGSTOPped server does not answer");
@@ -91,7 +91,7 @@ class LocalEnsembleTest {
         try (LocalEnsemble e = LocalEnsemble.builder(dir).size(1).clockShift(true).build()) {
             e.start();
             e.awaitHealthy(Duration.ofSeconds(60));
-            ZkNode n = e.nodes().get(0);
+            ServerNode n = e.nodes().get(0);
             ZooKeeper zk = connect(e.connectString());
             try {
                 assertEquals(0, minutesAhead(zk, "/before"), "on the machine's clock at first");

@@ -19,7 +19,7 @@ class MembershipTest {
 
     @Test
     void aServerComesBackAsAVotingMemberWithItsClientAddress() {
-        ZkNode n = new ZkNode(3, "10.213.4.3", 2181, 2888, 3888, Path.of("d"), Path.of("l"));
+        ServerNode n = new ServerNode(3, "10.213.4.3", 2181, 2888, 3888, Path.of("d"), Path.of("l"));
         assertEquals("server.3=10.213.4.3:2888:3888:participant;10.213.4.3:2181", Membership.serverLine(n));
     }
 }

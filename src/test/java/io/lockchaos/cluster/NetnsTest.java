@@ -56,12 +56,12 @@ class NetnsTest {
         try (LocalEnsemble zk = LocalEnsemble.builder(dir).size(3).netns(ns).build()) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(60));
-            for (ZkNode n : zk.nodes()) {
+            for (ServerNode n : zk.nodes()) {
                 assertEquals(ns.address(n.id()), n.host());
                 assertTrue(ns.exec(n.id(), List.of("ip", "-o", "-4", "addr", "show", "dev", "eth0"))
                         .contains(ns.address(n.id()) + "/24"), "server " + n.id() + " has its address");
                 // and its port is not open on the runner's loopback: the server really is elsewhere
-                assertTrue(FourLetterWords.mode(new ZkNode(n.id(), "127.0.0.1", n.clientPort(), 0, 0, null, null),
+                assertTrue(FourLetterWords.mode(new ServerNode(n.id(), "127.0.0.1", n.clientPort(), 0, 0, null, null),
                         300).isEmpty());
             }
             assertTrue(namespaces().contains(first));

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.etcd.jetcd.Client;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.TransactionalSet;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +54,7 @@ class EtcdLocksTest {
     }
 
     private static EtcdLock open(String name, boolean fenced) throws Exception {
-        Client c = EtcdLockFactory.connect(servers.nodes().stream().map(ZkNode::clientAddress).toList(),
+        Client c = EtcdLockFactory.connect(servers.nodes().stream().map(ServerNode::clientAddress).toList(),
                 Duration.ofSeconds(5));
         return new EtcdLock(c, name, Duration.ofSeconds(2), Duration.ofSeconds(5), fenced, RENEWALS);
     }
@@ -66,7 +66,7 @@ class EtcdLocksTest {
     @Test
     void membersListenOnLoopbackAndOneLeads() {
         List<String> roles = new ArrayList<>();
-        for (ZkNode m : servers.nodes()) {
+        for (ServerNode m : servers.nodes()) {
             assertEquals("127.0.0.1", m.host());
             roles.add(servers.role(m, 2000));
         }
@@ -120,7 +120,7 @@ class EtcdLocksTest {
 
     @Test
     void aKilledLeaderRejoinsAndAPausedMemberResumes() throws Exception {
-        ZkNode m = servers.nodes().stream().filter(x -> servers.role(x, 2000).equals("leader")).findFirst()
+        ServerNode m = servers.nodes().stream().filter(x -> servers.role(x, 2000).equals("leader")).findFirst()
                 .orElseThrow();
         servers.kill(m);
         assertFalse(EtcdServers.healthy(m.clientAddress()));
@@ -181,23 +181,23 @@ class EtcdLocksTest {
             three.start();
             three.awaitHealthy(Duration.ofSeconds(30));
             assertTrue(three.nodes().get(0).host().startsWith("10.213."), three.nodes().get(0).host());
-            ZkNode old = three.nodes().stream().filter(x -> three.role(x, 2000).equals("leader")).findFirst()
+            ServerNode old = three.nodes().stream().filter(x -> three.role(x, 2000).equals("leader")).findFirst()
                     .orElseThrow();
             io.lockchaos.nemesis.IptablesPartitioner cut = new io.lockchaos.nemesis.IptablesPartitioner(ns);
-            for (ZkNode other : three.nodes()) {
+            for (ServerNode other : three.nodes()) {
                 if (other.id() != old.id()) {
                     cut.cutOneWay(old, other, "lc-test");
                     cut.cutOneWay(other, old, "lc-test");
                 }
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            List<ZkNode> rest = three.nodes().stream().filter(x -> x.id() != old.id()).toList();
+            List<ServerNode> rest = three.nodes().stream().filter(x -> x.id() != old.id()).toList();
             while (rest.stream().noneMatch(x -> three.role(x, 1000).equals("leader"))) {
                 assertTrue(System.nanoTime() < deadline, "no leader among the two the cut left together");
                 Thread.sleep(100);
             }
             cut.remove("lc-test");
-            for (ZkNode m : three.nodes()) {
+            for (ServerNode m : three.nodes()) {
                 assertTrue(cut.rules(m.id()).isEmpty(), "healed: no rule left in " + m.id());
             }
             three.awaitHealthy(Duration.ofSeconds(30));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.cluster.LocalEnsemble;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
@@ -34,7 +34,7 @@ class ClockNemesisTest {
         try (LocalEnsemble e = LocalEnsemble.builder(dir).size(1).clockShift(true).build()) {
             e.start();
             e.awaitHealthy(Duration.ofSeconds(60));
-            ZkNode n = e.nodes().get(0);
+            ServerNode n = e.nodes().get(0);
             NemesisContext ctx = new NemesisContext(e, new ClientRegistry(0), null, 2000, new SplittableRandom(1));
             ClockNemesis clocks = new ClockNemesis();
             ZooKeeper zk = io.lockchaos.cluster.ZooKeepers.connect(e.connectString(), 4000, Duration.ofSeconds(20));

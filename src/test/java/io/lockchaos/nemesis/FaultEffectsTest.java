@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.LocalEnsemble;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.cluster.ZooKeepers;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
@@ -67,14 +67,14 @@ class FaultEffectsTest {
         }
     }
 
-    private static Optional<ZkNode> leaderAmong(List<ZkNode> nodes) {
+    private static Optional<ServerNode> leaderAmong(List<ServerNode> nodes) {
         return nodes.stream().filter(n -> FourLetterWords.mode(n, 300).filter("leader"::equals).isPresent())
                 .findFirst();
     }
 
     private static String modes(io.lockchaos.cluster.Cluster zk) {
         StringBuilder s = new StringBuilder();
-        for (ZkNode n : zk.nodes()) {
+        for (ServerNode n : zk.nodes()) {
             s.append(n.id()).append('=').append(FourLetterWords.mode(n, 1000).orElse("not serving")).append(' ');
         }
         return s.toString().trim();
@@ -91,10 +91,10 @@ class FaultEffectsTest {
             zk.awaitHealthy(Duration.ofSeconds(60));
             NemesisContext ctx = context(zk, new ClientRegistry(0), null);
             ServerNemesis servers = new ServerNemesis();
-            ZkNode old = zk.leader().orElseThrow();
+            ServerNode old = zk.leader().orElseThrow();
             Nemesis.Started kill = servers.start(new Fault(FaultKind.KILL, "leader", Map.of()), 1000, ctx);
             assertEquals(List.of(old.id()), kill.value().get("nodes"));
-            List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
+            List<ServerNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
             assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 30_000) >= 0, "a new leader among " + rest);
             kill.stopper().stop();
             zk.awaitHealthy(Duration.ofSeconds(30));
@@ -102,7 +102,7 @@ class FaultEffectsTest {
             Nemesis.Started pause = servers.start(new Fault(FaultKind.PAUSE, "follower", Map.of()), 1000, ctx);
             @SuppressWarnings("unchecked")
             int id = ((List<Integer>) pause.value().get("nodes")).get(0);
-            ZkNode paused = zk.nodes().get(id - 1);
+            ServerNode paused = zk.nodes().get(id - 1);
             // kill(1) returns once the signal is sent; on a busy machine the group stop may take a moment
             assertTrue(waitUntil(() -> FourLetterWords.mode(paused, 300).isEmpty(), 3000) >= 0,
                     "a stopped server does not answer");
@@ -227,11 +227,11 @@ class FaultEffectsTest {
                     victim.close();
 
                     // isolating the leader elects a new one among the others
-                    ZkNode old = zk.leader().orElseThrow();
+                    ServerNode old = zk.leader().orElseThrow();
                     Nemesis.Started lead = network.start(new Fault(FaultKind.ISOLATE_SERVER, "leader", Map.of()), 1,
                             ctx);
                     assertEquals(old.id(), lead.value().get("node"));
-                    List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
+                    List<ServerNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
                     // under load (the whole suite on 2 cores) the first rounds can still follow the cut-off leader
                     assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 60_000) >= 0, "a leader among "
                             + rest + "; modes now " + modes(zk));
@@ -287,17 +287,17 @@ class FaultEffectsTest {
                 new SplittableRandom(1));
         NetworkNemesis network = new NetworkNemesis();
         for (long oneWay : new long[] {0, 1}) {
-            ZkNode old = leaderAmong(zk.nodes()).orElseThrow();
+            ServerNode old = leaderAmong(zk.nodes()).orElseThrow();
             Nemesis.Started lead = network.start(new Fault(FaultKind.ISOLATE_SERVER, "leader",
                     Map.of("one_way", oneWay)), 1, ctx);
             assertEquals(old.id(), lead.value().get("node"));
             assertEquals("iptables", lead.value().get("cut_by"), "the history says how the cut was made");
             int rules = 0;
-            for (ZkNode n : zk.nodes()) {
+            for (ServerNode n : zk.nodes()) {
                 rules += iptables.rules(n.id()).size();
             }
             assertEquals(oneWay == 1 ? 2 : 4, rules, "a DROP rule per cut direction");
-            List<ZkNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
+            List<ServerNode> rest = zk.nodes().stream().filter(n -> n.id() != old.id()).toList();
             assertTrue(waitUntil(() -> leaderAmong(rest).isPresent(), 60_000) >= 0, "one_way=" + oneWay
                     + ": a leader among " + rest + "; modes now " + modes(zk));
             lead.stopper().stop();
@@ -335,19 +335,19 @@ class FaultEffectsTest {
         Nemesis.Started halves = network.start(new Fault(FaultKind.PARTITION_HALVES, "", Map.of()), 1, ctx);
         @SuppressWarnings("unchecked")
         List<Integer> order = (List<Integer>) halves.value().get("order");
-        ZkNode minority = zk.nodes().get(order.get(0) - 1);
-        List<ZkNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
+        ServerNode minority = zk.nodes().get(order.get(0) - 1);
+        List<ServerNode> majority = order.subList(1, 3).stream().map(i -> zk.nodes().get(i - 1)).toList();
         assertTrue(waitUntil(() -> leaderAmong(majority).isPresent()
                 && FourLetterWords.mode(minority, 300).isEmpty(), 60_000) >= 0,
                 "majority " + majority + " leads, minority " + minority + " does not serve; modes now "
                 + modes(zk));
-        Optional<ZkNode> leader = leaderAmong(majority);
+        Optional<ServerNode> leader = leaderAmong(majority);
         assertNotNull(leader.orElse(null));
         assertNotEquals(minority.id(), leader.get().id());
     }
 
     private static void assertNoRules(io.lockchaos.cluster.Cluster zk, IptablesPartitioner iptables) throws java.io.IOException {
-        for (ZkNode n : zk.nodes()) {
+        for (ServerNode n : zk.nodes()) {
             assertEquals(List.of(), iptables.rules(n.id()), "rules left in server " + n.id() + "'s namespace");
         }
     }

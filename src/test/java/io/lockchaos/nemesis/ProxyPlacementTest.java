@@ -6,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.rekawek.toxiproxy.Proxy;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Where proxies listen and how they are reached, without Docker and without ZooKeeper. */
 class ProxyPlacementTest {
-    private static final List<ZkNode> NODES = List.of(
-            new ZkNode(1, "127.0.0.1", 40001, 40011, 40021, null, null),
-            new ZkNode(2, "127.0.0.1", 40002, 40012, 40022, null, null));
+    private static final List<ServerNode> NODES = List.of(
+            new ServerNode(1, "127.0.0.1", 40001, 40011, 40021, null, null),
+            new ServerNode(2, "127.0.0.1", 40002, 40012, 40022, null, null));
 
     @Test
     void loopbackProxiesListenOnAFreeLoopbackPortAndForwardToTheServersOwnPorts() throws Exception {

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.api.Grant;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +40,7 @@ class PgLocksTest {
         try (PgServers s = PgServers.create(dir, 1, false)) {
             s.start();
             s.awaitHealthy(Duration.ofSeconds(60));
-            ZkNode n = s.nodes().get(0);
+            ServerNode n = s.nodes().get(0);
             assertEquals("127.0.0.1", n.host());
             AdvisoryLock a = new AdvisoryLock(n.clientAddress(), "/lockchaos/lock-0", CONNECT);
             AdvisoryLock b = new AdvisoryLock(n.clientAddress(), "/lockchaos/lock-0", CONNECT);
@@ -133,8 +133,8 @@ class PgLocksTest {
                 try (PgServers s = PgServers.create(dir.resolve(mode.wireName()), 2, false, false, mode, net)) {
                     s.start();
                     s.awaitHealthy(Duration.ofSeconds(60));
-                    ZkNode primary = s.nodes().get(0);
-                    ZkNode replica = s.nodes().get(1);
+                    ServerNode primary = s.nodes().get(0);
+                    ServerNode replica = s.nodes().get(1);
                     String both = primary.clientAddress() + "," + replica.clientAddress();
                     try (java.sql.Connection c = java.sql.DriverManager.getConnection(PgServers.url(both, CONNECT,
                             Duration.ofSeconds(5))); java.sql.Statement st = c.createStatement()) {
@@ -171,7 +171,7 @@ class PgLocksTest {
     }
 
     /** Waits (up to 30 s) until the hot standby {@code replica} reads {@code rows} rows in t. */
-    private static void awaitReplayed(ZkNode replica, int rows) throws Exception {
+    private static void awaitReplayed(ServerNode replica, int rows) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try (java.sql.Connection c = java.sql.DriverManager.getConnection(PgServers.url(replica.clientAddress(),
@@ -202,7 +202,7 @@ class PgLocksTest {
         try (PgServers s = PgServers.create(dir, 1, true, true)) {
             s.start();
             s.awaitHealthy(Duration.ofSeconds(60));
-            ZkNode n = s.nodes().get(0);
+            ServerNode n = s.nodes().get(0);
             try (java.sql.Connection before = java.sql.DriverManager.getConnection(PgServers.url(n.clientAddress(),
                     CONNECT, Duration.ofSeconds(5)))) {
                 assertEquals(0, skewMinutes(before), "on the machine's clock at first");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ class RedisServersTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(RedisServers.findExecutable() != null, RedisServers.MISSING);
     }
 
-    private static Jedis jedis(ZkNode n) {
+    private static Jedis jedis(ServerNode n) {
         return new Jedis(n.host(), n.clientPort(), 2000, 2000);
     }
 
@@ -40,7 +40,7 @@ class RedisServersTest {
             s.start();
             s.awaitHealthy(Duration.ofSeconds(20));
             assertEquals(3, s.nodes().size());
-            for (ZkNode n : s.nodes()) {
+            for (ServerNode n : s.nodes()) {
                 assertEquals("127.0.0.1", n.host());
                 try (Jedis j = jedis(n)) {
                     assertEquals("127.0.0.1:" + n.clientPort(), j.configGet("bind").get("bind").split(" ")[0] + ":"
@@ -48,7 +48,7 @@ class RedisServersTest {
                     assertEquals("OK", j.set("k", "v", SetParams.setParams().nx().px(60_000)));
                 }
             }
-            ZkNode first = s.nodes().get(0);
+            ServerNode first = s.nodes().get(0);
             long before = s.pid(first);
             s.kill(first);
             assertFalse(ProcessHandle.of(before).map(ProcessHandle::isAlive).orElse(false), "killed");
@@ -67,7 +67,7 @@ class RedisServersTest {
         try (RedisServers s = RedisServers.builder(dir).size(1).appendOnly(true).build()) {
             s.start();
             s.awaitHealthy(Duration.ofSeconds(20));
-            ZkNode n = s.nodes().get(0);
+            ServerNode n = s.nodes().get(0);
             try (Jedis j = jedis(n)) {
                 assertEquals("OK", j.set("k", "v", SetParams.setParams().nx().px(60_000)));
             }
@@ -85,7 +85,7 @@ class RedisServersTest {
         try (RedisServers s = RedisServers.builder(dir).size(1).build()) {
             s.start();
             s.awaitHealthy(Duration.ofSeconds(20));
-            ZkNode n = s.nodes().get(0);
+            ServerNode n = s.nodes().get(0);
             s.pause(n);
             assertFalse(RedisServers.ping(n), "SIGSTOPped");
             s.resume(n);
@@ -98,12 +98,12 @@ class RedisServersTest {
         try (RedisServers s = RedisServers.builder(dir).size(3).clockShift(true).build()) {
             s.start();
             s.awaitHealthy(Duration.ofSeconds(20));
-            for (ZkNode n : s.nodes()) {
+            for (ServerNode n : s.nodes()) {
                 try (Jedis j = jedis(n)) {
                     assertEquals("OK", j.set("k", "v", SetParams.setParams().nx().px(10_000)));
                 }
             }
-            ZkNode jumped = s.nodes().get(1);
+            ServerNode jumped = s.nodes().get(1);
             long wallBefore;
             try (Jedis j = jedis(jumped)) {
                 wallBefore = Long.parseLong(j.time().get(0));
@@ -115,7 +115,7 @@ class RedisServersTest {
                 long wallAfter = Long.parseLong(j.time().get(0));
                 assertTrue(wallAfter - wallBefore >= 19, "its TIME moved " + (wallAfter - wallBefore) + " s");
             }
-            for (ZkNode n : List.of(s.nodes().get(0), s.nodes().get(2))) {
+            for (ServerNode n : List.of(s.nodes().get(0), s.nodes().get(2))) {
                 try (Jedis j = jedis(n)) {
                     assertEquals("v", j.get("k"), "the other instances keep the lock");
                     long skew = Long.parseLong(j.time().get(0)) - System.currentTimeMillis() / 1000;

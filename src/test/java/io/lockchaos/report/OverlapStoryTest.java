@@ -33,7 +33,7 @@ class OverlapStoryTest {
                         "seq", -1L)),
                 Op.of(OpType.INVOKE, 8 * s, 0, Fn.RELEASE, "/k", null),
                 Op.of(OpType.OK, 8 * s + 1, 0, Fn.RELEASE, "/k", null)));
-        CheckResult r = Checkers.forRecipe(Recipe.redisLease("pg-lease")).check(h);
+        CheckResult r = Checkers.forRecipe(Recipe.lease("pg-lease")).check(h);
         List<OverlapStory> stories = OverlapStory.of(h, r, Map.of());
         assertEquals(1, stories.size(), r.toString());
         assertEquals(List.of("how the double holder of /k happened:",

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.ssh.SshEnsemble;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.nemesis.IptablesPartitioner;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +57,7 @@ class SshEnsembleTest {
         }
     }
 
-    private static String mode(ZkNode n) {
+    private static String mode(ServerNode n) {
         return FourLetterWords.mode(n, 500).orElse("down");
     }
 
@@ -65,7 +65,7 @@ class SshEnsembleTest {
      * The server's mode once it says {@code wanted}, or the last one seen after 5 s: a signal sent through the host's
      * shell lands a moment after the command returns, and on a loaded machine a follower once answered in between.
      */
-    private static String modeSoon(ZkNode n, String wanted) throws InterruptedException {
+    private static String modeSoon(ServerNode n, String wanted) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         String m = mode(n);
         while (!m.equals(wanted) && System.nanoTime() < deadline) {
@@ -75,10 +75,10 @@ class SshEnsembleTest {
         return m;
     }
 
-    private static ZkNode leader(SshEnsemble zk, Duration within) throws InterruptedException {
+    private static ServerNode leader(SshEnsemble zk, Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
-            for (ZkNode n : zk.nodes()) {
+            for (ServerNode n : zk.nodes()) {
                 if (mode(n).equals("leader")) {
                     return n;
                 }
@@ -116,7 +116,7 @@ class SshEnsembleTest {
 
     /** A node's ctime is the leader's System.currentTimeMillis: the library uploaded to its host moves it. */
     private static void clocksMove(SshEnsemble zk) throws Exception {
-        ZkNode leader = leader(zk, Duration.ofSeconds(10));
+        ServerNode leader = leader(zk, Duration.ofSeconds(10));
         try (org.apache.zookeeper.ZooKeeper c = io.lockchaos.cluster.ZooKeepers.connect(leader.clientAddress(), 4_000,
                 Duration.ofSeconds(10))) {
             assertEquals(0, io.lockchaos.cluster.ServerClockProbe.minutesAhead(c, "/before"));
@@ -143,21 +143,21 @@ class SshEnsembleTest {
             folder = zk.hostRun(1).dir();
             assertTrue(Files.isDirectory(Path.of(folder, "cp")), folder);
             assertTrue(anyProcessMentions(folder + "/zoo.cfg"), "server 1 runs from its run folder");
-            for (ZkNode n : zk.nodes()) {
+            for (ServerNode n : zk.nodes()) {
                 assertEquals(lab.hosts().get(n.id() - 1) + ":2181", n.clientAddress());
             }
 
             // kill -9 of the leader: another is elected; the killed one rejoins on restart
-            ZkNode first = leader(zk, Duration.ofSeconds(10));
+            ServerNode first = leader(zk, Duration.ofSeconds(10));
             zk.kill(first);
             assertEquals("down", modeSoon(first, "down"));
-            ZkNode second = leader(zk, Duration.ofSeconds(30));
+            ServerNode second = leader(zk, Duration.ofSeconds(30));
             assertNotEquals(first.id(), second.id());
             zk.restart(first);
             zk.awaitHealthy(Duration.ofSeconds(60));
 
             // SIGSTOP of a follower: it stops answering, and answers again after SIGCONT
-            ZkNode follower = zk.nodes().stream().filter(n -> mode(n).equals("follower")).findFirst().orElseThrow();
+            ServerNode follower = zk.nodes().stream().filter(n -> mode(n).equals("follower")).findFirst().orElseThrow();
             zk.pause(follower);
             assertEquals("down", modeSoon(follower, "down"));
             zk.resume(follower);
@@ -167,15 +167,15 @@ class SshEnsembleTest {
             lab.netns().exec(1, List.of("iptables", "-w", "5", "-A", "INPUT", "-s", "192.0.2.1", "-m", "comment",
                     "--comment", "not-ours", "-j", "DROP"));
             IptablesPartitioner cuts = new IptablesPartitioner(zk.namespaces());
-            ZkNode isolated = leader(zk, Duration.ofSeconds(10));
-            for (ZkNode peer : zk.nodes()) {
+            ServerNode isolated = leader(zk, Duration.ofSeconds(10));
+            for (ServerNode peer : zk.nodes()) {
                 if (peer.id() != isolated.id()) {
                     cuts.cutOneWay(isolated, peer, "lockchaos-1");
                     cuts.cutOneWay(peer, isolated, "lockchaos-1");
                 }
             }
             assertTrue(rules().contains("lockchaos." + run + ".lockchaos-1"), rules());
-            ZkNode elected = leader(zk, Duration.ofSeconds(30));
+            ServerNode elected = leader(zk, Duration.ofSeconds(30));
             while (elected.id() == isolated.id()) {
                 Thread.sleep(100);
                 elected = leader(zk, Duration.ofSeconds(30));

@@ -1,7 +1,7 @@
 package io.lockchaos.ssh;
 
 import io.lockchaos.ssh.SshEnsemble;
-import io.lockchaos.cluster.ZkNode;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.nemesis.IptablesPartitioner;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +23,7 @@ public final class SshHolder {
         SshEnsemble zk = SshEnsemble.builder(Path.of(args[2])).hosts(hosts).options(o).build();
         zk.start();
         zk.awaitHealthy(Duration.ofSeconds(60));
-        List<ZkNode> nodes = zk.nodes();
+        List<ServerNode> nodes = zk.nodes();
         new IptablesPartitioner(zk.namespaces()).cutOneWay(nodes.get(0), nodes.get(1), "lockchaos-1");
         zk.pause(nodes.get(2));
         SshAgents agents = SshAgents.start(hosts.subList(0, 1), o, Path.of(args[2]).resolve("agents"));

@@ -14,7 +14,7 @@ class ModelsTest {
         assertEquals("reentrant-mutex", Models.forRecipe(Recipe.MULTI).name(), "each key a reentrant mutex");
         assertEquals("rw", Models.forRecipe(Recipe.READ_WRITE).name());
         assertEquals("rw", Models.forRecipe(Recipe.queued("q", true)).name(), "read/write before reentrancy");
-        assertEquals("owner-mutex", Models.forRecipe(Recipe.redisLease("redis")).name(), "owner, not reentrant");
+        assertEquals("owner-mutex", Models.forRecipe(Recipe.lease("redis")).name(), "owner, not reentrant");
         assertEquals("owner-mutex", Models.forRecipe(Recipe.queued("q", false)).name());
         assertEquals("semaphore:3", Models.forRecipe(Recipe.semaphore(3)).name());
         assertEquals("semaphore:1", Models.forRecipe(Recipe.semaphore(1)).name(), "a lease counted, even of one");

@@ -3,22 +3,23 @@ package io.lockchaos.cluster;
 import java.nio.file.Path;
 
 /**
- * One ZooKeeper server.
+ * One server of a lock service: a ZooKeeper server, a Redis instance, a PostgreSQL server, an etcd member.
  *
  * @param id its place in the ensemble (1-based): {@code node-N}, {@code nN} in targets and reports
  * @param host the address it binds, always loopback for local servers
  * @param clientPort where clients connect
- * @param quorumPort where followers talk to the leader
- * @param electionPort where servers elect a leader
+ * @param quorumPort where servers talk to each other through a proxy of the run: ZooKeeper's followers to the leader,
+ *     PostgreSQL's replicas to the primary (0 where there is no such link: Redis, etcd, one PostgreSQL server)
+ * @param electionPort where ZooKeeper's servers elect a leader (0 for the other services)
  * @param dataDir its snapshot and log directory, or null for an external server
  * @param logFile where it logs, or null for an external server
  * @param myid the id ZooKeeper knows it by (its {@code myid} file, {@code server.N} lines, reconfiguration): {@code id}
  *     unless the run asks for other ids ({@code first_server_id}), as ZooKeeper's session ids carry it in their top
  *     byte and ids from 128 make them negative (ZOOKEEPER-2901)
  */
-public record ZkNode(int id, String host, int clientPort, int quorumPort, int electionPort, Path dataDir,
+public record ServerNode(int id, String host, int clientPort, int quorumPort, int electionPort, Path dataDir,
                      Path logFile, int myid) {
-    public ZkNode(int id, String host, int clientPort, int quorumPort, int electionPort, Path dataDir, Path logFile) {
+    public ServerNode(int id, String host, int clientPort, int quorumPort, int electionPort, Path dataDir, Path logFile) {
         this(id, host, clientPort, quorumPort, electionPort, dataDir, logFile, id);
     }
 
