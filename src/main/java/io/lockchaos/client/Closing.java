@@ -3,10 +3,10 @@ package io.lockchaos.client;
 import io.lockchaos.api.LockClient;
 
 /** A lock client that, once closed, also closes what it was opened on (its session): what a factory returns. */
-final class Closing extends ForwardingLockClient {
+public final class Closing extends ForwardingLockClient {
     private final AutoCloseable session;
 
-    Closing(LockClient lock, AutoCloseable session) {
+    public Closing(LockClient lock, AutoCloseable session) {
         super(lock);
         this.session = session;
     }

@@ -7,8 +7,6 @@ import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.linear.Model;
 import io.lockchaos.checker.linear.Models;
 import java.util.List;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * A lock under test, as a run knows it: how a client opens it, what it promises (which decides the checkers and the
@@ -252,38 +250,5 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     /** The linearizability model of what the lock promises. */
     public Model<?> model() {
         return Models.forRecipe(promises());
-    }
-
-    /**
-     * A client of this Curator recipe on {@code client}'s session.
-     *
-     * @param key the lock's path (ignored by a multi-lock, which takes {@code allKeys})
-     * @param read for a read/write lock, whether this client takes the read lock
-     * @throws IllegalStateException for the tutorial's locks, which need a raw ZooKeeper handle
-     */
-    public LockClient open(CuratorFramework client, String key, boolean read, List<String> allKeys) {
-        return switch (kind) {
-            case MUTEX -> CuratorLocks.semaphoreMutex(client, key);
-            case REENTRANT_MUTEX -> new CuratorMutexClient(client, key);
-            case SEMAPHORE -> CuratorLocks.semaphore(client, key, permits);
-            case READ_WRITE -> CuratorLocks.readWrite(client, key, read);
-            case MULTI -> CuratorLocks.multi(client, allKeys);
-            default -> throw new IllegalStateException(wireName() + " is not a Curator recipe");
-        };
-    }
-
-    /**
-     * A client of this hand-written lock on the raw session {@code zk}.
-     *
-     * @throws IllegalStateException for Curator's recipes
-     */
-    public LockClient open(ZooKeeper zk, String key, boolean read) {
-        return switch (kind) {
-            case NAIVE_EXCLUSIVE -> new NaiveExclusiveLock(zk, key, "res");
-            case NAIVE_RW -> new NaiveReadWriteLock(zk, key, "res", read);
-            case NAIVE_HERD -> new NaiveHerdLock(zk, key, "res", false);
-            case NAIVE_QUEUE -> new NaiveHerdLock(zk, key, "res", true);
-            default -> throw new IllegalStateException(wireName() + " is a Curator recipe, not one of the tutorial's");
-        };
     }
 }

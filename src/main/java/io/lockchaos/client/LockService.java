@@ -49,8 +49,9 @@ public interface LockService {
     Set<ClusterKind> clusters();
 
     /**
-     * The workload keys that set its servers up, which a run on another service may not set (ZooKeeper's {@code
-     * zookeeper}, {@code first_server_id}, {@code container_check_ms}; PostgreSQL's {@code pg_replication}).
+     * The workload keys that set its servers up (ZooKeeper's {@code zookeeper}, {@code first_server_id}, {@code
+     * container_check_ms}; PostgreSQL's {@code pg_replication}; Redis' {@code redis_appendonly}): the validation
+     * refuses a run on another service the ZooKeeper ones, and {@link #refusalOfOthers} says what else is refused.
      */
     Set<String> keys();
 

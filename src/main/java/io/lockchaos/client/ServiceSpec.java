@@ -28,7 +28,7 @@ public record ServiceSpec(LockRecipe recipe, ClusterKind cluster, int nodes, int
         return ((Number) setting(key)).longValue();
     }
 
-    /** Whether the servers run in network namespaces of their own (here, or on SSH hosts). */
+    /** Whether the servers run in network namespaces of their own on this machine ({@code cluster netns}). */
     public boolean namespaces() {
         return cluster == ClusterKind.NETNS;
     }

@@ -6,6 +6,6 @@
  * through the one {@link io.lockchaos.client.ClientContext}, in the runner's JVM or an agent's alike. Which lock
  * service a recipe runs on is asked of {@link io.lockchaos.client.LockServices}: the services' interface lives here,
  * beside the recipes it opens, because the runner ({@code core}) and the agents both need it and neither may depend on
- * the other; each service implements it in its own package ({@link io.lockchaos.client.ZooKeeperService} for now here).
+ * the other; each service implements it in its own package ({@code zookeeper}, {@code redis}, {@code pg}, {@code etcd}).
  */
 package io.lockchaos.client;

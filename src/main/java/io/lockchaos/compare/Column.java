@@ -36,7 +36,7 @@ public record Column(String title, String deployment, String recipe, int nodes, 
                 + " default); 2 s sessions; a client stops work on SUSPENDED", "reentrant-mutex", 3,
                 Map.of("client_mode", "stop-on-suspended", "session_timeout_ms", "2000"),
                 List.of("naive-herd", "naive-queue"),
-                List.of("io/lockchaos/client/NaiveLock.java", "io/lockchaos/client/NaiveHerdLock.java"),
+                List.of("io/lockchaos/zookeeper/NaiveLock.java", "io/lockchaos/zookeeper/NaiveHerdLock.java"),
                 Map.of(Claim.RELIABILITY, "high", Claim.PERFORMANCE, "medium", Claim.COMPLEXITY, "medium",
                         Claim.HERD, "avoidable", Claim.LOCK_TYPES, "exclusive, read-write",
                         Claim.RECOVERY, "automatic"));

@@ -45,7 +45,7 @@ public final class RedisService implements LockService {
         boolean renew = plan.recipe().kind() == LockRecipe.Kind.REDISSON
                 || plan.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED;
         return RedisServers.builder(plan.folder()).size(plan.nodes())
-                .appendOnly(Boolean.TRUE.equals(plan.setting("redis_appendonly"))).clockShift(plan.clockShift())
+                .appendOnly(Boolean.parseBoolean(String.valueOf(plan.setting("redis_appendonly")))).clockShift(plan.clockShift())
                 .clientsRenew(renew).build();
     }
 

@@ -10,6 +10,7 @@ import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.JsonlHistoryReader;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
+import io.lockchaos.zookeeper.CuratorMutexClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -119,17 +119,4 @@ class LockRecipeTest {
         assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.MUTEX, 2));
         assertThrows(IllegalArgumentException.class, () -> LockRecipe.semaphore(0));
     }
-
-    @Test
-    void aClientIsOpenedOnlyOnTheSessionKindItsRecipeNeeds() {
-        for (LockRecipe r : all()) {
-            if (r.naive()) {
-                assertThrows(IllegalStateException.class, () -> r.open((org.apache.curator.framework.CuratorFramework)
-                        null, "/k", false, List.of("/k")));
-            } else {
-                assertThrows(IllegalStateException.class, () -> r.open((org.apache.zookeeper.ZooKeeper) null, "/k",
-                        false));
-            }
-        }
-    }
 }

@@ -30,8 +30,8 @@ class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java/io/lockchaos");
     private static final Pattern PROJECT_NAME = Pattern.compile("\\bio\\.lockchaos\\.([a-z]+)\\b");
     private static final Pattern FULL_CLASS_NAME = Pattern.compile("\\bio\\.lockchaos\\.[a-z]+\\.[A-Z]");
-    /** Packages where a service decides about itself: each service's own, and client (ZooKeeper's, for now). */
-    private static final Set<String> SERVICE_PACKAGES = Set.of("client", "redis", "pg", "etcd");
+    /** Packages where a service decides about itself: each service's own, and client, where the recipes are listed. */
+    private static final Set<String> SERVICE_PACKAGES = Set.of("client", "zookeeper", "redis", "pg", "etcd");
     /** A branch on which service a lock runs on, or a reach into another service's package. */
     private static final Pattern IDENTITY = Pattern.compile("recipe\\(\\)\\.(redis|postgres|etcd|zooKeeper|naive"
             + "|multiInstance)\\(\\)|Backend\\.(ZOOKEEPER|REDIS|POSTGRES|ETCD)\\b|Kind\\.(REDISSON|REDISSON_FENCED"

@@ -1,4 +1,4 @@
-package io.lockchaos.client;
+package io.lockchaos.zookeeper;
 
 import java.util.Comparator;
 import java.util.List;

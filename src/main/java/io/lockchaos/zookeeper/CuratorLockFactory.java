@@ -1,7 +1,11 @@
-package io.lockchaos.client;
+package io.lockchaos.zookeeper;
 
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
+import io.lockchaos.client.Closing;
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.RecipeFactory;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -46,7 +50,7 @@ public final class CuratorLockFactory extends RecipeFactory {
                 throw new IllegalStateException("no connection to " + ctx.connectString());
             }
             current.connected(c.getZookeeperClient().getZooKeeper().getSessionId());
-            return new Closing(recipe.open(c, ctx.key(), ctx.read(), ctx.allKeys()), c);
+            return new Closing(open(recipe, c, ctx.key(), ctx.read(), ctx.allKeys()), c);
         } catch (Exception | Error e) {
             c.close();
             throw e;
@@ -60,5 +64,24 @@ public final class CuratorLockFactory extends RecipeFactory {
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /**
+     * A client of Curator recipe {@code recipe} on {@code client}'s session.
+     *
+     * @param key the lock's path (ignored by a multi-lock, which takes {@code allKeys})
+     * @param read for a read/write lock, whether this client takes the read lock
+     * @throws IllegalStateException for the tutorial's locks, which need a raw ZooKeeper handle
+     */
+    static LockClient open(LockRecipe recipe, CuratorFramework client, String key, boolean read,
+                           List<String> allKeys) {
+        return switch (recipe.kind()) {
+            case MUTEX -> CuratorLocks.semaphoreMutex(client, key);
+            case REENTRANT_MUTEX -> new CuratorMutexClient(client, key);
+            case SEMAPHORE -> CuratorLocks.semaphore(client, key, recipe.permits());
+            case READ_WRITE -> CuratorLocks.readWrite(client, key, read);
+            case MULTI -> CuratorLocks.multi(client, allKeys);
+            default -> throw new IllegalStateException(recipe.wireName() + " is not a Curator recipe");
+        };
     }
 }

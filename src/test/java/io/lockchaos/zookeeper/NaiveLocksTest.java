@@ -1,4 +1,4 @@
-package io.lockchaos.client;
+package io.lockchaos.zookeeper;
 
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Grant;
@@ -11,6 +11,8 @@ import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.LockWorker;
+import io.lockchaos.client.Recorder;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;

@@ -1,4 +1,4 @@
-package io.lockchaos.client;
+package io.lockchaos.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +9,8 @@ import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.checker.linear.LinearizabilityChecker;
 import io.lockchaos.checker.linear.Models;
+import io.lockchaos.client.LockWorker;
+import io.lockchaos.client.Recorder;
 import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;

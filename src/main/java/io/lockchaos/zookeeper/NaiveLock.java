@@ -1,4 +1,4 @@
-package io.lockchaos.client;
+package io.lockchaos.zookeeper;
 
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Grant;

@@ -1,5 +1,9 @@
-package io.lockchaos.client;
+package io.lockchaos.zookeeper;
 
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockService;
+import io.lockchaos.client.ServerPlan;
+import io.lockchaos.client.ServiceSpec;
 import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
