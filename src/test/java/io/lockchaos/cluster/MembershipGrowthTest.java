@@ -57,9 +57,10 @@ class MembershipGrowthTest {
         MarkedCommand.Result ran = run("MembershipGrowthTest.growing",
                 "bin/lockchaos run --workload workloads/zk-grow.json --check-expect");
         List<JsonNode> ops = history("zk-grow");
-        if (nemesis(ops, "start").isEmpty()) {
+        if (nemesis(ops, "start").isEmpty() || nemesis(ops, "stop").isEmpty()) {
             // the newcomers sync in 2-4 s on an idle machine; in the slow tier (four test JVMs on two cores) they
-            // were once still syncing when the run ended, the op recorded as info: once more, printed
+            // were once still syncing when the run ended, the op recorded as info, and once their leaving was not
+            // recorded ok: once more, printed
             System.out.println("zk-grow: the newcomers had not joined when the run ended; once more: "
                     + ops.stream().filter(o -> o.path("process").asText().equals("nemesis")).toList());
             // with a longer run: under that load starting and syncing two newcomers took more than the 11 s

@@ -87,6 +87,13 @@ class RedisScenarioTest {
     @Test
     void theSeedsReleaseDeletesTheNextHoldersLockAndRedlocksCompareAndDeleteDoesNot() throws Exception {
         Runner.Outcome seed = run("redlock-tutorial-release.json", Map.of());
+        if (seed.result().verdict() != Verdict.INVALID) {
+            // the double holder needs the next holder to hold when the paused DEL lands (valid 4 of 4 times idle
+            // here); beside three other test JVMs it was once valid with no anomaly at all: once more, printed
+            System.out.println("redlock-tutorial-release: " + seed.result().verdict() + " (" + seed.faultsStarted()
+                    + " fault(s) started); once more");
+            seed = run("redlock-tutorial-release.json", Map.of());
+        }
         assertVerdict(Verdict.INVALID, seed, "redlock-tutorial");
         assertTrue(seed.result().violationKinds().contains(AnomalyKind.DOUBLE_HOLDER));
         Runner.Outcome redlock = run("redlock-tutorial-release.json", Map.of("recipe", "redlock", "expect", "valid"));
