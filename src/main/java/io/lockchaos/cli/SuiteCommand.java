@@ -5,7 +5,6 @@ import io.lockchaos.suite.Suite;
 import io.lockchaos.suite.SuiteEntry;
 import io.lockchaos.suite.SuiteRecord;
 import io.lockchaos.suite.Trends;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

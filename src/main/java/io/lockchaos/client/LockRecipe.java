@@ -1,7 +1,6 @@
 package io.lockchaos.client;
 
 import io.lockchaos.api.Backend;
-import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Promises;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.linear.Model;

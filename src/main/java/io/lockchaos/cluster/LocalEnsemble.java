@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * 1, 3 or 5 ZooKeeper servers as child JVMs from this project's own classpath, on 127.0.0.1 and free ports, each

@@ -8,7 +8,6 @@ import io.lockchaos.checker.Checkers;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.client.LiveMonitor;
-import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
@@ -57,9 +56,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**

@@ -8,7 +8,6 @@ import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.ClientContext;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ForwardingLockClient;
-import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockSettings;
 import io.lockchaos.api.LockClient;

@@ -1,7 +1,5 @@
 package io.lockchaos.nemesis;
 
-import io.lockchaos.api.LockClient;
-import io.lockchaos.api.DangerPoint;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.fault.Fault;

@@ -12,7 +12,6 @@ import io.lockchaos.cluster.ParentWatchdog;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.ServerClasspath;
 import io.lockchaos.cluster.ServerClocks;
-import io.lockchaos.cluster.ServerLogs;
 import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.cluster.ZooCfg;
 import java.io.IOException;
