@@ -12,10 +12,11 @@ import java.util.Set;
 
 /**
  * A lock service as a run sees it: the servers a lock runs on ({@link Backend}), how its clients are opened in this
- * JVM, what the machine must have, which versions a run records, and what its servers still hold at the end. Each
+ * JVM, how its servers start and what the machine must have for them, what it takes of a workload (declared as data,
+ * and judged by {@link #refusal}), which versions a run records, and what its servers still hold at the end. Each
  * service is one package that implements this once and registers it (a line in {@code
- * META-INF/services/io.lockchaos.client.LockService}); the runner, the agents, preflight and the final phase ask
- * {@link LockServices} and never branch on which service it is.
+ * META-INF/services/io.lockchaos.client.LockService}); the runner, the agents, preflight, the workload validation, the
+ * final phase and the explorer ask {@link LockServices} and never branch on which service it is.
  */
 public interface LockService {
     /** The servers this service is: the name a user's factory returns and a workload's recipe implies. */
