@@ -118,13 +118,28 @@ public final class ZooKeeperService implements LockService {
         }
     }
 
+    /**
+     * Creates a persistent node unless it is there. A connection lost in the meantime is tried again (the handle
+     * reconnects by itself): right after an ensemble's start, beside other test JVMs, a fresh server once dropped the
+     * connection under the first create, and the run ended with an internal error.
+     */
     private static void create(ZooKeeper zk, String path) throws Exception {
-        try {
-            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        } catch (KeeperException.NodeExistsException e) {
-            // already there
+        for (int attempt = 1; ; attempt++) {
+            try {
+                zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                return;
+            } catch (KeeperException.NodeExistsException e) {
+                return; // already there, or made by the attempt whose answer was lost
+            } catch (KeeperException.ConnectionLossException e) {
+                if (attempt == CREATE_ATTEMPTS) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
         }
     }
+
+    private static final int CREATE_ATTEMPTS = 20;
 
     @Override
     public boolean takesExistingServers() {
