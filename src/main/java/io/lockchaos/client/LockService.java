@@ -128,7 +128,13 @@ public interface LockService {
      */
     Inspection inspect(String connect, List<String> keys) throws InterruptedException;
 
-    /** What an inspection found: the entries a final phase records as {@code nodes} and {@code expiring}. */
+    /**
+     * What an inspection found, recorded by the final phase as {@code nodes} and {@code expiring}; each service's
+     * inspection returns it (there is no second record of the same two lists).
+     *
+     * @param left what nothing ends (no expiry, no lease): a holder that is gone leaked it
+     * @param expiring what ends by itself (a lease still running): no leak, listed for the record
+     */
     record Inspection(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
         public Inspection {
             left = List.copyOf(left);

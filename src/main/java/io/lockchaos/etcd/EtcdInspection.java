@@ -4,6 +4,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
+import io.lockchaos.client.LockService.Inspection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,17 +17,8 @@ public final class EtcdInspection {
     private EtcdInspection() {
     }
 
-    /**
-     * What one read of the lock prefixes found.
-     *
-     * @param left keys without a lease: nothing ends them, so a holder that is gone leaked them
-     * @param expiring keys on a lease still running: they go with it, no leak, listed for the record
-     */
-    public record Found(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
-    }
-
     /** Every key under each lock's prefix, read through the members at {@code addresses} ({@code host:port}). */
-    public static Found inspect(List<String> addresses, List<String> keys) throws InterruptedException {
+    public static Inspection inspect(List<String> addresses, List<String> keys) throws InterruptedException {
         List<Map<String, Object>> left = new ArrayList<>();
         List<Map<String, Object>> expiring = new ArrayList<>();
         try (Client c = Client.builder().endpoints(addresses.stream().map(EtcdServers::url).toArray(String[]::new))
@@ -55,6 +47,6 @@ public final class EtcdInspection {
             // the caller records the inspection as cut short, with this message
             throw new IllegalStateException(e.getCause() != null ? e.getCause().getMessage() : "timed out", e);
         }
-        return new Found(left, expiring);
+        return new Inspection(left, expiring);
     }
 }

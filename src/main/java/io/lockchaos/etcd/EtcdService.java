@@ -138,7 +138,6 @@ public final class EtcdService implements LockService {
 
     @Override
     public Inspection inspect(String connect, List<String> keys) throws InterruptedException {
-        EtcdInspection.Found f = EtcdInspection.inspect(List.of(connect.split(",")), keys);
-        return new Inspection(f.left(), f.expiring());
+        return EtcdInspection.inspect(List.of(connect.split(",")), keys);
     }
 }

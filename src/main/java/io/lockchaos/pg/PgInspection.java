@@ -1,5 +1,6 @@
 package io.lockchaos.pg;
 
+import io.lockchaos.client.LockService.Inspection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -20,11 +21,7 @@ public final class PgInspection {
     private PgInspection() {
     }
 
-    /** What was found: held without end, and held until a lease runs out. */
-    public record Found(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
-    }
-
-    public static Found inspect(String address, List<String> keys) {
+    public static Inspection inspect(String address, List<String> keys) {
         List<Map<String, Object>> left = new ArrayList<>();
         List<Map<String, Object>> expiring = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(PgServers.url(address, Duration.ofSeconds(2),
@@ -69,6 +66,6 @@ public final class PgInspection {
         } catch (SQLException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-        return new Found(left, expiring);
+        return new Inspection(left, expiring);
     }
 }

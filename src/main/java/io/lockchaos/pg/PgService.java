@@ -176,7 +176,6 @@ public final class PgService implements LockService {
 
     @Override
     public Inspection inspect(String connect, List<String> keys) {
-        PgInspection.Found f = PgInspection.inspect(connect, keys);
-        return new Inspection(f.left(), f.expiring());
+        return PgInspection.inspect(connect, keys);
     }
 }

@@ -1,5 +1,6 @@
 package io.lockchaos.redis;
 
+import io.lockchaos.client.LockService.Inspection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,17 +11,8 @@ public final class RedisInspection {
     private RedisInspection() {
     }
 
-    /**
-     * What one walk over the instances found of the lock keys.
-     *
-     * @param left keys set without an expiry: nothing ends them, so a holder that is gone leaked them
-     * @param expiring keys that expire by themselves (a lease still running): no leak, listed for the record
-     */
-    public record Found(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
-    }
-
     /** Every lock key still set on every instance, in one walk: a key cannot move from one list to the other. */
-    public static Found inspect(List<String> addresses, List<String> keys) {
+    public static Inspection inspect(List<String> addresses, List<String> keys) {
         List<Map<String, Object>> left = new ArrayList<>();
         List<Map<String, Object>> expiring = new ArrayList<>();
         for (int i = 0; i < addresses.size(); i++) {
@@ -52,6 +44,6 @@ public final class RedisInspection {
                 }
             }
         }
-        return new Found(left, expiring);
+        return new Inspection(left, expiring);
     }
 }

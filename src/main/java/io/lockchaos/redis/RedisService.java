@@ -148,7 +148,6 @@ public final class RedisService implements LockService {
 
     @Override
     public Inspection inspect(String connect, List<String> keys) {
-        RedisInspection.Found f = RedisInspection.inspect(List.of(connect.split(",")), keys);
-        return new Inspection(f.left(), f.expiring());
+        return RedisInspection.inspect(List.of(connect.split(",")), keys);
     }
 }

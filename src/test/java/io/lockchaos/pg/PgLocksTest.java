@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.api.Grant;
+import io.lockchaos.client.LockService;
 import io.lockchaos.cluster.ServerNode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,7 +53,7 @@ class PgLocksTest {
                 assertNull(b.acquire(Duration.ofMillis(200)), "the lock is held: a waiter times out");
                 assertNull(b.acquire(Duration.ZERO), "a single try is refused at once");
                 assertFalse(b.release(), "a non-holder's release does not free it");
-                PgInspection.Found held = PgInspection.inspect(n.clientAddress(), List.of("/lockchaos/lock-0"));
+                LockService.Inspection held = PgInspection.inspect(n.clientAddress(), List.of("/lockchaos/lock-0"));
                 assertEquals(1, held.left().size(), held.toString());
                 assertEquals(a.backendPid(), held.left().get(0).get("owner"));
                 s.kill(n);
