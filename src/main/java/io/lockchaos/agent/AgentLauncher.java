@@ -34,6 +34,14 @@ import java.util.jar.JarFile;
  * setpriv exists), watches the runner's pid itself, and is killed by {@link #close} and by a shutdown hook.
  */
 public final class AgentLauncher implements ClientAgents {
+    /**
+     * An agent's JVM flags, here and on SSH hosts. SerialGC: measured faster here than G1 for a JVM of many small
+     * clients on 2 cores; C1 only, as the launcher's: the clients wait on the servers, not on compiled code. An agent
+     * out of memory exits, so its runner sees the connections go instead of waiting on an answer that never comes.
+     */
+    public static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx512m",
+            "-Xss512k", "-XX:-UsePerfData", "-XX:+ExitOnOutOfMemoryError", "-Dzookeeper.jmx.log4j.disable=true");
+
     /** One thread starts every agent and lives as long as the JVM: the parent-death signal follows the forking thread. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-agent-spawner");
@@ -188,11 +196,9 @@ public final class AgentLauncher implements ClientAgents {
         if (Files.isExecutable(Path.of("/usr/bin/setpriv"))) {
             cmd.addAll(List.of("/usr/bin/setpriv", "--pdeathsig", "KILL", "--"));
         }
-        // SerialGC: measured faster here than G1 for a JVM of many small clients on 2 cores; an agent out of memory
-        // exits, so its runner sees the connections go instead of waiting on an answer that never comes
-        cmd.addAll(List.of(java, "-XX:+UseSerialGC", "-Xmx512m", "-Xss512k", "-XX:-UsePerfData",
-                "-XX:+ExitOnOutOfMemoryError",
-                "-Dzookeeper.jmx.log4j.disable=true", "-cp", classpath, AgentMain.class.getName(),
+        cmd.add(java);
+        cmd.addAll(JVM_FLAGS);
+        cmd.addAll(List.of("-cp", classpath, AgentMain.class.getName(),
                 "--listen", "127.0.0.1:0", "--parent", Long.toString(ProcessHandle.current().pid())));
         if (secret != null) {
             cmd.addAll(List.of("--secret", "stdin"));

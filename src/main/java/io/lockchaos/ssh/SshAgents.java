@@ -131,10 +131,10 @@ public final class SshAgents implements ClientAgents {
         }
         h.uploadAll(files, r.dir() + "/cp");
         String address = InetAddress.getByName(name).getHostAddress();
-        // as AgentLauncher's agents: SerialGC, a bounded heap, an agent out of memory exits
-        List<String> cmd = List.of("java", "-XX:+UseSerialGC", "-Xmx512m", "-Xss512k", "-XX:-UsePerfData",
-                "-XX:+ExitOnOutOfMemoryError", "-Dzookeeper.jmx.log4j.disable=true", "-cp", String.join(":", cp),
-                AgentMain.class.getName(), "--listen", address + ":0", "--parent", "stdin", "--secret", "stdin");
+        List<String> cmd = new ArrayList<>(List.of("java"));
+        cmd.addAll(AgentLauncher.JVM_FLAGS);
+        cmd.addAll(List.of("-cp", String.join(":", cp), AgentMain.class.getName(), "--listen", address + ":0",
+                "--parent", "stdin", "--secret", "stdin"));
         SshHost.Background b = h.start(r.dir(), cmd, r.dir() + "/agent.log", true);
         procs.set(at, b);
         r.recordProcess(b.pid());
