@@ -5,6 +5,7 @@ import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,8 +163,9 @@ public final class Suite {
 
     /** Starts {@code main ARGS} in a JVM of its own, its output to {@code log}; null once the suite is stopped. */
     private Process child(List<String> args, Path log) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), main));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(inheritedFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -176,6 +178,22 @@ public final class Suite {
             current = pb.start();
             return current;
         }
+    }
+
+    /**
+     * This JVM's compiler setting and class-data archive, for a child: the launcher starts the suite with C1 only and
+     * the jar's archive, and a run started without them used twice the CPU of its runner (the optimising compiler's
+     * threads) on two cores. Nothing else is passed on: a child keeps the JVM's default collector, as a run should.
+     */
+    static List<String> inheritedFlags() {
+        List<String> out = new ArrayList<>();
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("-XX:TieredStopAtLevel=") || a.startsWith("-XX:SharedArchiveFile=")
+                    || a.startsWith("-Xlog:cds")) {
+                out.add(a);
+            }
+        }
+        return out;
     }
 
     private static String nameOf(Path file) {
