@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
  * stopped), or {@code not run: WHY}. A block without a comment promises exit 0 for each command.
  *
  * <p>It is one of the slow tier's classes, so that its minutes overlap the other slow tests; everything it runs writes
- * only into its own copy (the build included), never into the build the other test JVMs read. The pages of the
- * servers' workloads ({@link #SERVER_PAGES}) are {@link ServerDocCommandsTest}'s, so that the test JVMs share
- * these minutes rather than one running them all at the end; so are the CI page's ({@link #CI_PAGES}, whose soak runs for
- * minutes), {@link CiDocCommandsTest}'s.
+ * only into its own copy (the build included), never into the build the other test JVMs read. The pages named in
+ * {@link #ELSEWHERE} are other classes' ({@link EtcdDocCommandsTest}, {@link PostgresDocCommandsTest},
+ * {@link ServerDocCommandsTest}, {@link CiDocCommandsTest}, {@link SshDocCommandsTest}, {@link FaultsDocCommandsTest},
+ * {@link MavenDocCommandsTest}), so that the test JVMs share these minutes rather than one running them at the end.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class DocCommandsTest {
@@ -37,14 +37,21 @@ class DocCommandsTest {
     private static final Pattern DIRECTIVE = Pattern.compile("<!-- doc-test: (.*) -->");
     private static final Pattern QUOTED = Pattern.compile("(prints|until) \"([^\"]*)\"");
     private static final Duration LIMIT = Duration.ofMinutes(5);
-    /** Pages whose commands only run workloads on servers of their own, and need nothing an earlier page made. */
-    static final List<String> SERVER_PAGES = List.of("etcd.md", "postgres.md", "redis.md", "zookeeper.md");
-    /** Of those, the etcd page: {@link EtcdDocCommandsTest}'s, whose eight runs would otherwise make the longest class. */
+    /**
+     * The pages another class runs, each in its own test JVM's time, so that no class runs for much longer than the
+     * others (the slow tier ends when its longest fork does): the pages of one lock service's workloads, the CI page
+     * (its soak runs for minutes), the SSH page (run alone with {@code -Dtest='*Ssh*'}), the fault catalogue, and the
+     * pages that run Maven builds. Every page named here must exist; pages depend only on commands of their own page.
+     */
     static final List<String> ETCD_PAGES = List.of("etcd.md");
-    /** The CI page: the suite and the soak, minutes of their own. */
+    static final List<String> POSTGRES_PAGES = List.of("postgres.md");
+    static final List<String> SERVER_PAGES = List.of("redis.md", "zookeeper.md");
     static final List<String> CI_PAGES = List.of("ci.md");
-    /** The SSH page: its runs on lab hosts, {@link SshDocCommandsTest}'s (run alone with {@code -Dtest='*Ssh*'}). */
     static final List<String> SSH_PAGES = List.of("ssh.md");
+    static final List<String> FAULTS_PAGES = List.of("faults.md");
+    static final List<String> MAVEN_PAGES = List.of("your-own-lock.md", "property-testing.md");
+    private static final List<List<String>> ELSEWHERE = List.of(ETCD_PAGES, POSTGRES_PAGES, SERVER_PAGES, CI_PAGES,
+            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES);
 
     /** What the text promises about one command. */
     record Promise(Integer exit, List<String> prints, String until, String notRun, Integer orExit) {
@@ -140,9 +147,8 @@ class DocCommandsTest {
 
     @Test
     void everyDocumentedCommandRunsAsWritten() throws Exception {
-        runAll(pages().stream().filter(p -> !SERVER_PAGES.contains(p.getFileName().toString())
-                && !CI_PAGES.contains(p.getFileName().toString())
-                && !SSH_PAGES.contains(p.getFileName().toString())).toList(), 10);
+        runAll(pages().stream().filter(p -> ELSEWHERE.stream()
+                .noneMatch(names -> names.contains(p.getFileName().toString()))).toList(), 10);
     }
 
     /**

@@ -4,15 +4,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link DocCommandsTest} for the pages of the servers' workloads (Database locks, Redis locks, ZooKeeper ensembles;
- * etcd locks is {@link EtcdDocCommandsTest}'s): the same runner, as written, in a working copy of its own, in another
- * test JVM's time.
+ * {@link DocCommandsTest} for the Redis locks and ZooKeeper ensembles pages (etcd's and PostgreSQL's are classes of
+ * their own): the same runner, as written, in a working copy of its own, in another test JVM's time.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class ServerDocCommandsTest {
     @Test
     void theServerPagesCommandsRunAsWritten() throws Exception {
-        DocCommandsTest.runPages(DocCommandsTest.SERVER_PAGES.stream()
-                .filter(p -> !DocCommandsTest.ETCD_PAGES.contains(p)).toList(), 10);
+        DocCommandsTest.runPages(DocCommandsTest.SERVER_PAGES, 8);
     }
 }
