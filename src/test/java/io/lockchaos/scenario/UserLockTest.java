@@ -40,7 +40,7 @@ class UserLockTest {
 
     @Test
     void aUserLockRunsInAgentsOnTheCuratorItBrings() throws Exception {
-        ScenarioResult r = Scenario.builder().name("plain-mutex").clients(4).time(Duration.ofSeconds(3))
+        ScenarioResult r = Scenario.builder().name("plain-mutex").nodes(1).clients(4).time(Duration.ofSeconds(3))
                 .hold(Duration.ofMillis(50)).lock("io.lockchaos.api.testlocks.PlainMutex", classpathOnCurator550())
                 .store(store).run();
         assertEquals(Verdict.VALID, r.verdict(), "see " + r.dir());
@@ -64,7 +64,7 @@ class UserLockTest {
      */
     @Test
     void aUserLockThatKeepsItsDataIsReadAndWrittenInItsAgents() throws Exception {
-        ScenarioResult r = Scenario.builder().name("committing").clients(3).time(Duration.ofSeconds(3))
+        ScenarioResult r = Scenario.builder().name("committing").nodes(1).clients(3).time(Duration.ofSeconds(3))
                 .hold(Duration.ofMillis(20)).lock("io.lockchaos.api.testlocks.CommittingLock", classpathOnCurator550())
                 .store(store).run();
         assertEquals(Verdict.VALID, r.verdict(), "see " + r.dir());
@@ -107,7 +107,7 @@ class UserLockTest {
         List<List<Object>> cases = List.of(List.of("WallClockLease", jump, Verdict.INVALID),
                 List.of("WallClockLease", "", Verdict.VALID), List.of("MonotonicLease", jump, Verdict.VALID));
         for (List<Object> c : cases) {
-            ScenarioResult r = Scenario.builder().name("client-clock").clients(3).time(Duration.ofSeconds(4))
+            ScenarioResult r = Scenario.builder().name("client-clock").nodes(1).clients(3).time(Duration.ofSeconds(4))
                     .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
                     .lock("io.lockchaos.api.testlocks." + c.get(0), classpathOnCurator550())
                     .nemesis((String) c.get(1)).store(store).run();
