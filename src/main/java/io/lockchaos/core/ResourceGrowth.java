@@ -77,9 +77,9 @@ public record ResourceGrowth(double warmUpSeconds, double warmUpMb, double highe
      * it went after, and whether that is within the bound.
      */
     public String line(long boundMb) {
-        return String.format(Locale.ROOT, "memory: live heap %.1f MB at %.0f s, at most %.1f MB in the %d"
-                + " samples after (+%.1f MB, bound %d MB): %s", warmUpMb, warmUpSeconds, highestMb, samplesAfter,
-                growthMb(), boundMb, within(boundMb) ? "within" : "NOT within");
+        return String.format(Locale.ROOT, "memory: live heap %.1f MB at %.0f s, at most %.1f MB in the %s"
+                + " after (+%.1f MB, bound %d MB): %s", warmUpMb, warmUpSeconds, highestMb, samplesAfter == 1
+                ? "sample" : samplesAfter + " samples", growthMb(), boundMb, within(boundMb) ? "within" : "NOT within");
     }
 
     public boolean within(long boundMb) {

@@ -44,6 +44,8 @@ class ResourceGrowthTest {
                 .orElseThrow();
         assertEquals(0, g.growthMb());
         assertTrue(g.within(0));
+        assertEquals("memory: live heap 500.0 MB at 60 s, at most 480.0 MB in the sample after (+0.0 MB, bound 0 MB):"
+                + " within", g.line(0));
     }
 
     @Test
