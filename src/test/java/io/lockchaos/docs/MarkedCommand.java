@@ -38,11 +38,14 @@ public final class MarkedCommand {
 
     /**
      * Runs {@code command} with bash in {@code work}, where {@code links} (folders of the repository such as bin and
-     * target) are linked; fails when it is still running after {@code seconds}.
+     * target) are linked, unless an earlier run there linked them; fails when it is still running after
+     * {@code seconds}.
      */
     public static Result run(String command, Path work, List<String> links, int seconds) throws Exception {
         for (String link : links) {
-            Files.createSymbolicLink(work.resolve(link), ROOT.resolve(link));
+            if (!Files.isSymbolicLink(work.resolve(link))) { // a second run in the same folder (a retry) has them
+                Files.createSymbolicLink(work.resolve(link), ROOT.resolve(link));
+            }
         }
         Path log = Files.createTempFile(work, "command-", ".log");
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(work.toFile())
