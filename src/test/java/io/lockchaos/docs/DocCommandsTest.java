@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * only into its own copy (the build included), never into the build the other test JVMs read. The pages named in
  * {@link #ELSEWHERE} are other classes' ({@link EtcdDocCommandsTest}, {@link PostgresDocCommandsTest},
  * {@link ServerDocCommandsTest}, {@link CiDocCommandsTest}, {@link SshDocCommandsTest}, {@link FaultsDocCommandsTest},
- * {@link MavenDocCommandsTest}), so that the test JVMs share these minutes rather than one running them at the end.
+ * {@link MavenDocCommandsTest}, {@link MutationDocCommandsTest}), so that the test JVMs share these minutes rather
+ * than one running them at the end.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class DocCommandsTest {
@@ -40,8 +41,9 @@ class DocCommandsTest {
     /**
      * The pages another class runs, each in its own test JVM's time, so that no class runs for much longer than the
      * others (the slow tier ends when its longest fork does): the pages of one lock service's workloads, the CI page
-     * (its soak runs for minutes), the SSH page (run alone with {@code -Dtest='*Ssh*'}), the fault catalogue, and the
-     * pages that run Maven builds. Every page named here must exist; pages depend only on commands of their own page.
+     * (its soak runs for minutes), the SSH page (run alone with {@code -Dtest='*Ssh*'}), the fault catalogue, the
+     * user's lock page (it builds lockchaos and the example project with Maven) and the mutation-testing page. Every
+     * page named here must exist; pages depend only on commands of their own page.
      */
     static final List<String> ETCD_PAGES = List.of("etcd.md");
     static final List<String> POSTGRES_PAGES = List.of("postgres.md");
@@ -49,9 +51,10 @@ class DocCommandsTest {
     static final List<String> CI_PAGES = List.of("ci.md");
     static final List<String> SSH_PAGES = List.of("ssh.md");
     static final List<String> FAULTS_PAGES = List.of("faults.md");
-    static final List<String> MAVEN_PAGES = List.of("your-own-lock.md", "property-testing.md");
+    static final List<String> MAVEN_PAGES = List.of("your-own-lock.md");
+    static final List<String> MUTATION_PAGES = List.of("property-testing.md");
     private static final List<List<String>> ELSEWHERE = List.of(ETCD_PAGES, POSTGRES_PAGES, SERVER_PAGES, CI_PAGES,
-            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES);
+            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES, MUTATION_PAGES);
 
     /** What the text promises about one command. */
     record Promise(Integer exit, List<String> prints, String until, String notRun, Integer orExit) {

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link DocCommandsTest} for the Database locks page (its nine workloads on PostgreSQL): the same runner, as written, in a working copy of its own, in another test JVM's
- * time.
+ * {@link DocCommandsTest} for the Database locks page (its nine workloads on PostgreSQL): the same runner, as written,
+ * in a working copy of its own, in another test JVM's time.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class PostgresDocCommandsTest {
