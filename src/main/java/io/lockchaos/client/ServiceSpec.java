@@ -58,11 +58,16 @@ public record ServiceSpec(LockRecipe recipe, ClusterKind cluster, int nodes, int
         return null;
     }
 
+    /** The lease of a leased lock, or null when it is in range. */
+    public String leaseRangeProblem() {
+        long lease = number("lease_ms");
+        return lease < 10 || lease > 600_000 ? "lease_ms: expected 10 to 600000, got " + lease : null;
+    }
+
     /** The lease and the per-request timeout of a leased lock (Redis, etcd), or null when both are in range. */
     public String leaseProblem() {
-        long lease = number("lease_ms");
-        if (lease < 10 || lease > 600_000) {
-            return "lease_ms: expected 10 to 600000, got " + lease;
+        if (leaseRangeProblem() != null) {
+            return leaseRangeProblem();
         }
         long timeout = number("redis_timeout_ms");
         if (timeout < 1 || timeout > 60_000) {

@@ -85,20 +85,17 @@ public final class PgService implements LockService {
     @Override
     public String refusal(ServiceSpec s) {
         String recipe = s.recipe().wireName();
-        long lease = s.number("lease_ms");
-        if (lease < 10 || lease > 600_000) {
-            return "lease_ms: expected 10 to 600000, got " + lease;
+        if (s.leaseRangeProblem() != null) {
+            return s.leaseRangeProblem();
         }
         if (s.cluster() != ClusterKind.LOCAL) {
             return "cluster: " + recipe + " runs on a local PostgreSQL server (cluster local), not "
                     + s.cluster().wireName();
         }
-        PgReplication replication;
-        try {
-            replication = replication(s);
-        } catch (IllegalArgumentException e) {
-            return "pg_replication: " + e.getMessage();
+        if (replicationProblem(s) != null) {
+            return replicationProblem(s);
         }
+        PgReplication replication = replication(s);
         boolean replicas = replication != PgReplication.NONE;
         if (!replicas && s.nodes() != 1) {
             return "nodes: " + recipe + " locks on one PostgreSQL server unless pg_replication gives it replicas:"
@@ -108,8 +105,8 @@ public final class PgService implements LockService {
             return "nodes: pg_replication " + replication.wireName() + " needs a primary and 1 to 4 replicas: nodes 2"
                     + " to 5, got " + s.nodes();
         }
-        if (!s.recipe().promises().reentrant() && s.reentryDepth() != 1) {
-            return "reentry_depth: " + recipe + " is not reentrant: 1, got " + s.reentryDepth();
+        if (!s.recipe().promises().reentrant() && s.notReentrantProblem() != null) {
+            return s.notReentrantProblem();
         }
         return s.firstRefusedFault(f -> {
             FaultKind k = f.kind();
@@ -127,13 +124,10 @@ public final class PgService implements LockService {
     /** Replicas and the failover are PostgreSQL's own: a run on another service takes neither. */
     @Override
     public String refusalOfOthers(ServiceSpec s) {
-        PgReplication replication;
-        try {
-            replication = replication(s);
-        } catch (IllegalArgumentException e) {
-            return "pg_replication: " + e.getMessage();
+        if (replicationProblem(s) != null) {
+            return replicationProblem(s);
         }
-        if (replication != PgReplication.NONE) {
+        if (replication(s) != PgReplication.NONE) {
             return "pg_replication: replicas are PostgreSQL's: " + s.recipe().wireName() + " takes none";
         }
         return s.firstRefusedFault(f -> f.kind() == FaultKind.FAILOVER ? failoverProblem(s, f) : null);
@@ -141,6 +135,16 @@ public final class PgService implements LockService {
 
     private static PgReplication replication(ServiceSpec s) {
         return PgReplication.parse(String.valueOf(s.setting("pg_replication")));
+    }
+
+    /** Why {@code pg_replication} cannot be read, or null when it can. */
+    private static String replicationProblem(ServiceSpec s) {
+        try {
+            replication(s);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "pg_replication: " + e.getMessage();
+        }
     }
 
     /** What is wrong with a failover: it promotes a replica, which only PostgreSQL with replicas has. */

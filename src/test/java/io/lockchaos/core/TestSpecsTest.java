@@ -440,6 +440,11 @@ class TestSpecsTest {
                 + " async needs a primary and 1 to 4 replicas: nodes 2 to 5, got 1");
         refused.put(Map.of("recipe", "mutex", "pg_replication", "async"), "t: pg_replication: replicas are"
                 + " PostgreSQL's: mutex takes none");
+        refused.put(Map.of("recipe", "mutex", "pg_replication", "sync"), "t: pg_replication: expected none, async"
+                + " or remote_apply, got 'sync'");
+        refused.put(Map.of("recipe", "pg-lease", "lease_ms", "5"), "t: lease_ms: expected 10 to 600000, got 5");
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "reentry_depth", "2"), "t: reentry_depth: pg-lease is not"
+                + " reentrant: 1, got 2");
         refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "nemesis", "at 1s failover node:2"), "t: nemesis:"
                 + " failover node:2: it promotes a PostgreSQL replica: it needs a PostgreSQL recipe with"
                 + " pg_replication");
