@@ -231,8 +231,8 @@ class DocCommandsTest {
      */
     private static Path workingCopy() throws IOException {
         Path work = Files.createTempDirectory("lockchaos-docs");
-        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci", "src",
-                "examples")) {
+        for (String dir : List.of("bin", "checker", "docker", "docs", "workloads", "histories/examples", ".ci", ".mvn",
+                "src", "examples")) {
             copyTree(ROOT.resolve(dir), work.resolve(dir));
         }
         for (String file : List.of("README.md", "pom.xml")) {
