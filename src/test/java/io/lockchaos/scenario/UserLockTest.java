@@ -107,7 +107,7 @@ class UserLockTest {
         List<List<Object>> cases = List.of(List.of("WallClockLease", jump, Verdict.INVALID),
                 List.of("WallClockLease", "", Verdict.VALID), List.of("MonotonicLease", jump, Verdict.VALID));
         for (List<Object> c : cases) {
-            ScenarioResult r = Scenario.builder().name("client-clock").nodes(1).clients(3).time(Duration.ofSeconds(4))
+            ScenarioResult r = Scenario.builder().name("client-clock").clients(3).time(Duration.ofSeconds(4))
                     .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
                     .lock("io.lockchaos.api.testlocks." + c.get(0), classpathOnCurator550())
                     .nemesis((String) c.get(1)).store(store).run();
