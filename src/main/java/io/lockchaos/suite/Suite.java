@@ -182,8 +182,9 @@ public final class Suite {
 
     /**
      * This JVM's compiler setting and class-data archive, for a child: the launcher starts the suite with C1 only and
-     * the jar's archive, and a run started without them used twice the CPU of its runner (the optimising compiler's
-     * threads) on two cores. Nothing else is passed on: a child keeps the JVM's default collector, as a run should.
+     * the jar's archive, and a run started without them used up to twice the CPU in its runner (the optimising
+     * compiler's threads) on two cores. Nothing else is passed on: a child keeps the JVM's default collector, as a
+     * run should.
      */
     static List<String> inheritedFlags() {
         List<String> out = new ArrayList<>();
