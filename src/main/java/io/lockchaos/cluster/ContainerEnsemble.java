@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
+import org.testcontainers.containers.startupcheck.IsRunningStartupCheckStrategy;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.lifecycle.Startables;
@@ -237,12 +238,26 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
         try {
             Startables.deepStart(containers.values()).get();
         } catch (ExecutionException e) {
-            throw new IOException("could not start the ZooKeeper containers: " + e.getCause().getMessage(),
-                    e.getCause());
+            throw new IOException("could not start the ZooKeeper containers: " + causes(e.getCause()), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the ZooKeeper containers", e);
         }
+    }
+
+    /**
+     * Each distinct message down the cause chain: Testcontainers' own ("Container startup failed for image ...") says
+     * nothing of why, which only the innermost causes tell (a refused port binding, a wait that timed out).
+     */
+    static String causes(Throwable e) {
+        List<String> seen = new ArrayList<>();
+        for (Throwable t = e; t != null && seen.size() < 8; t = t.getCause() == t ? null : t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip();
+            if (!seen.contains(m)) {
+                seen.add(m);
+            }
+        }
+        return String.join(": ", seen);
     }
 
     /** Writes zoo.cfg (and a copy under node-N/) and returns its text. */
@@ -301,7 +316,10 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
                 .withCopyToContainer(Transferable.of(zooCfg), "/conf/zoo.cfg")
                 .withCopyToContainer(Transferable.of(Integer.toString(n.id())), "/data/myid")
                 .withCommand(cmd.toArray(String[]::new))
-                .waitingFor(Wait.forListeningPort().withStartupTimeout(Duration.ofSeconds(120)));
+                .waitingFor(Wait.forListeningPort().withStartupTimeout(Duration.ofSeconds(120)))
+                // Testcontainers' own check that a container runs gives up after 30 s, which three containers started
+                // at once on two loaded cores once used up (the start failed after 29.5 s): the same 120 s as the wait
+                .withStartupCheckStrategy(new IsRunningStartupCheckStrategy().withTimeout(Duration.ofSeconds(120)));
         c.setPortBindings(List.of(n.clientPort() + ":" + CLIENT_PORT));
         Docker.confine(c);
         return c;
