@@ -627,11 +627,10 @@ public final class Runner {
         return a;
     }
 
-    /** Whether a fault acts on one client's whole process: a client pause, or a jump of the holder's clock. */
+    /** Whether a fault acts on one client's whole process: a client pause, or a jump of one client's clock. */
     private boolean pausesClients() {
         return spec.schedule().events().stream().anyMatch(e -> e.fault().kind()
-                == FaultKind.PAUSE_CLIENT || e.fault().movesClientClocks()
-                && e.fault().target().equals("holder"))
+                == FaultKind.PAUSE_CLIENT || e.fault().movesOneClientsClock())
                 || spec.faults().nemesis().contains("pause-client"); // a mix names it without events
     }
 

@@ -467,10 +467,11 @@ public final class TestSpecs {
                     + " curator VERSION, or client_agents true for an etcd recipe; " + s.recipe().wireName()
                     + "'s clients run in the runner's JVM");
         }
-        if (f.target().equals("holder") && (s.clients().count() > ClientSpec.MAX_DEDICATED_AGENTS
+        if (f.movesOneClientsClock() && (s.clients().count() > ClientSpec.MAX_DEDICATED_AGENTS
                 || s.clients().count() < 2)) {
-            throw new SpecException(at + "the holder's clock moves alone only where each client has an agent of its"
-                    + " own: clients 2 to " + ClientSpec.MAX_DEDICATED_AGENTS + ", got " + s.clients().count()
+            throw new SpecException(at + "the " + (f.target().equals("holder") ? "holder's" : f.target() + "'s")
+                    + " clock moves alone only where each client has an agent of its own: clients 2 to "
+                    + ClientSpec.MAX_DEDICATED_AGENTS + ", got " + s.clients().count()
                     + " (target clients moves every client's)");
         }
     }

@@ -27,7 +27,16 @@ public record Fault(FaultKind kind, String target, Map<String, Long> options) {
 
     /** Whether the fault moves the wall clocks of client agents rather than of servers. */
     public boolean movesClientClocks() {
-        return kind.movesClocks() && (target.equals("clients") || target.equals("holder"));
+        return kind.movesClocks() && (target.equals("clients") || movesOneClientsClock());
+    }
+
+    /**
+     * Whether the fault moves one client's clock alone (its own agent's): the holder, a waiter, the next waiter or
+     * process N, as a client fault names them.
+     */
+    public boolean movesOneClientsClock() {
+        return kind.movesClocks() && (target.equals("holder") || target.endsWith("waiter")
+                || target.startsWith("process:"));
     }
 
     /** Whether the fault moves the wall clocks of servers. */

@@ -98,8 +98,13 @@ public enum FaultKind {
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
         TRAFFIC(Set.of("clients", "servers", "all")),
-        /** Servers as SERVERS names them, or client agents: {@code clients} (every one) or the {@code holder}'s. */
-        CLOCKS(Set.of("leader", "follower", "random", "minority", "majority", "all", "clients", "holder"));
+        /**
+         * Servers as SERVERS names them, or client agents: {@code clients} (every one), or one client's own agent as
+         * a client fault names it ({@code holder}, {@code waiter}, {@code next-waiter}, {@code process:N}): a lease
+         * judged on a client's clock is taken early by a waiter whose clock runs ahead.
+         */
+        CLOCKS(Set.of("leader", "follower", "random", "minority", "majority", "all", "clients", "holder", "waiter",
+                "next-waiter"));
 
         final Set<String> names;
 
@@ -112,8 +117,10 @@ public enum FaultKind {
             if (names.contains(t)) {
                 return true;
             }
-            if (this == CLIENT || this == HOLDER) {
-                return t.matches("process:[0-9]+");
+            if (this == CLIENT || this == HOLDER || this == CLOCKS) {
+                if (t.matches("process:[0-9]+")) {
+                    return true;
+                }
             }
             return (this == SERVER || this == SERVERS || this == CLOCKS) && t.matches("node:[1-9]");
         }
@@ -126,8 +133,8 @@ public enum FaultKind {
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers or all";
-                case CLOCKS -> "leader, follower, random, minority, majority, all or node:N (servers), clients or"
-                        + " holder (client agents)";
+                case CLOCKS -> "leader, follower, random, minority, majority, all or node:N (servers), clients,"
+                        + " holder, waiter, next-waiter or process:N (client agents)";
             };
         }
     }

@@ -47,7 +47,7 @@ final class ClockNemesis implements Nemesis {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
-        List<Clock> targets = fault.movesClientClocks() ? clientClocks(fault.target(), ctx, value)
+        List<Clock> targets = fault.movesClientClocks() ? clientClocks(fault, ctx, value)
                 : serverClocks(fault.target(), ctx, value);
         List<Clock> done = new ArrayList<>();
         try {
@@ -86,19 +86,21 @@ final class ClockNemesis implements Nemesis {
     }
 
     /**
-     * The clocks of client agents: the holder's own agent ({@code holder}: it must serve that client alone, or the
-     * jump would move its neighbours too) or every agent ({@code clients}).
+     * The clocks of client agents: one client's own agent (the holder, a waiter, the next waiter or process N: it
+     * must serve that client alone, or the jump would move its neighbours too) or every agent ({@code clients}).
      */
-    private static List<Clock> clientClocks(String target, NemesisContext ctx, Map<String, Object> value) {
-        if (target.equals("holder")) {
+    private static List<Clock> clientClocks(Fault fault, NemesisContext ctx, Map<String, Object> value) {
+        String target = fault.target();
+        if (fault.movesOneClientsClock()) {
             ClientHandle h = ctx.client(target);
             SessionControl s = h.session();
+            String who = target.equals("holder") ? "the holder" : "process " + h.process() + " (" + target + ")";
             if (s == null || s.clockFile() == null) {
-                throw new IllegalStateException("the holder's clock cannot move: client clocks move in client"
+                throw new IllegalStateException(who + "'s clock cannot move: client clocks move in client"
                         + " agents started for them");
             }
             if (s.processId() < 0) {
-                throw new IllegalStateException("the holder shares its client agent with other clients: its clock"
+                throw new IllegalStateException(who + " shares its client agent with other clients: its clock"
                         + " cannot move alone (16 clients at most have an agent each)");
             }
             value.put("process", h.process());

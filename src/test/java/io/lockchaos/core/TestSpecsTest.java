@@ -472,6 +472,18 @@ class TestSpecsTest {
                 Map.of("curator", "5.4.0", "clients", "20", "nemesis", "at 1s clock-jump holder for 1s"))));
         assertEquals("t: nemesis: clock-jump holder: the holder's clock moves alone only where each client has an"
                 + " agent of its own: clients 2 to 16, got 20 (target clients moves every client's)", x.getMessage());
+        // a waiter's clock, or process N's, moves alone as the holder's does: in an agent of its own
+        TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("curator", "5.4.0", "clients", "3",
+                "nemesis", "at 1s clock-jump waiter by_ms=60000 for 1s; at 3s clock-jump process:2 for 1s;"
+                        + " at 5s clock-strobe next-waiter for 1s")));
+        x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("curator", "5.4.0", "clients", "20", "nemesis", "at 1s clock-jump waiter for 1s"))));
+        assertEquals("t: nemesis: clock-jump waiter: the waiter's clock moves alone only where each client has an"
+                + " agent of its own: clients 2 to 16, got 20 (target clients moves every client's)", x.getMessage());
+        x = assertThrows(SpecException.class, () -> TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("curator", "5.4.0", "clients", "3", "nemesis", "at 1s clock-jump releaser for 1s"))));
+        assertTrue(x.getMessage().contains("clients, holder, waiter, next-waiter or process:N (client agents)"),
+                x.getMessage());
     }
 
     @Test

@@ -119,21 +119,26 @@ class UserLockTest {
     }
 
     /**
-     * The database lease judged on the client's clock: the holder's agent's wall clock jumps a minute back while it
-     * holds the row, so by its clock the lease lasts a minute more, while the others, whose clocks are true, take the
-     * row when it expires: a double holder. The user's classpath brings its own PostgreSQL driver.
+     * The database lease judged on the client's clock: a waiter's agent's wall clock jumps a minute ahead, so by its
+     * clock the holder's row has expired and it takes the row while the holder, whose clock is true, still holds it
+     * (ShedLock's JDBC lock without {@code usingDbTime()} does the same): a double holder, whose explanation names the
+     * moved clock. The user's classpath brings its own PostgreSQL driver.
      */
     @Test
-    void aDatabaseLeaseJudgedOnTheClientsClockFailsUnderAJumpOfTheHoldersClock() throws Exception {
+    void aDatabaseLeaseJudgedOnTheClientsClockFailsWhenAWaitersClockRunsAhead() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
                 io.lockchaos.pg.PgServers.MISSING);
         Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         ScenarioResult r = Scenario.builder().name("pg-client-clock").nodes(1).clients(3).time(Duration.ofSeconds(4))
                 .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
                 .lock("io.lockchaos.api.testlocks.PgWallClockLease", List.of(TEST_CLASSES, driver))
-                .nemesis("at 500ms clock-jump holder by_ms=-60000 for 3s").store(store).run();
+                .nemesis("at 500ms clock-jump waiter by_ms=60000 for 3s").store(store).run();
         assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
         assertTrue(r.spec().recipe().postgres(), "it ran on PostgreSQL");
+        io.lockchaos.checker.Anomaly overlap = r.anomalies().stream()
+                .filter(a -> a.kind() == io.lockchaos.checker.AnomalyKind.DOUBLE_HOLDER).findFirst().orElseThrow();
+        assertTrue(String.valueOf(overlap.details().get("client_clock")).matches(
+                "clock-jump of process \\d+'s clock by 60000 ms"), overlap.explanation());
     }
 
     /**
