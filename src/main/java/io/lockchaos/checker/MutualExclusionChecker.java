@@ -1,6 +1,9 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
+import io.lockchaos.history.OpType;
 import io.lockchaos.history.Times;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -218,9 +221,18 @@ public final class MutualExclusionChecker implements Checker {
             return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
         }
         if (session.equals("lease")) {
-            s.append("a leased lock has no session to watch: on the servers it ended (its lease ran out, a server"
-                    + " forgot it or its clock jumped, or another client took it) while ").append(first.process())
-                    .append(" still believed it held it");
+            String clock = clientClockAt(h, second.certain().from());
+            if (clock != null) {
+                details.put("client_clock", clock);
+                s.append("a leased lock has no session to watch, and a client's clock was moved when ")
+                        .append(second.process()).append(" was granted (").append(clock).append("): a lease judged on a"
+                        + " client's clock ends when that clock says, so ").append(first.process())
+                        .append(" still believed it held it");
+            } else {
+                s.append("a leased lock has no session to watch: on the servers it ended (its lease ran out, a"
+                        + " server forgot it, a clock moved, or another client took it) while ").append(first.process())
+                        .append(" still believed it held it");
+            }
             return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
         }
         s.append(first.process()).append(switch (told) {
@@ -235,6 +247,37 @@ public final class MutualExclusionChecker implements Checker {
             default -> "";
         });
         return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
+    }
+
+    /**
+     * The clock fault on clients in force at position {@code p} ({@code clock-jump of process 2's clock by 60000 ms}),
+     * or null: a start that moved a client agent's clock (its value names a {@code process}, or {@code agents} for
+     * every one) and no stop or heal after it before {@code p}.
+     */
+    static String clientClockAt(History h, long p) {
+        Map<Object, String> moved = new LinkedHashMap<>();
+        for (int i = 0; i < h.size() && i < p; i++) {
+            Op op = h.get(i);
+            if (op.isNemesis() && op.f() == Fn.HEAL) {
+                moved.clear(); // the final heal puts every clock back
+            }
+            String fault = op.isNemesis() ? op.stringField("fault") : null;
+            if (fault == null || !fault.startsWith("clock-")) {
+                continue;
+            }
+            Object who = op.field("process") != null ? op.field("process") : op.field("agents") != null ? "agents"
+                    : null;
+            if (who == null) {
+                continue; // a server's clock, or a start not yet done
+            }
+            if (op.f() == Fn.START && op.type() == OpType.OK) {
+                moved.put(who, fault + " of " + (who.equals("agents") ? "every client's clock"
+                        : "process " + who + "'s clock") + " by " + op.longField("by_ms", 0) + " ms");
+            } else if (op.f() == Fn.STOP && op.type() == OpType.INVOKE) {
+                moved.remove(who);
+            }
+        }
+        return moved.isEmpty() ? null : String.join(", ", moved.values());
     }
 
     private static String mode(Hold x) {

@@ -147,6 +147,39 @@ class MutualExclusionCheckerTest {
     }
 
     @Test
+    void aLeaseTakenWhileAWaitersClockRanAheadSaysWhoseClockMoved() {
+        // ShedLock's JDBC lock without usingDbTime: the waiter compares lock_until with its own clock, 60 s ahead
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(11, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        ops.add(Op.of(OpType.INVOKE, 12, Op.NEMESIS, Fn.START, null,
+                Map.of("fault", "clock-jump", "target", "waiter", "by_ms", 60000L)));
+        ops.add(Op.of(OpType.OK, 13, Op.NEMESIS, Fn.START, null,
+                Map.of("fault", "clock-jump", "target", "waiter", "by_ms", 60000L, "process", 1L, "worker", 1L)));
+        op(20, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        op(30, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(31, OpType.OK, 0, Fn.RELEASE, null);
+        op(40, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(41, OpType.OK, 1, Fn.RELEASE, null);
+        CheckResult r = new MutualExclusionChecker(Recipe.lease("shedlock")).check(History.ofValid(ops));
+        Anomaly a = r.anomalies().stream().filter(x -> x.kind() == AnomalyKind.DOUBLE_HOLDER).findFirst()
+                .orElseThrow();
+        assertEquals("clock-jump of process 1's clock by 60000 ms", a.details().get("client_clock"));
+        assertTrue(a.explanation().endsWith("a leased lock has no session to watch, and a client's clock was moved"
+                + " when 1 was granted (clock-jump of process 1's clock by 60000 ms): a lease judged on a client's"
+                + " clock ends when that clock says, so 0 still believed it held it"), a.explanation());
+
+        // the same grant after the clock is back: the general wording, naming no clock
+        ops.add(5, Op.of(OpType.INVOKE, 14, Op.NEMESIS, Fn.STOP, null,
+                Map.of("fault", "clock-jump", "target", "waiter", "process", 1L, "worker", 1L)));
+        Anomaly later = new MutualExclusionChecker(Recipe.lease("shedlock")).check(History.ofValid(ops)).anomalies()
+                .stream().filter(x -> x.kind() == AnomalyKind.DOUBLE_HOLDER).findFirst().orElseThrow();
+        assertFalse(later.details().containsKey("client_clock"));
+        assertTrue(later.explanation().contains("(its lease ran out, a server forgot it, a clock moved, or another"
+                + " client took it)"), later.explanation());
+    }
+
+    @Test
     void aHolderThatNeverReleasesHoldsToTheEnd() {
         op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
         op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
