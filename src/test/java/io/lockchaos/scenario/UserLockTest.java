@@ -21,17 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  * A lock from the user's own classpath, through the Scenario API: it runs in client agents on the Curator its classpath
  * brings (5.5.0 here, while lockchaos links 5.9.0), and each way its class can be wrong is one line before anything
  * starts. Scenario 1 on a user's locks is the example project's test (examples/curator-wrapper), which DocCommandsTest
- * runs.
+ * runs; users' leased locks under clock faults and cut-offs are {@link UserLeaseTest}'s.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class UserLockTest {
-    private static final Path TEST_CLASSES = Path.of("target/test-classes");
+    static final Path TEST_CLASSES = Path.of("target/test-classes");
 
     @TempDir
     Path store;
 
     /** The test tree's classes and Curator 5.5.0's jars: a user's classpath whose Curator is not ours. */
-    private static List<Path> classpathOnCurator550() throws Exception {
+    static List<Path> classpathOnCurator550() throws Exception {
         List<Path> cp = new ArrayList<>();
         cp.add(TEST_CLASSES);
         cp.addAll(io.lockchaos.agent.VersionResolver.defaults().classpath("5.5.0"));
@@ -94,76 +94,6 @@ class UserLockTest {
         assertNotNull(lost);
         assertEquals("valid", lost.path("verdict").asText(), lost.toString());
         assertEquals(committed, lost.path("stats").path("acknowledged_adds").asLong(), lost.toString());
-    }
-
-    /**
-     * Client clock faults: the holder's agent runs under the clock-shift library, and its wall clock jumps a minute
-     * back. A lease its holder judges on the wall clock then outlives the lease the others see expire (a double
-     * holder; without the jump the same lease is valid); the same lease kept on monotonic clocks does not notice.
-     */
-    @Test
-    void aJumpOfTheHoldersClockFoolsALeaseJudgedOnTheWallClockOnly() throws Exception {
-        String jump = "at 500ms clock-jump holder by_ms=-60000 for 3s";
-        List<List<Object>> cases = List.of(List.of("WallClockLease", jump, Verdict.INVALID),
-                List.of("WallClockLease", "", Verdict.VALID), List.of("MonotonicLease", jump, Verdict.VALID));
-        for (List<Object> c : cases) {
-            ScenarioResult r = Scenario.builder().name("client-clock").clients(3).time(Duration.ofSeconds(4))
-                    .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
-                    .lock("io.lockchaos.api.testlocks." + c.get(0), classpathOnCurator550())
-                    .nemesis((String) c.get(1)).store(store).run();
-            assertEquals(c.get(2), r.verdict(), c + ": see " + r.dir());
-            String history = java.nio.file.Files.readString(io.lockchaos.store.RunDir.of(r.dir()).history());
-            assertEquals(!c.get(1).equals(""), history.contains("\"fault\":\"clock-jump\",\"target\":\"holder\","
-                    + "\"process\":"), "the jump moved the holder's clock: see " + r.dir());
-        }
-    }
-
-    /**
-     * The database lease judged on the client's clock: a waiter's agent's wall clock jumps a minute ahead, so by its
-     * clock the holder's row has expired and it takes the row while the holder, whose clock is true, still holds it
-     * (ShedLock's JDBC lock without {@code usingDbTime()} does the same): a double holder, whose explanation names the
-     * moved clock. The user's classpath brings its own PostgreSQL driver.
-     */
-    @Test
-    void aDatabaseLeaseJudgedOnTheClientsClockFailsWhenAWaitersClockRunsAhead() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
-                io.lockchaos.pg.PgServers.MISSING);
-        Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        ScenarioResult r = Scenario.builder().name("pg-client-clock").nodes(1).clients(3).time(Duration.ofSeconds(4))
-                .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
-                .lock("io.lockchaos.api.testlocks.PgWallClockLease", List.of(TEST_CLASSES, driver))
-                .nemesis("at 500ms clock-jump waiter by_ms=60000 for 3s").store(store).run();
-        assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
-        assertTrue(r.spec().recipe().postgres(), "it ran on PostgreSQL");
-        io.lockchaos.checker.Anomaly overlap = r.anomalies().stream()
-                .filter(a -> a.kind() == io.lockchaos.checker.AnomalyKind.DOUBLE_HOLDER).findFirst().orElseThrow();
-        assertTrue(String.valueOf(overlap.details().get("client_clock")).matches(
-                "clock-jump of process \\d+'s clock by 60000 ms"), overlap.explanation());
-    }
-
-    /**
-     * A user's etcd lock as Jepsen's client wrote it (jetcd's keep-alive, no look at the lease) cut off from every
-     * member for 5 s against a 2 s lease: etcd expires the lease and grants the lock to another while the cut-off
-     * holder still holds it. Its classpath brings jetcd and what jetcd needs, from this JVM's.
-     */
-    @Test
-    void anEtcdLockThatNeverLooksAtItsLeaseOverlapsWhenItsHolderIsCutOff() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.etcd.EtcdServers.findExecutable() != null,
-                io.lockchaos.etcd.EtcdServers.MISSING);
-        List<Path> cp = new ArrayList<>(List.of(TEST_CLASSES));
-        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            if (Path.of(e).getFileName().toString().matches("(jetcd|grpc|netty|vertx|guava|failureaccess|protobuf"
-                    + "|proto-google|perfmark|failsafe|jackson-core|checker-qual|javax.annotation|slf4j-api).*\\.jar")) {
-                cp.add(Path.of(e));
-            }
-        }
-        ScenarioResult r = Scenario.builder().name("etcd-user").nodes(3).clients(3).time(Duration.ofSeconds(8))
-                .hold(Duration.ofMillis(4000)).acquireTimeout(Duration.ofSeconds(8)).set("lease_ms", 2000)
-                .lock("io.lockchaos.api.testlocks.EtcdIgnoringLease", cp)
-                .nemesis("at 500ms isolate-client holder for 5s").store(store).run();
-        assertTrue(r.spec().recipe().etcd(), "it ran on etcd");
-        assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
-        assertTrue(r.violations().contains(io.lockchaos.checker.AnomalyKind.DOUBLE_HOLDER), "see " + r.dir());
     }
 
     /**
