@@ -22,7 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
-/** suite runs workloads within a budget, records them for CI, compares with the last suite, and survives a stop. */
+/**
+ * suite runs workloads within a budget, records them for CI, compares with the last suite, and survives a stop; its
+ * shrinking of a new failure is {@link SuiteShrinkTest}'s.
+ */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 @Tag("slow") // starts servers, agents, containers or child processes
 class SuiteTest {
@@ -39,6 +42,11 @@ class SuiteTest {
     }
 
     private String suite(int exit, String... args) {
+        return suite(dir, exit, args);
+    }
+
+    /** Runs {@code suite ARGS --store DIR/store} in this JVM and returns what it printed, checking its exit code. */
+    static String suite(Path dir, int exit, String... args) {
         PrintStream old = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
@@ -57,7 +65,7 @@ class SuiteTest {
     }
 
     /** Parses junit.xml and checks it has the shape Jenkins' JUnit schema (junit-4.xsd) allows. */
-    private static Document xml(Path f) throws Exception {
+    static Document xml(Path f) throws Exception {
         Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile());
         Element suite = d.getDocumentElement();
         assertEquals("testsuite", suite.getTagName());
@@ -143,26 +151,6 @@ class SuiteTest {
         Trends.Row rowA = t.rows().stream().filter(r -> r.name().equals("suite-a")).findFirst().orElseThrow();
         assertEquals(List.of(SuiteEntry.Outcome.MET, SuiteEntry.Outcome.NOT_MET, SuiteEntry.Outcome.SKIPPED),
                 rowA.outcomes());
-    }
-
-    @Test
-    void aNewFailureIsShrunkWithinTheBudgetAndTheRecordNamesTheSmallerWorkload() throws Exception {
-        // the holder's session expires on the server while it keeps holding (client_mode ignore): invalid
-        Path f = dir.resolve("w").resolve("suite-shrink.json");
-        Files.createDirectories(f.getParent());
-        Files.writeString(f, "{\"name\": \"suite-shrink\", \"recipe\": \"mutex\", \"nodes\": 1, \"clients\": 3,"
-                + " \"time_s\": 4, \"hold_ms\": 1500, \"nemesis\": \"at 1s expire holder\"}\n");
-        String out = suite(1, f.toString(), "--budget", "4m", "--shrink");
-        assertTrue(out.contains("shrunk to "), out);
-        SuiteEntry e = SuiteRecord.read(dir.resolve("store/suite/latest")).entries().get(0);
-        assertEquals(SuiteEntry.Outcome.NOT_MET, e.outcome());
-        assertTrue(Files.isRegularFile(Path.of(e.minimal())), "minimal.json is there: " + e);
-        assertTrue(Files.readString(Path.of(e.minimal())).contains("\"expect\" : \"invalid\""),
-                Files.readString(Path.of(e.minimal())));
-        Element failure = (Element) xml(dir.resolve("store/suite/latest/junit.xml")).getDocumentElement()
-                .getElementsByTagName("failure").item(0);
-        assertTrue(failure.getTextContent().contains("shrunk: bin/lockchaos run --workload " + e.minimal()),
-                failure.getTextContent());
     }
 
     @Test
