@@ -3,6 +3,7 @@ package io.lockchaos.cli;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.cluster.ExternalEnsemble;
+import io.lockchaos.core.AnomalyExpectation;
 import io.lockchaos.core.Preflight;
 import io.lockchaos.core.RecorderOverhead;
 import io.lockchaos.core.ResourceGrowth;
@@ -56,8 +57,9 @@ final class RunCommand implements Callable<Integer> {
             + " derived from the seed, and stop at the first invalid one")
     Integer explore;
 
-    @Option(names = "--check-expect", description = "exit 0 when the verdict is the workload's expect, 1 when it is"
-            + " not (a workload without expect must be valid); for CI")
+    @Option(names = "--check-expect", description = "exit 0 when the verdict is the workload's expect (and the"
+            + " anomalies its expect_anomalies and expect_no_anomalies), 1 when it is not (a workload without expect"
+            + " must be valid); for CI")
     boolean checkExpect;
 
     @Option(names = "--overhead", description = "measure the recorder: alternate recorded and not-recorded rounds"
@@ -150,6 +152,13 @@ final class RunCommand implements Callable<Integer> {
             after.add("expected any verdict: " + (met ? "reached one" : "NOT reached"));
         } else if (spec.expectedVerdict().isPresent() || checkExpect) {
             after.add("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
+        }
+        AnomalyExpectation anomalies = spec.checking().anomalies();
+        if (!anomalies.isEmpty()) {
+            java.util.List<String> misses = anomalies.misses(AnomalyExpectation.seen(out.result()));
+            met &= misses.isEmpty();
+            after.add("expected anomalies " + anomalies.describe() + ": " + (misses.isEmpty() ? "as expected"
+                    : "NOT as expected (" + String.join(", ", misses) + ")"));
         }
         boolean memoryJudged = true;
         long bound = spec.checking().memoryGrowthMb();

@@ -21,10 +21,17 @@ import java.util.Optional;
  * @param anyVerdict {@code expect: "any"}: the verdict is reported, not expected, as long as one was reached (a soak,
  *     whose expectation is its memory bound, under faults where a known bug shows at random moments); unknown still
  *     is no verdict
+ * @param anomalies the kinds of anomaly the run must and must not show ({@code expect_anomalies},
+ *     {@code expect_no_anomalies}), besides its verdict
  */
 public record CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersion> byZooKeeper,
-        long acquireSlackMillis, long memoryGrowthMb, boolean anyVerdict) {
+        long acquireSlackMillis, long memoryGrowthMb, boolean anyVerdict, AnomalyExpectation anomalies) {
     public CheckSpec {
+        anomalies = anomalies == null ? AnomalyExpectation.NONE : anomalies;
+        String conflict = anomalies.conflictWith(expect);
+        if (conflict != null) {
+            throw new IllegalArgumentException(conflict);
+        }
         if (anyVerdict && expect != null) {
             throw new IllegalArgumentException("expect: any and a verdict at once");
         }
@@ -38,6 +45,11 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersio
             throw new IllegalArgumentException("acquire_slack_ms: expected -1 (no check) or 0 to 600000, got "
                     + acquireSlackMillis);
         }
+    }
+
+    public CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersion> byZooKeeper,
+                     long acquireSlackMillis, long memoryGrowthMb, boolean anyVerdict) {
+        this(expect, byCurator, byZooKeeper, acquireSlackMillis, memoryGrowthMb, anyVerdict, AnomalyExpectation.NONE);
     }
 
     public CheckSpec(Verdict expect) {

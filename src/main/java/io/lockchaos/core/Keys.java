@@ -214,6 +214,13 @@ public final class Keys {
             key("expect_by_zookeeper", Type.TEXT, "", null, "the verdict expected per ZooKeeper server release"
                     + " range, as `expect_by_curator` (a match here comes first); for `matrix --zookeeper` (see"
                     + " ZooKeeper ensembles)", s -> s.checking().byZooKeeperText()),
+            key("expect_anomalies", Type.TEXT, "", null, "kinds of anomaly the run must show, each of them"
+                    + " (`double-holder`, `lost-update`, ...: the names checkers report, separated by spaces or commas,"
+                    + " or a JSON list); `run` prints whether it did and `--check-expect` counts it, as for `expect`",
+                    s -> AnomalyExpectation.text(s.checking().anomalies().present())),
+            key("expect_no_anomalies", Type.TEXT, "", null, "kinds of anomaly the run must not show (a workload"
+                    + " that reproduces a double holder and must not leak: `leaked-lock`), as `expect_anomalies`",
+                    s -> AnomalyExpectation.text(s.checking().anomalies().absent())),
             key("acquire_slack_ms", Type.LONG, "-1", null, "when 0 or more, acquires that return later than their"
                     + " timeout plus this slack are violations (`acquire-overrun`); -1 does not check",
                     s -> s.checking().acquireSlackMillis()),

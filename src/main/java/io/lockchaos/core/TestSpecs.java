@@ -41,6 +41,7 @@ public final class TestSpecs {
             JsonNode v = e.getValue();
             values.put(e.getKey(), e.getKey().equals("nemesis") && v.isArray() ? timeline(file, v)
                     : e.getKey().startsWith("expect_by_") && v.isObject() ? byVersion(file, e.getKey(), v)
+                    : e.getKey().endsWith("_anomalies") && v.isArray() ? kindList(file, e.getKey(), v)
                     : v.isValueNode() ? v.asText() : v.toString());
         }
         return validate(file.toString(), with(file.toString(), TestSpec.DEFAULTS, values));
@@ -101,6 +102,18 @@ public final class TestSpecs {
             s.append(s.length() == 0 ? "" : "; ").append(e.getKey()).append(' ').append(e.getValue().asText());
         }
         return s.toString();
+    }
+
+    /** Anomaly kinds given as a JSON array of names, as one text. */
+    private static String kindList(Path file, String key, JsonNode array) throws SpecException {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (JsonNode entry : array) {
+            if (!entry.isTextual()) {
+                throw new SpecException(file + ": " + key + ": expected anomaly kinds as strings, got " + entry);
+            }
+            names.add(entry.asText());
+        }
+        return String.join(" ", names);
     }
 
     /** A nemesis given as a JSON array of timeline entries, as one text. */
@@ -216,7 +229,10 @@ public final class TestSpecs {
             TestSpec read = new TestSpec(m.get("name"), number(source, m, "seed"), recipe, cluster, clients,
                     workload, faults, new CheckSpec(verdict, byVersion(source, "expect_by_curator", m),
                     byVersion(source, "expect_by_zookeeper", m),
-                    number(source, m, "acquire_slack_ms"), number(source, m, "expect_memory_growth_mb"), expect.equals("any")), redis, m);
+                    number(source, m, "acquire_slack_ms"), number(source, m, "expect_memory_growth_mb"), expect.equals("any"),
+                    new AnomalyExpectation(AnomalyExpectation.parseKinds("expect_anomalies", m.get("expect_anomalies")),
+                            AnomalyExpectation.parseKinds("expect_no_anomalies", m.get("expect_no_anomalies")))),
+                    redis, m);
             // the values as the spec says them (a recipe's canonical name, what a user's factory promised): two specs
             // of the same test are equal however their keys were spelled
             Map<String, String> canonical = new java.util.LinkedHashMap<>();

@@ -87,6 +87,7 @@ class ScenarioTest {
                 List.of("bin", "target", "workloads"), 110);
         assertEquals(1, ran.exit(), ran.output());
         assertTrue(ran.output().contains("expected invalid: as expected"), ran.output());
+        assertTrue(ran.output().contains("expected anomalies double-holder: as expected"), ran.output());
         JsonNode r = new ObjectMapper().readTree(dir.resolve("histories/scenario-1-partition-ignore/latest/results.json")
                 .toFile());
         assertTrue(kinds(r).containsAll(Set.of("double-holder", "lost-update")), kinds(r).toString());
