@@ -566,6 +566,7 @@ public final class AgentMain {
             r.put("owner", g.owner());
             r.put("seq", g.seq());
             r.put("notifications", g.notifications());
+            r.put("kind", g.kind().wireName());
             if (!g.facts().isEmpty()) {
                 r.put("facts", g.facts());
             }

@@ -315,9 +315,10 @@ public final class RemoteClient implements LockClient, SessionControl {
         if (g.get("facts") instanceof Map<?, ?> f) {
             f.forEach((k, v) -> facts.put(String.valueOf(k), v));
         }
-        Grant grant = new Grant((String) g.get("node"), num(g, "czxid"), num(g, "session"), num(g, "owner"),
-                num(g, "seq"), num(g, "notifications"), facts);
-        return grant;
+        // an agent of an older lockchaos sends no kind: the one its token and facts imply
+        return new Grant((String) g.get("node"), num(g, "czxid"), num(g, "session"), num(g, "owner"),
+                num(g, "seq"), num(g, "notifications"), facts,
+                g.get("kind") instanceof String k ? Grant.Kind.parse(k) : null);
     }
 
     private static long num(Map<?, ?> m, String k) {

@@ -371,15 +371,23 @@ public final class LockWorker implements Runnable {
     }
 
     /**
+     * Whether a grant of {@code kind} meets its danger point after the hold, just before the protected set is written
+     * back (a lease without a token: a pause there lets it run out unseen), rather than before the critical section
+     * reads (a fenced grant, whose write the token guards; a session's, whose expiry the pause brings).
+     */
+    static boolean dangerAfterHold(Grant.Kind kind) {
+        return kind == Grant.Kind.LEASED;
+    }
+
+    /**
      * Holds for {@code hold}, running the critical section on the protected resources when there are any; false when
      * the critical section's write ended indeterminate, which retires the process.
      */
     private boolean holdOnce(Grant g, Duration hold) {
         try {
             if (resources != null) {
-                // a lock that gives no token but a lease (Redis): the pause belongs before the set's write
                 awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(),
-                        this::stillSafe, this::dangerPoint, this::validUntil, g.czxid() < 0 && !g.facts().isEmpty(),
+                        this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()),
                         current == null ? null : current.transactionalSet());
             } else {
                 holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);

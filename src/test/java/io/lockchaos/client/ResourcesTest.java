@@ -112,4 +112,37 @@ class ResourcesTest {
             Thread.currentThread().interrupt();
         }
     }
+    /**
+     * Where the critical section waits at its danger point: a leased grant's after the read and the hold, just before
+     * the write-back; a fenced or session grant's before the read (LockWorker passes {@code kind == LEASED}).
+     */
+    @Test
+    void aLeasedGrantsDangerPointComesBetweenTheReadAndTheWriteBack() throws Exception {
+        for (io.lockchaos.api.Grant.Kind kind : io.lockchaos.api.Grant.Kind.values()) {
+            List<String> seen = new java.util.ArrayList<>();
+            io.lockchaos.api.TransactionalSet store = new io.lockchaos.api.TransactionalSet() {
+                @Override
+                public List<Long> readSet(String name) {
+                    seen.add("read");
+                    return List.of();
+                }
+
+                @Override
+                public void writeSet(String name, List<Long> elements) {
+                    seen.add("write");
+                }
+
+                @Override
+                public boolean durableOnWrite() {
+                    return true;
+                }
+            };
+            try (HistoryWriter w = HistoryWriter.create(dir.resolve(kind + ".jsonl"))) {
+                new Resources("/k").criticalSection(new Recorder(w), 0, -1, 0, () -> true, () -> seen.add("danger"),
+                        () -> Long.MAX_VALUE, LockWorker.dangerAfterHold(kind), store);
+            }
+            assertEquals(kind == io.lockchaos.api.Grant.Kind.LEASED ? List.of("read", "danger", "write")
+                    : List.of("danger", "read", "write"), seen, kind.toString());
+        }
+    }
 }
