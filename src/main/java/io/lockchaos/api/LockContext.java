@@ -42,6 +42,15 @@ public interface LockContext {
     Duration requestTimeout();
 
     /**
+     * The workload's {@code lock_settings}: names and values (as text) for a lock of your own to read as it likes, so
+     * that one factory serves every option (ShedLock's {@code usingDbTime}, a library's lease) instead of a subclass
+     * per option; empty when the workload gives none.
+     */
+    default Map<String, String> settings() {
+        return Map.of();
+    }
+
+    /**
      * Reports a connection state ({@code CONNECTED}, {@code SUSPENDED}, {@code LOST}, {@code RECONNECTED}, or any
      * name of the lock's own) about the session {@code session}: it is recorded in the history for this process.
      * The run's client mode ({@code client_mode}) decides whether a holder stops on it; a lock that decides itself

@@ -79,7 +79,7 @@ public final class ClientContext implements LockContext {
         return z == null ? null : z.get();
     }
 
-    public LockSettings settings() {
+    public LockSettings lockSettings() {
         return settings;
     }
 
@@ -126,6 +126,11 @@ public final class ClientContext implements LockContext {
     @Override
     public Duration lease() {
         return Duration.ofMillis(settings.leaseMillis());
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        return settings.options();
     }
 
     @Override

@@ -19,9 +19,10 @@ import java.util.Map;
  * @param sessionTimeoutMillis the session timeout the run asks for
  * @param leaseMillis for a leased lock, the lease the run asks for
  * @param requestTimeoutMillis for a lock on several instances, how long one instance may take to answer
+ * @param options the workload's {@code lock_settings}: names and values a lock of the user's own reads as it likes
  */
 public record LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
-                           long leaseMillis, long requestTimeoutMillis) {
+                           long leaseMillis, long requestTimeoutMillis, Map<String, String> options) {
     /** The declaration's default session timeout (the workload key {@code session_timeout_ms}). */
     public static final long SESSION_TIMEOUT_MS = 4_000;
     /** The declaration's default lease ({@code lease_ms}). */
@@ -31,6 +32,13 @@ public record LockSettings(String connect, String key, boolean read, List<String
 
     public LockSettings {
         allKeys = List.copyOf(allKeys);
+        options = options == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
+    }
+
+
+    public LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
+                        long leaseMillis, long requestTimeoutMillis) {
+        this(connect, key, read, allKeys, sessionTimeoutMillis, leaseMillis, requestTimeoutMillis, Map.of());
     }
 
     /**
@@ -51,6 +59,9 @@ public record LockSettings(String connect, String key, boolean read, List<String
         m.put("session_timeout_ms", sessionTimeoutMillis);
         m.put("lease_ms", leaseMillis);
         m.put("request_timeout_ms", requestTimeoutMillis);
+        if (!options.isEmpty()) {
+            m.put("lock_settings", options);
+        }
         return m;
     }
 
@@ -62,10 +73,14 @@ public record LockSettings(String connect, String key, boolean read, List<String
                 keys.add(String.valueOf(k));
             }
         }
+        Map<String, String> options = new LinkedHashMap<>();
+        if (m.get("lock_settings") instanceof Map<?, ?> o) {
+            o.forEach((k, v) -> options.put(String.valueOf(k), String.valueOf(v)));
+        }
         return new LockSettings(m.get("connect") instanceof String c ? c : null,
                 m.get("key") instanceof String k ? k : null, Boolean.TRUE.equals(m.get("read")), keys,
                 number(m, "session_timeout_ms", SESSION_TIMEOUT_MS), number(m, "lease_ms", LEASE_MS),
-                number(m, "request_timeout_ms", REQUEST_TIMEOUT_MS));
+                number(m, "request_timeout_ms", REQUEST_TIMEOUT_MS), options);
     }
 
     private static long number(Map<String, Object> m, String name, long otherwise) {

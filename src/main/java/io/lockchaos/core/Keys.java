@@ -108,6 +108,9 @@ public final class Keys {
             key("lock_backend", Type.TEXT, "", null, "what your lock runs on, `zookeeper`, `redis` or `postgres`; by"
                     + " default asked of its factory", s -> s.recipe().user() == null ? ""
                     : s.recipe().user().backend().name().toLowerCase(java.util.Locale.ROOT)),
+            key("lock_settings", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, null, "settings for your lock, a JSON object (e.g."
+                    + " `{\"using_db_time\": true, \"lock_at_most_for_ms\": 3000}`): its factory reads them as"
+                    + " `LockContext.settings()`, names and values as text (see Your own lock)"),
             key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe;"
                     + " PostgreSQL servers for a database lock: 1, or 2 to 5 with `pg_replication`)",
                     s -> s.cluster().nodes()),

@@ -95,7 +95,8 @@ final class Sessions {
     /** What the run opens a client with: the same in this JVM and in an agent. */
     private LockSettings settings(String connect, String key, boolean read, List<String> allKeys) {
         return new LockSettings(connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
-                spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis());
+                spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis(),
+                TestSpecs.lockSettings(spec.text("lock_settings")));
     }
 
     /**

@@ -104,6 +104,44 @@ public final class TestSpecs {
         return s.toString();
     }
 
+    /**
+     * Reads {@code lock_settings}: a JSON object whose values are strings, numbers or booleans (kept as their text),
+     * or empty for none.
+     *
+     * @throws IllegalArgumentException naming {@code lock_settings} and what is wrong
+     */
+    public static Map<String, String> lockSettings(String text) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (text == null || text.isBlank()) {
+            return out;
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("lock_settings: expected a JSON object of names and values, e.g."
+                    + " {\"using_db_time\": true}, got '" + text + "'");
+        }
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException("lock_settings: expected a JSON object of names and values, got '"
+                    + text + "'");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields();
+             it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getKey().matches("[A-Za-z0-9_.-]{1,64}")) {
+                throw new IllegalArgumentException("lock_settings: '" + e.getKey() + "' is not a setting's name"
+                        + " (letters, digits, _ . -, at most 64)");
+            }
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new IllegalArgumentException("lock_settings: " + e.getKey() + ": expected a string, number or"
+                        + " boolean, got " + e.getValue());
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return out;
+    }
+
     /** Anomaly kinds given as a JSON array of names, as one text. */
     private static String kindList(Path file, String key, JsonNode array) throws SpecException {
         java.util.List<String> names = new java.util.ArrayList<>();
@@ -214,6 +252,7 @@ public final class TestSpecs {
                     throw new SpecException(source + ": " + k.name() + ": expected true or false, got '" + v + "'");
                 }
             }
+            lockSettings(m.get("lock_settings")); // read once here, so a bad one stops the run now
             String appendOnly = m.get("redis_appendonly");
             RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
                     (int) number(source, m, "redis_timeout_ms"));

@@ -31,7 +31,7 @@ class TestSpecsTest {
 
     @Test
     void workloadFilesKeepTheirKeys() {
-        assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
+        assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
                 "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",

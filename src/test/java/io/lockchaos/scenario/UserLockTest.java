@@ -42,8 +42,11 @@ class UserLockTest {
     void aUserLockRunsInAgentsOnTheCuratorItBrings() throws Exception {
         ScenarioResult r = Scenario.builder().name("plain-mutex").nodes(1).clients(4).time(Duration.ofSeconds(3))
                 .hold(Duration.ofMillis(50)).lock("io.lockchaos.api.testlocks.PlainMutex", classpathOnCurator550())
-                .store(store).run();
+                .set("lock_settings", "{\"mode\": \"plain\", \"tries\": 3}").store(store).run();
         assertEquals(Verdict.VALID, r.verdict(), "see " + r.dir());
+        String history = java.nio.file.Files.readString(io.lockchaos.store.RunDir.of(r.dir()).history());
+        assertTrue(history.contains("SETTING mode=plain") && history.contains("SETTING tries=3"),
+                "the workload's lock_settings reached the factory in its agent");
         JsonNode results = new ObjectMapper().readTree(r.dir().resolve("results.json").toFile());
         assertEquals("5.5.0", results.path("curator").asText(), "the agents report the lock's Curator: " + results);
         assertTrue(results.path("ops").asLong() > 20, "the lock was exercised: " + results.path("ops"));

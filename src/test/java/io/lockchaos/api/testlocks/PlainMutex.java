@@ -41,6 +41,8 @@ public final class PlainMutex implements LockFactory {
             ctx.state(s.name());
         });
         c.start();
+        // the workload's lock_settings, told back as a state of the lock's own so that a test can see them arrive
+        ctx.settings().forEach((k, v) -> ctx.state("SETTING " + k + "=" + v));
         if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
             c.close();
             throw new IllegalStateException("no connection to " + ctx.connectString());

@@ -1,0 +1,48 @@
+package io.lockchaos.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.lockchaos.core.SpecException;
+import io.lockchaos.core.TestSpec;
+import io.lockchaos.core.TestSpecs;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** lock_settings: read from a workload, checked once, and carried to an agent as the rest of the settings are. */
+class LockSettingsTest {
+    @Test
+    void aWorkloadsLockSettingsAreTextByName() {
+        assertEquals(Map.of("using_db_time", "true", "lock_at_most_for_ms", "3000", "table", "shedlock"),
+                TestSpecs.lockSettings("{\"using_db_time\": true, \"lock_at_most_for_ms\": 3000,"
+                        + " \"table\": \"shedlock\"}"));
+        assertEquals(Map.of(), TestSpecs.lockSettings(""));
+    }
+
+    @Test
+    void theyTravelToAnAgentWithTheRestAndAnOlderRequestHasNone() {
+        LockSettings s = new LockSettings("127.0.0.1:1", "/k", false, List.of("/k"), 2000, 3000, 100,
+                Map.of("using_db_time", "true"));
+        assertEquals(s, LockSettings.fromWire(s.toWire()));
+        LockSettings none = new LockSettings("127.0.0.1:1", "/k", false, List.of("/k"), 2000, 3000, 100);
+        assertEquals(Map.of(), LockSettings.fromWire(none.toWire()).options());
+    }
+
+    @Test
+    void aBadOneIsOneLineBeforeAnythingStarts() {
+        assertEquals("t: lock_settings: expected a JSON object of names and values, got '[1, 2]'",
+                refusal("[1, 2]"));
+        assertEquals("t: lock_settings: 'using db time' is not a setting's name (letters, digits, _ . -, at most 64)",
+                refusal("{\"using db time\": true}"));
+        assertEquals("t: lock_settings: table: expected a string, number or boolean, got {\"name\":\"x\"}",
+                refusal("{\"table\": {\"name\": \"x\"}}"));
+        assertEquals("t: lock_settings: expected a JSON object of names and values, e.g. {\"using_db_time\": true},"
+                + " got '{using_db_time'", refusal("{using_db_time"));
+    }
+
+    private static String refusal(String text) {
+        return assertThrows(SpecException.class, () -> TestSpecs.with("t", TestSpec.DEFAULTS,
+                Map.of("lock_settings", text))).getMessage();
+    }
+}
