@@ -486,6 +486,12 @@ public final class AgentMain {
                 case "open" -> {
                     return open(m);
                 }
+                case "set_up" -> {
+                    checkAllowed(m.get("connect") instanceof String c ? c : null);
+                    factory(m).setUp(new ClientContext(LockSettings.fromWire(m), () -> 0, (state, about) -> { },
+                            null));
+                    return Map.of("ok", true);
+                }
                 case "acquire" -> {
                     LockClient l = side(m);
                     Grant g = l.acquire(Duration.ofMillis(((Number) m.get("timeout_ms")).longValue()));
@@ -589,9 +595,14 @@ public final class AgentMain {
             return LockServices.of(recipe).factory(recipe);
         }
 
+        /** The user's factory, or the built-in recipe a request names. */
+        private LockFactory factory(Map<String, Object> m) {
+            return user != null ? user : recipeFactory(LockRecipe.parse((String) m.get("recipe")));
+        }
+
         private Map<String, Object> open(Map<String, Object> m) throws Exception {
             checkAllowed(m.get("connect") instanceof String c ? c : null);
-            LockFactory factory = user != null ? user : recipeFactory(LockRecipe.parse((String) m.get("recipe")));
+            LockFactory factory = factory(m);
             int process = m.get("process") instanceof Number n ? n.intValue() : 0;
             ClientContext c = new ClientContext(LockSettings.fromWire(m), () -> process, (state, about) -> {
                 Map<String, Object> event = new LinkedHashMap<>();

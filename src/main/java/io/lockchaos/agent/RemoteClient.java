@@ -172,6 +172,13 @@ public final class RemoteClient implements LockClient, SessionControl {
      *
      * @param process the process the client is opened for
      */
+    /** Runs the factory's {@link io.lockchaos.api.LockFactory#setUp} in the agent, with {@code settings}. */
+    public void setUp(String recipe, LockSettings settings) throws Exception {
+        Map<String, Object> m = new LinkedHashMap<>(settings.toWire());
+        m.put("recipe", recipe);
+        call("set_up", m, Duration.ofSeconds(60));
+    }
+
     public void open(String recipe, LockSettings settings, int process, StateListener states)
             throws Exception {
         this.listener = states;

@@ -24,4 +24,13 @@ public interface LockFactory {
      * the client. An exception here is a failed open: the run stops with its message.
      */
     LockClient open(LockContext context) throws Exception;
+
+    /**
+     * Prepares what every client of the run shares (a table, a schema, a bucket), once per run, before any client
+     * opens: clients opened at once would otherwise race to create it. {@code context} is the first process's (its
+     * servers, key, every key and {@code settings()}); states it reports are not recorded. An exception here stops
+     * the run with its message. By default nothing is done.
+     */
+    default void setUp(LockContext context) throws Exception {
+    }
 }

@@ -461,6 +461,7 @@ public final class Runner {
     private void prepare(String connect) throws Exception {
         LockServices.of(spec.recipe()).prepare(connect, spec.recipe(), allKeys(),
                 (int) spec.clients().sessionTimeoutMillis());
+        sessions.setUp(connect, allKeys());
     }
 
     /**

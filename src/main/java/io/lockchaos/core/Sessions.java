@@ -100,6 +100,29 @@ final class Sessions {
     }
 
     /**
+     * Runs the factory's {@link LockFactory#setUp} once, with the first key's settings on the servers of {@code
+     * connect}: in the first agent when clients run in agents, else here.
+     *
+     * @throws IllegalArgumentException with the factory's message, which stops the run in one line
+     */
+    void setUp(String connect, List<String> allKeys) {
+        LockSettings s = settings(connect, allKeys.get(0), false, allKeys);
+        try {
+            if (agents != null) {
+                allow(connect);
+                AgentLauncher.Agent agent = agents.forClient(0);
+                try (RemoteClient c = RemoteClient.connect(agent.address(), agent.secret())) {
+                    c.setUp(spec.recipe().wireName(), s);
+                }
+            } else {
+                factory().setUp(new ClientContext(s, () -> 0, (state, session) -> { }, null));
+            }
+        } catch (Exception e) {
+            throw new IllegalArgumentException("the lock's setUp failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * A client served by one of the run's agents, on the agent's Curator: the same recipe, session settings and
      * recorded states as an in-process client's (the states are stamped as they arrive from the agent).
      */

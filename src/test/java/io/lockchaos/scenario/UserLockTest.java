@@ -47,6 +47,7 @@ class UserLockTest {
         String history = java.nio.file.Files.readString(io.lockchaos.store.RunDir.of(r.dir()).history());
         assertTrue(history.contains("SETTING mode=plain") && history.contains("SETTING tries=3"),
                 "the workload's lock_settings reached the factory in its agent");
+        // PlainMutex's setUp makes a node that a second call would fail on and that every open checks: once, first
         JsonNode results = new ObjectMapper().readTree(r.dir().resolve("results.json").toFile());
         assertEquals("5.5.0", results.path("curator").asText(), "the agents report the lock's Curator: " + results);
         assertTrue(results.path("ops").asLong() > 20, "the lock was exercised: " + results.path("ops"));
@@ -207,5 +208,14 @@ class UserLockTest {
                 .filter(d -> !d.getFileName().toString().equals("latest")).findFirst().orElseThrow();
         assertTrue(java.nio.file.Files.exists(io.lockchaos.store.RunDir.of(run).history()), "the history is kept");
         assertTrue(java.nio.file.Files.exists(io.lockchaos.store.RunDir.of(run).crashed()), "the run says it stopped");
+
+        // a factory whose setUp throws stops the run in one line, before any client opens
+        Scenario refused = Scenario.builder().name("refused-set-up").nodes(1).clients(2).time(Duration.ofSeconds(30))
+                .lock("io.lockchaos.api.testlocks.PlainMutex", classpathOnCurator550())
+                .set("lock_settings", "{\"fail_set_up\": \"no table\"}").store(store);
+        message = assertThrows(IllegalArgumentException.class, refused::run).getMessage();
+        assertTrue(message.startsWith("the lock's setUp failed: ") && message.contains("set-up refused: no table"),
+                message);
+        assertTrue(message.lines().count() == 1, message);
     }
 }

@@ -30,19 +30,23 @@ public final class PgWallClockLease implements LockFactory {
         return Backend.POSTGRES;
     }
 
+    /** The table, made once per run before any client opens (clients opened at once would race to make it). */
+    @Override
+    public void setUp(LockContext ctx) throws Exception {
+        try (Connection c = connect(ctx); var s = c.createStatement()) {
+            s.execute("CREATE TABLE user_lease (name text PRIMARY KEY, owner text NOT NULL, expires_ms bigint NOT"
+                    + " NULL)");
+        }
+    }
+
+    private static Connection connect(LockContext ctx) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://" + String.join(",", ctx.endpoints())
+                + "/postgres?user=lockchaos&connectTimeout=5&socketTimeout=5");
+    }
+
     @Override
     public LockClient open(LockContext ctx) throws Exception {
-        Connection c = DriverManager.getConnection("jdbc:postgresql://" + String.join(",", ctx.endpoints())
-                + "/postgres?user=lockchaos&connectTimeout=5&socketTimeout=5");
-        try (var s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS user_lease (name text PRIMARY KEY, owner text NOT NULL,"
-                    + " expires_ms bigint NOT NULL)");
-        } catch (SQLException e) {
-            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) { // a concurrent CREATE won
-                c.close();
-                throw e;
-            }
-        }
+        Connection c = connect(ctx);
         String owner = ctx.process() + "-" + System.nanoTime();
         long pid;
         try (var s = c.createStatement(); var r = s.executeQuery("SELECT pg_backend_pid()")) {

@@ -22,6 +22,25 @@ public final class PlainMutex implements LockFactory {
         return Promises.exclusive().withReentry().withOwnerOnlyRelease().withFifo();
     }
 
+    /** The node setUp makes once per run; every open checks it is there. */
+    static final String SET_UP = "/plain-mutex-set-up";
+
+    /**
+     * Makes {@link #SET_UP}: a second call in the same run would find it there and fail the run, so a run that passes
+     * called it once, before any open (which needs it). With the setting {@code fail_set_up} it refuses instead.
+     */
+    @Override
+    public void setUp(LockContext ctx) throws Exception {
+        if (ctx.settings().containsKey("fail_set_up")) {
+            throw new IllegalStateException("set-up refused: " + ctx.settings().get("fail_set_up"));
+        }
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(ctx.connectString(),
+                new RetryOneTime(100))) {
+            c.start();
+            c.create().forPath(SET_UP);
+        }
+    }
+
     @Override
     public LockClient open(LockContext ctx) throws Exception {
         CuratorFramework c = CuratorFrameworkFactory.newClient(ctx.connectString(), (int) ctx.sessionTimeout().toMillis(),
@@ -46,6 +65,10 @@ public final class PlainMutex implements LockFactory {
         if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
             c.close();
             throw new IllegalStateException("no connection to " + ctx.connectString());
+        }
+        if (c.checkExists().forPath(SET_UP) == null) {
+            c.close();
+            throw new IllegalStateException("opened before setUp made " + SET_UP);
         }
         InterProcessMutex m = new InterProcessMutex(c, ctx.key());
         return new LockClient() {
