@@ -3,6 +3,7 @@ package io.lockchaos.agent;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.api.LockInspection;
 import io.lockchaos.api.TransactionalSet;
 import io.lockchaos.client.ClientContext;
 import io.lockchaos.client.ClientSideExpiry;
@@ -492,6 +493,15 @@ public final class AgentMain {
                             null));
                     return Map.of("ok", true);
                 }
+                case "inspect" -> {
+                    checkAllowed(m.get("connect") instanceof String c ? c : null);
+                    LockInspection found = factory(m).inspect(new ClientContext(LockSettings.fromWire(m), () -> 0,
+                            (state, about) -> { }, null));
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("inspection", found == null ? null : Map.of("left", entries(found.left()), "expiring",
+                            entries(found.expiring())));
+                    return r;
+                }
                 case "acquire" -> {
                     LockClient l = side(m);
                     Grant g = l.acquire(Duration.ofMillis(((Number) m.get("timeout_ms")).longValue()));
@@ -593,6 +603,18 @@ public final class AgentMain {
         /** This project's factory for {@code recipe}, from the service it runs on (as the runner's own clients). */
         private static LockFactory recipeFactory(LockRecipe recipe) {
             return LockServices.of(recipe).factory(recipe);
+        }
+
+        private static List<Map<String, Object>> entries(List<LockInspection.Entry> entries) {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (LockInspection.Entry e : entries) {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("key", e.key());
+                n.put("node", e.name());
+                n.put("owner", e.owner());
+                out.add(n);
+            }
+            return out;
         }
 
         /** The user's factory, or the built-in recipe a request names. */

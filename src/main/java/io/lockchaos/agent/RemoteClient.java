@@ -179,6 +179,19 @@ public final class RemoteClient implements LockClient, SessionControl {
         call("set_up", m, Duration.ofSeconds(60));
     }
 
+    /**
+     * Runs the factory's {@link io.lockchaos.api.LockFactory#inspect} in the agent: its {@code left} and {@code
+     * expiring} entries as the history records them ({@code key}, {@code node}, {@code owner}), or null when the
+     * factory leaves the inspection to the lock service.
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, List<Map<String, Object>>> inspect(String recipe, LockSettings settings) throws Exception {
+        Map<String, Object> m = new LinkedHashMap<>(settings.toWire());
+        m.put("recipe", recipe);
+        Map<String, Object> r = call("inspect", m, Duration.ofSeconds(60));
+        return r.get("inspection") instanceof Map<?, ?> found ? (Map<String, List<Map<String, Object>>>) found : null;
+    }
+
     public void open(String recipe, LockSettings settings, int process, StateListener states)
             throws Exception {
         this.listener = states;

@@ -33,4 +33,15 @@ public interface LockFactory {
      */
     default void setUp(LockContext context) throws Exception {
     }
+
+    /**
+     * What the lock's own storage still holds of the run's keys ({@code context.allKeys()}) after the final probes,
+     * for the leak checker; null, the default, leaves the inspection to the lock service's own (ZooKeeper's nodes,
+     * PostgreSQL's advisory locks and lockchaos' lease rows, Redis' keys, etcd's keys), which cannot see a lock kept
+     * in a table or key of your own. Called once, in the first client agent. An exception is recorded as an
+     * inspection cut short.
+     */
+    default LockInspection inspect(LockContext context) throws Exception {
+        return null;
+    }
 }

@@ -5,9 +5,11 @@ import io.lockchaos.agent.AgentWire;
 import io.lockchaos.agent.ClientAgents;
 import io.lockchaos.agent.RemoteClient;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.api.LockInspection;
 import io.lockchaos.client.ClientContext;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ForwardingLockClient;
+import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockSettings;
 import io.lockchaos.api.LockClient;
@@ -120,6 +122,42 @@ final class Sessions {
         } catch (Exception e) {
             throw new IllegalArgumentException("the lock's setUp failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What the lock's own {@link LockFactory#inspect} finds of {@code allKeys} on the servers of {@code connect}, as
+     * the service's inspection reports it, or null when the factory leaves it to the service: in the first agent when
+     * clients run in agents, else here.
+     *
+     * @throws RuntimeException when the inspection was cut short
+     */
+    LockService.Inspection inspectLock(String connect, List<String> allKeys) {
+        LockSettings s = settings(connect, allKeys.get(0), false, allKeys);
+        try {
+            if (agents != null) {
+                allow(connect);
+                AgentLauncher.Agent agent = agents.forClient(0);
+                try (RemoteClient c = RemoteClient.connect(agent.address(), agent.secret())) {
+                    Map<String, List<Map<String, Object>>> found = c.inspect(spec.recipe().wireName(), s);
+                    return found == null ? null : new LockService.Inspection(found.get("left"),
+                            found.get("expiring"));
+                }
+            }
+            LockInspection found = factory().inspect(new ClientContext(s, () -> 0, (state, session) -> { }, null));
+            return found == null ? null : new LockService.Inspection(entries(found.left()), entries(found.expiring()));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private static List<Map<String, Object>> entries(List<LockInspection.Entry> entries) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (LockInspection.Entry e : entries) {
+            out.add(Map.of("key", e.key(), "node", e.name(), "owner", e.owner()));
+        }
+        return out;
     }
 
     /**

@@ -68,6 +68,29 @@ class UserLeaseTest {
     }
 
     /**
+     * The leak checker sees a lock kept in a table of the user's own through its factory's inspect: the database lease
+     * with the settings {@code forever} (rows taken for good) and {@code skip_release} (a release that forgets the
+     * row) leaves its row behind, which the service's own inspection (advisory locks, lockchaos' lease table) would
+     * not see. The inspection is the lock's own, so the row is named as the lock names it.
+     */
+    @Test
+    void aLockKeptInTheUsersOwnTableIsInspectedByItsFactory() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
+                io.lockchaos.pg.PgServers.MISSING);
+        Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ScenarioResult r = Scenario.builder().name("pg-user-leak").nodes(1).clients(2).time(Duration.ofSeconds(3))
+                .hold(Duration.ofMillis(300)).acquireTimeout(Duration.ofSeconds(1)).set("lease_ms", 1000)
+                .set("lock_settings", "{\"forever\": true, \"skip_release\": true}")
+                .lock("io.lockchaos.api.testlocks.PgWallClockLease", List.of(UserLockTest.TEST_CLASSES, driver))
+                .store(store).run();
+        assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
+        assertTrue(r.violations().contains(io.lockchaos.checker.AnomalyKind.ORPHAN_NODE), r.violations() + ": see "
+                + r.dir());
+        String history = java.nio.file.Files.readString(io.lockchaos.store.RunDir.of(r.dir()).history());
+        assertTrue(history.contains("\"node\":\"user_lease:"), "the lock's own inspection: see " + r.dir());
+    }
+
+    /**
      * A user's etcd lock as Jepsen's client wrote it (jetcd's keep-alive, no look at the lease) cut off from every
      * member for 5 s against a 2 s lease: etcd expires the lease and grants the lock to another while the cut-off
      * holder still holds it. Its classpath brings jetcd and what jetcd needs, from this JVM's.
