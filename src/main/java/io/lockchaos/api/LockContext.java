@@ -3,6 +3,7 @@ package io.lockchaos.api;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -35,8 +36,17 @@ public interface LockContext {
     /** How long a connection attempt may take. */
     Duration connectionTimeout();
 
-    /** For a leased lock, the lease the run asks for. */
+    /** For a leased lock, the lease the run asks for: 10 s when it asks for none (see {@link #leaseAsked}). */
     Duration lease();
+
+    /**
+     * The lease the run asks for ({@code lease_ms}), or empty when the workload names none: a lock whose library has
+     * a lease of its own (ShedLock's {@code lockAtMostFor}) keeps it then, rather than take the 10 s {@link #lease}
+     * gives.
+     */
+    default Optional<Duration> leaseAsked() {
+        return Optional.of(lease());
+    }
 
     /** For a lock on several instances, how long one instance may take to answer. */
     Duration requestTimeout();

@@ -4,6 +4,7 @@ import io.lockchaos.api.LockContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
@@ -126,6 +127,11 @@ public final class ClientContext implements LockContext {
     @Override
     public Duration lease() {
         return Duration.ofMillis(settings.leaseMillis());
+    }
+
+    @Override
+    public Optional<Duration> leaseAsked() {
+        return settings.leaseAsked() ? Optional.of(lease()) : Optional.empty();
     }
 
     @Override

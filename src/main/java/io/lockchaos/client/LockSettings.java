@@ -20,9 +20,11 @@ import java.util.Map;
  * @param leaseMillis for a leased lock, the lease the run asks for
  * @param requestTimeoutMillis for a lock on several instances, how long one instance may take to answer
  * @param options the workload's {@code lock_settings}: names and values a lock of the user's own reads as it likes
+ * @param leaseAsked whether the workload gave {@code lease_ms} (else {@code leaseMillis} is the declaration's)
  */
 public record LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
-                           long leaseMillis, long requestTimeoutMillis, Map<String, String> options) {
+                           long leaseMillis, long requestTimeoutMillis, Map<String, String> options,
+                           boolean leaseAsked) {
     /** The declaration's default session timeout (the workload key {@code session_timeout_ms}). */
     public static final long SESSION_TIMEOUT_MS = 4_000;
     /** The declaration's default lease ({@code lease_ms}). */
@@ -38,7 +40,7 @@ public record LockSettings(String connect, String key, boolean read, List<String
 
     public LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
                         long leaseMillis, long requestTimeoutMillis) {
-        this(connect, key, read, allKeys, sessionTimeoutMillis, leaseMillis, requestTimeoutMillis, Map.of());
+        this(connect, key, read, allKeys, sessionTimeoutMillis, leaseMillis, requestTimeoutMillis, Map.of(), true);
     }
 
     /**
@@ -57,7 +59,9 @@ public record LockSettings(String connect, String key, boolean read, List<String
         m.put("read", read);
         m.put("keys", allKeys);
         m.put("session_timeout_ms", sessionTimeoutMillis);
-        m.put("lease_ms", leaseMillis);
+        if (leaseAsked) {
+            m.put("lease_ms", leaseMillis); // left out, the agent's lock sees the declaration's and no lease asked
+        }
         m.put("request_timeout_ms", requestTimeoutMillis);
         if (!options.isEmpty()) {
             m.put("lock_settings", options);
@@ -80,7 +84,7 @@ public record LockSettings(String connect, String key, boolean read, List<String
         return new LockSettings(m.get("connect") instanceof String c ? c : null,
                 m.get("key") instanceof String k ? k : null, Boolean.TRUE.equals(m.get("read")), keys,
                 number(m, "session_timeout_ms", SESSION_TIMEOUT_MS), number(m, "lease_ms", LEASE_MS),
-                number(m, "request_timeout_ms", REQUEST_TIMEOUT_MS), options);
+                number(m, "request_timeout_ms", REQUEST_TIMEOUT_MS), options, m.get("lease_ms") instanceof Number);
     }
 
     private static long number(Map<String, Object> m, String name, long otherwise) {

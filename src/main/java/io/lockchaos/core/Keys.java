@@ -181,10 +181,11 @@ public final class Keys {
             key("ssh_accept_new", Type.BOOL, "false", Long.MIN_VALUE, Long.MAX_VALUE, "--ssh-accept-new", "cluster"
                     + " `ssh`: `true` records the key of a host missing from the known-hosts file at first contact"
                     + " (a host whose recorded key changed is refused either way)"),
-            key("lease_ms", Type.LONG, Long.toString(LockSettings.LEASE_MS), null,
+            key("lease_ms", Type.LONG, "", null,
                     "Redis, etcd and lease recipes: the lock's time to live (etcd:"
-                    + " whole seconds, at least 2)",
-                    s -> s.redis().leaseMillis()),
+                    + " whole seconds, at least 2); none: 10000 for them, and a lock of your own keeps its own"
+                    + " (`LockContext.leaseAsked()` is empty)",
+                    s -> s.redis().leaseText()),
             key("redis_appendonly", Type.BOOL, "false", null, "Redis recipes: `true` runs the instances with"
                     + " `appendonly yes` and `appendfsync always` (see Redis locks)", s -> s.redis().appendOnly()),
             key("redis_timeout_ms", Type.INT, Long.toString(LockSettings.REQUEST_TIMEOUT_MS), null,

@@ -98,7 +98,7 @@ final class Sessions {
     private LockSettings settings(String connect, String key, boolean read, List<String> allKeys) {
         return new LockSettings(connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
                 spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis(),
-                TestSpecs.lockSettings(spec.text("lock_settings")));
+                TestSpecs.lockSettings(spec.text("lock_settings")), spec.redis().leaseAsked());
     }
 
     /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.LockSettings;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
@@ -254,8 +255,9 @@ public final class TestSpecs {
             }
             lockSettings(m.get("lock_settings")); // read once here, so a bad one stops the run now
             String appendOnly = m.get("redis_appendonly");
-            RedisSpec redis = new RedisSpec(number(source, m, "lease_ms"), appendOnly.equals("true"),
-                    (int) number(source, m, "redis_timeout_ms"));
+            boolean leaseAsked = !m.get("lease_ms").isBlank();
+            RedisSpec redis = new RedisSpec(leaseAsked ? number(source, m, "lease_ms") : LockSettings.LEASE_MS,
+                    appendOnly.equals("true"), (int) number(source, m, "redis_timeout_ms"), leaseAsked);
             for (Keys.Key k : Keys.ALL) {
                 if (k.ranged()) {
                     long v = number(source, m, k.name());
@@ -634,7 +636,9 @@ public final class TestSpecs {
      */
     private static void serviceRefusal(String source, TestSpec s) throws SpecException {
         ServiceSpec view = new ServiceSpec(s.recipe(), s.cluster().kind(), s.cluster().nodes(),
-                s.clients().reentryDepth(), s.schedule(), s.faults().nemesis(), key -> Keys.named(key).value().apply(s));
+                s.clients().reentryDepth(), s.schedule(), s.faults().nemesis(), key -> key.equals("lease_ms")
+                ? (Object) s.redis().leaseMillis() // the lease the recipe takes, the declaration's when none is asked
+                : Keys.named(key).value().apply(s));
         LockService own = LockServices.of(s.recipe());
         List<String> why = new ArrayList<>();
         for (LockService other : LockServices.all()) {

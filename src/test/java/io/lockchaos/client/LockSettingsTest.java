@@ -23,10 +23,34 @@ class LockSettingsTest {
     @Test
     void theyTravelToAnAgentWithTheRestAndAnOlderRequestHasNone() {
         LockSettings s = new LockSettings("127.0.0.1:1", "/k", false, List.of("/k"), 2000, 3000, 100,
-                Map.of("using_db_time", "true"));
+                Map.of("using_db_time", "true"), true);
         assertEquals(s, LockSettings.fromWire(s.toWire()));
         LockSettings none = new LockSettings("127.0.0.1:1", "/k", false, List.of("/k"), 2000, 3000, 100);
         assertEquals(Map.of(), LockSettings.fromWire(none.toWire()).options());
+        // no lease asked: the agent's lock sees the declaration's 10 s, and that none was asked
+        LockSettings unasked = new LockSettings("127.0.0.1:1", "/k", false, List.of("/k"), 2000,
+                LockSettings.LEASE_MS, 100, Map.of(), false);
+        assertEquals(unasked, LockSettings.fromWire(unasked.toWire()));
+        ClientContext ctx = new ClientContext(LockSettings.fromWire(unasked.toWire()), () -> 0, (st, id) -> { },
+                null);
+        assertEquals(java.util.Optional.empty(), ctx.leaseAsked());
+        assertEquals(java.time.Duration.ofSeconds(10), ctx.lease());
+        assertEquals(java.util.Optional.of(java.time.Duration.ofSeconds(3)), new ClientContext(s, () -> 0,
+                (st, id) -> { }, null).leaseAsked());
+    }
+
+    @Test
+    void aWorkloadWithoutLeaseMsAsksForNoLeaseAndSaysSoInItsTestJson() throws Exception {
+        TestSpec none = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redis-single", "nodes", "1"));
+        assertEquals(false, none.redis().leaseAsked());
+        assertEquals(LockSettings.LEASE_MS, none.redis().leaseMillis(), "a built-in leased recipe takes 10 s");
+        assertEquals("", none.toMap().get("lease_ms"), "test.json keeps 'none asked'");
+        TestSpec asked = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redis-single", "nodes", "1",
+                "lease_ms", "2500"));
+        assertEquals(true, asked.redis().leaseAsked());
+        assertEquals("2500", String.valueOf(asked.toMap().get("lease_ms")));
+        assertEquals(asked.redis(), TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redis-single", "nodes",
+                "1", "lease_ms", String.valueOf(asked.toMap().get("lease_ms")))).redis(), "read back the same");
     }
 
     @Test
