@@ -522,7 +522,9 @@ public final class AgentMain {
                         depth = 0;
                         HELD.remove(this);
                     }
-                    return Map.of("present", l.release());
+                    LockClient.Release found = l.releaseOutcome(() -> { });
+                    // present for a runner that knows only true or false; outcome says the third answer too
+                    return Map.of("present", found != LockClient.Release.GONE, "outcome", found.wireName());
                 }
                 case "read_set" -> {
                     return Map.of("elements", store().readSet((String) m.get("name")));

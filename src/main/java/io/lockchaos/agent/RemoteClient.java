@@ -1,5 +1,6 @@
 package io.lockchaos.agent;
 
+import io.lockchaos.api.DangerPoint;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.TransactionalSet;
@@ -375,6 +376,18 @@ public final class RemoteClient implements LockClient, SessionControl {
     @Override
     public boolean release() throws Exception {
         return present(lockCall("release", null, giveUpAfter));
+    }
+
+    @Override
+    public Release releaseOutcome(DangerPoint danger) throws Exception {
+        danger.reach();
+        return outcome(lockCall("release", null, giveUpAfter));
+    }
+
+    /** The agent's outcome, or the one its present field implies (an agent that sends no outcome). */
+    private static Release outcome(Map<String, Object> r) throws IOException {
+        Release o = r.get("outcome") instanceof String s ? Release.parse(s) : null;
+        return o != null ? o : present(r) ? Release.HELD : Release.GONE;
     }
 
     private static boolean present(Map<String, Object> r) throws IOException {

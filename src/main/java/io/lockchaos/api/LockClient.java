@@ -28,6 +28,42 @@ public interface LockClient extends AutoCloseable {
         return release();
     }
 
+    /** What a release found: the lock still held, already gone, or not said. */
+    enum Release {
+        /** The lock was still held, and is released. */
+        HELD,
+        /** The lock was already gone (lost while held): the history ends the hold as lost. */
+        GONE,
+        /**
+         * Released, but whether the lock was still held the library does not say (an unlock that returns nothing, as
+         * ShedLock's): the history records the release as done without claiming either.
+         */
+        UNKNOWN;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The release with this wire name, or null. */
+        public static Release parse(String s) {
+            for (Release r : values()) {
+                if (r.wireName().equals(s)) {
+                    return r;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Releases the lock as {@link #release(DangerPoint)} does and says what it found; what the worker calls. By default
+     * {@code HELD} or {@code GONE} from {@link #release(DangerPoint)}: a lock whose library's unlock says nothing
+     * overrides this to return {@code UNKNOWN} (its {@link #release()} is then not called by the run).
+     */
+    default Release releaseOutcome(DangerPoint danger) throws Exception {
+        return release(danger) ? Release.HELD : Release.GONE;
+    }
+
     /**
      * Whether the client may still act as the holder by what it knows itself: a lock with a lease (Redis) stops once
      * its validity has run out; a ZooKeeper lock holds until it is told otherwise (its connection states). Unlike the

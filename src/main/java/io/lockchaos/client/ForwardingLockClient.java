@@ -30,6 +30,11 @@ public abstract class ForwardingLockClient implements LockClient {
     }
 
     @Override
+    public Release releaseOutcome(DangerPoint danger) throws Exception {
+        return lock.releaseOutcome(danger);
+    }
+
+    @Override
     public boolean stillHolds() {
         return lock.stillHolds();
     }

@@ -462,10 +462,16 @@ public final class LockWorker implements Runnable {
     private boolean released(LockClient c, String mode, boolean last) {
         Op rel = recorder.invoke(process, Fn.RELEASE, key, params(false, mode));
         try {
-            boolean present = c.release(this::releasePoint);
-            recorder.complete(rel, present ? OpType.OK : OpType.FAIL, null, present ? null : LockHolds.NOT_HELD);
+            LockClient.Release found = c.releaseOutcome(this::releasePoint);
+            boolean gone = found == LockClient.Release.GONE;
+            completeRelease(recorder, rel, found);
             if (last) {
-                committed(present ? OpType.OK : OpType.FAIL, "not committed: the release found no hold");
+                if (found == LockClient.Release.UNKNOWN) {
+                    committed(OpType.INFO, "the commit's outcome is unknown: the release did not say whether it"
+                            + " still held the lock");
+                } else {
+                    committed(gone ? OpType.FAIL : OpType.OK, "not committed: the release found no hold");
+                }
             }
             return true;
         } catch (Exception e) {
@@ -473,6 +479,16 @@ public final class LockWorker implements Runnable {
             committed(OpType.INFO, "the commit's outcome is unknown: " + e);
             return false;
         }
+    }
+
+    /**
+     * Completes the release {@code rel} as {@code found} says: ok, fail with {@code not-held} when the lock was gone,
+     * or ok with {@code held: unknown} when the lock did not say whether it still held (done, claiming neither).
+     */
+    public static void completeRelease(Recorder recorder, Op rel, LockClient.Release found) {
+        boolean gone = found == LockClient.Release.GONE;
+        recorder.complete(rel, gone ? OpType.FAIL : OpType.OK, found == LockClient.Release.UNKNOWN
+                ? Map.of("held", "unknown") : null, gone ? LockHolds.NOT_HELD : null);
     }
 
     /** Completes the add the release just committed (or did not), when the lock keeps its data. */

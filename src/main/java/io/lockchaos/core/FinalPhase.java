@@ -3,6 +3,7 @@ package io.lockchaos.core;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.client.LockService;
+import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
@@ -86,8 +87,7 @@ final class FinalPhase {
         if (g != null) {
             Op rel = rec.invoke(p, Fn.RELEASE, key, params.containsKey("mode") ? Map.of("mode", "write") : null);
             try {
-                boolean held = probe.release();
-                rec.complete(rel, held ? OpType.OK : OpType.FAIL, null, held ? null : "not-held");
+                LockWorker.completeRelease(rec, rel, probe.releaseOutcome(() -> { }));
             } catch (Exception e) {
                 rec.complete(rel, OpType.INFO, null, String.valueOf(e));
             }

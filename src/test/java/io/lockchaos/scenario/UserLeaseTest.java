@@ -70,7 +70,7 @@ class UserLeaseTest {
     /**
      * The leak checker sees a lock kept in a table of the user's own through its factory's inspect: the database lease
      * with the settings {@code forever} (rows taken for good) and {@code skip_release} (a release that forgets the
-     * row) leaves its row behind, which the service's own inspection (advisory locks, lockchaos' lease table) would
+     * row and, like ShedLock's unlock, says nothing of it: {@code held: unknown}) leaves its row behind, which the service's own inspection (advisory locks, lockchaos' lease table) would
      * not see. The inspection is the lock's own, so the row is named as the lock names it.
      */
     @Test
@@ -88,6 +88,8 @@ class UserLeaseTest {
                 + r.dir());
         String history = java.nio.file.Files.readString(io.lockchaos.store.RunDir.of(r.dir()).history());
         assertTrue(history.contains("\"node\":\"user_lease:"), "the lock's own inspection: see " + r.dir());
+        assertTrue(history.contains("{\"held\":\"unknown\"}"), "a release that says nothing is recorded so: see "
+                + r.dir());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.lockchaos.api.testlocks;
 
 import io.lockchaos.api.Backend;
+import io.lockchaos.api.DangerPoint;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
@@ -149,10 +150,16 @@ public final class PgWallClockLease implements LockFactory {
         }
 
         @Override
-        public boolean release() throws Exception {
+        public Release releaseOutcome(DangerPoint danger) throws Exception {
             if (skipRelease) {
-                return true; // the setting skip_release: a release that forgets the row
+                danger.reach();
+                return Release.UNKNOWN; // the setting skip_release: a release that forgets the row and says nothing
             }
+            return LockClient.super.releaseOutcome(danger);
+        }
+
+        @Override
+        public boolean release() throws Exception {
             try (PreparedStatement s = c.prepareStatement("UPDATE user_lease SET expires_ms = 0 WHERE name = ? AND"
                     + " owner = ?")) {
                 s.setString(1, name);
