@@ -108,17 +108,14 @@ final class Sessions {
      * @throws IllegalArgumentException with the factory's message, which stops the run in one line
      */
     void setUp(String connect, List<String> allKeys) {
-        LockSettings s = settings(connect, allKeys.get(0), false, allKeys);
         try {
-            if (agents != null) {
-                allow(connect);
-                AgentLauncher.Agent agent = agents.forClient(0);
-                try (RemoteClient c = RemoteClient.connect(agent.address(), agent.secret())) {
-                    c.setUp(spec.recipe().wireName(), s);
-                }
-            } else {
-                factory().setUp(new ClientContext(s, () -> 0, (state, session) -> { }, null));
-            }
+            onceForTheRun(connect, allKeys, (c, s) -> {
+                c.setUp(spec.recipe().wireName(), s);
+                return null;
+            }, (f, ctx) -> {
+                f.setUp(ctx);
+                return null;
+            });
         } catch (Exception e) {
             throw new IllegalArgumentException("the lock's setUp failed: " + e.getMessage(), e);
         }
@@ -132,24 +129,47 @@ final class Sessions {
      * @throws RuntimeException when the inspection was cut short
      */
     LockService.Inspection inspectLock(String connect, List<String> allKeys) {
-        LockSettings s = settings(connect, allKeys.get(0), false, allKeys);
         try {
-            if (agents != null) {
-                allow(connect);
-                AgentLauncher.Agent agent = agents.forClient(0);
-                try (RemoteClient c = RemoteClient.connect(agent.address(), agent.secret())) {
-                    Map<String, List<Map<String, Object>>> found = c.inspect(spec.recipe().wireName(), s);
-                    return found == null ? null : new LockService.Inspection(found.get("left"),
-                            found.get("expiring"));
-                }
-            }
-            LockInspection found = factory().inspect(new ClientContext(s, () -> 0, (state, session) -> { }, null));
-            return found == null ? null : new LockService.Inspection(entries(found.left()), entries(found.expiring()));
+            return onceForTheRun(connect, allKeys, (c, s) -> {
+                Map<String, List<Map<String, Object>>> found = c.inspect(spec.recipe().wireName(), s);
+                return found == null ? null : new LockService.Inspection(found.get("left"), found.get("expiring"));
+            }, (f, ctx) -> {
+                LockInspection found = f.inspect(ctx);
+                return found == null ? null : new LockService.Inspection(entries(found.left()),
+                        entries(found.expiring()));
+            });
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
+    }
+
+    /** A call of the run's factory in the first agent, with that agent's client and the settings. */
+    private interface InAgent<T> {
+        T call(RemoteClient agent, LockSettings settings) throws Exception;
+    }
+
+    /** A call of the run's factory in this JVM, with the first key's context. */
+    private interface InRunner<T> {
+        T call(LockFactory factory, ClientContext context) throws Exception;
+    }
+
+    /**
+     * Calls the factory once for the whole run, with the first key's settings (states it reports are not recorded):
+     * through the first agent when clients run in agents, else here.
+     */
+    private <T> T onceForTheRun(String connect, List<String> allKeys, InAgent<T> inAgent, InRunner<T> inRunner)
+            throws Exception {
+        LockSettings s = settings(connect, allKeys.get(0), false, allKeys);
+        if (agents != null) {
+            allow(connect);
+            AgentLauncher.Agent agent = agents.forClient(0);
+            try (RemoteClient c = RemoteClient.connect(agent.address(), agent.secret())) {
+                return inAgent.call(c, s);
+            }
+        }
+        return inRunner.call(factory(), new ClientContext(s, () -> 0, (state, session) -> { }, null));
     }
 
     private static List<Map<String, Object>> entries(List<LockInspection.Entry> entries) {
