@@ -153,7 +153,7 @@ final class RunCommand implements Callable<Integer> {
         } else if (spec.expectedVerdict().isPresent() || checkExpect) {
             after.add("expected " + expected.wireName() + ": " + (met ? "as expected" : "NOT as expected"));
         }
-        AnomalyExpectation anomalies = spec.checking().anomalies();
+        AnomalyExpectation anomalies = spec.checking().anomalies().forVerdict(any ? null : expected);
         if (!anomalies.isEmpty()) {
             java.util.List<String> misses = anomalies.misses(AnomalyExpectation.seen(out.result()));
             met &= misses.isEmpty();

@@ -65,6 +65,11 @@ class AnomalyExpectationTest {
         assertEquals(List.of("no double-holder", "leaked-lock seen"), e.misses(Set.of(AnomalyKind.LEAKED_LOCK)));
         assertEquals("no leaked-lock", new AnomalyExpectation(Set.of(), Set.of(AnomalyKind.LEAKED_LOCK)).describe());
         assertTrue(AnomalyExpectation.NONE.isEmpty());
+        // on a release where the bug is fixed (expected valid by expect_by_curator) only the forbidden kinds remain
+        AnomalyExpectation onFixed = new AnomalyExpectation(Set.of(AnomalyKind.FOREIGN_OWNER_GRANT, AnomalyKind.LOST_LOCK),
+                Set.of(AnomalyKind.LEAKED_LOCK)).forVerdict(io.lockchaos.checker.Verdict.VALID);
+        assertEquals(new AnomalyExpectation(Set.of(AnomalyKind.LOST_LOCK), Set.of(AnomalyKind.LEAKED_LOCK)), onFixed);
+        assertEquals(e, e.forVerdict(io.lockchaos.checker.Verdict.INVALID));
         assertEquals(List.of(), AnomalyExpectation.NONE.misses(Set.of(AnomalyKind.LEAKED_LOCK)));
     }
 }
