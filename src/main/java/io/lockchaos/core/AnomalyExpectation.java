@@ -94,7 +94,8 @@ public record AnomalyExpectation(Set<AnomalyKind> present, Set<AnomalyKind> abse
         if (expect == Verdict.VALID) {
             for (AnomalyKind k : present) {
                 if (k.defaultSeverity() == Severity.VIOLATION) {
-                    return "expect_anomalies: " + k.wireName() + " makes a run invalid, and expect is valid";
+                    return "expect_anomalies: " + k.wireName() + " makes a run invalid, and the workload expects a"
+                            + " valid one (expect valid, or no expect)";
                 }
             }
         }

@@ -28,10 +28,6 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersio
         long acquireSlackMillis, long memoryGrowthMb, boolean anyVerdict, AnomalyExpectation anomalies) {
     public CheckSpec {
         anomalies = anomalies == null ? AnomalyExpectation.NONE : anomalies;
-        String conflict = anomalies.conflictWith(expect);
-        if (conflict != null) {
-            throw new IllegalArgumentException(conflict);
-        }
         if (anyVerdict && expect != null) {
             throw new IllegalArgumentException("expect: any and a verdict at once");
         }
@@ -41,6 +37,12 @@ public record CheckSpec(Verdict expect, List<ByVersion> byCurator, List<ByVersio
         }
         byCurator = byCurator == null ? List.of() : List.copyOf(byCurator);
         byZooKeeper = byZooKeeper == null ? List.of() : List.copyOf(byZooKeeper);
+        // a workload that states no verdict at all is expected valid, as a run without expect is
+        String conflict = anomalies.conflictWith(anyVerdict ? null : expect != null ? expect
+                : byCurator.isEmpty() && byZooKeeper.isEmpty() ? Verdict.VALID : null);
+        if (conflict != null) {
+            throw new IllegalArgumentException(conflict);
+        }
         if (acquireSlackMillis < -1 || acquireSlackMillis > 600_000) {
             throw new IllegalArgumentException("acquire_slack_ms: expected -1 (no check) or 0 to 600000, got "
                     + acquireSlackMillis);
