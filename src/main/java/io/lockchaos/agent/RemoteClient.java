@@ -167,12 +167,6 @@ public final class RemoteClient implements LockClient, SessionControl {
         return new long[] {agent - (t0 + t1) / 2, t1 - t0};
     }
 
-    /**
-     * Opens a client in the agent with {@code settings}: of {@code recipe} (one of this project's recipes), or of the
-     * user's lock when the agent serves one ({@code recipe} is then {@code user}).
-     *
-     * @param process the process the client is opened for
-     */
     /** Runs the factory's {@link io.lockchaos.api.LockFactory#setUp} in the agent, with {@code settings}. */
     public void setUp(String recipe, LockSettings settings) throws Exception {
         Map<String, Object> m = new LinkedHashMap<>(settings.toWire());
@@ -193,6 +187,12 @@ public final class RemoteClient implements LockClient, SessionControl {
         return r.get("inspection") instanceof Map<?, ?> found ? (Map<String, List<Map<String, Object>>>) found : null;
     }
 
+    /**
+     * Opens a client in the agent with {@code settings}: of {@code recipe} (one of this project's recipes), or of the
+     * user's lock when the agent serves one ({@code recipe} is then {@code user}).
+     *
+     * @param process the process the client is opened for
+     */
     public void open(String recipe, LockSettings settings, int process, StateListener states)
             throws Exception {
         this.listener = states;
