@@ -37,7 +37,6 @@ public record LockSettings(String connect, String key, boolean read, List<String
         options = options == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
 
-
     public LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
                         long leaseMillis, long requestTimeoutMillis) {
         this(connect, key, read, allKeys, sessionTimeoutMillis, leaseMillis, requestTimeoutMillis, Map.of(), true);
