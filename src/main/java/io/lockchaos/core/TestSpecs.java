@@ -127,8 +127,7 @@ public final class TestSpecs {
             throw new IllegalArgumentException("lock_settings: expected a JSON object of names and values, got '"
                     + text + "'");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields();
-             it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getKey().matches("[A-Za-z0-9_.-]{1,64}")) {
                 throw new IllegalArgumentException("lock_settings: '" + e.getKey() + "' is not a setting's name"
