@@ -489,14 +489,12 @@ public final class AgentMain {
                 }
                 case "set_up" -> {
                     checkAllowed(m.get("connect") instanceof String c ? c : null);
-                    factory(m).setUp(new ClientContext(LockSettings.fromWire(m), () -> 0, (state, about) -> { },
-                            null));
+                    factory(m).setUp(onceContext(m));
                     return Map.of("ok", true);
                 }
                 case "inspect" -> {
                     checkAllowed(m.get("connect") instanceof String c ? c : null);
-                    LockInspection found = factory(m).inspect(new ClientContext(LockSettings.fromWire(m), () -> 0,
-                            (state, about) -> { }, null));
+                    LockInspection found = factory(m).inspect(onceContext(m));
                     Map<String, Object> r = new LinkedHashMap<>();
                     r.put("inspection", found == null ? null : Map.of("left", entries(found.left()), "expiring",
                             entries(found.expiring())));
@@ -617,6 +615,11 @@ public final class AgentMain {
                 out.add(n);
             }
             return out;
+        }
+
+        /** The context of a once-per-run call (setUp, inspect): the request's settings; its states go nowhere. */
+        private static ClientContext onceContext(Map<String, Object> m) {
+            return new ClientContext(LockSettings.fromWire(m), () -> 0, (state, about) -> { }, null);
         }
 
         /** The user's factory, or the built-in recipe a request names. */

@@ -44,6 +44,14 @@ class UserLeaseTest {
         }
     }
 
+    /** The test tree's classes and this JVM's PostgreSQL driver, where PostgreSQL runs here (else the test skips). */
+    private static List<Path> pgLeaseClasspath() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
+                io.lockchaos.pg.PgServers.MISSING);
+        Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return List.of(UserLockTest.TEST_CLASSES, driver);
+    }
+
     /**
      * The database lease judged on the client's clock: a waiter's agent's wall clock jumps a minute ahead, so by its
      * clock the holder's row has expired and it takes the row while the holder, whose clock is true, still holds it
@@ -52,12 +60,10 @@ class UserLeaseTest {
      */
     @Test
     void aDatabaseLeaseJudgedOnTheClientsClockFailsWhenAWaitersClockRunsAhead() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
-                io.lockchaos.pg.PgServers.MISSING);
-        Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<Path> classpath = pgLeaseClasspath();
         ScenarioResult r = Scenario.builder().name("pg-client-clock").nodes(1).clients(3).time(Duration.ofSeconds(4))
                 .hold(Duration.ofMillis(2500)).set("lease_ms", 1000)
-                .lock("io.lockchaos.api.testlocks.PgWallClockLease", List.of(UserLockTest.TEST_CLASSES, driver))
+                .lock("io.lockchaos.api.testlocks.PgWallClockLease", classpath)
                 .nemesis("at 500ms clock-jump waiter by_ms=60000 for 3s").store(store).run();
         assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
         assertTrue(r.spec().recipe().postgres(), "it ran on PostgreSQL");
@@ -70,18 +76,17 @@ class UserLeaseTest {
     /**
      * The leak checker sees a lock kept in a table of the user's own through its factory's inspect: the database lease
      * with the settings {@code forever} (rows taken for good) and {@code skip_release} (a release that forgets the
-     * row and, like ShedLock's unlock, says nothing of it: {@code held: unknown}) leaves its row behind, which the service's own inspection (advisory locks, lockchaos' lease table) would
-     * not see. The inspection is the lock's own, so the row is named as the lock names it.
+     * row and, like ShedLock's unlock, says nothing of it: {@code held: unknown}) leaves its row behind, which
+     * the service's own inspection (advisory locks, lockchaos' lease table) would not see. The inspection is the
+     * lock's own, so the row is named as the lock names it.
      */
     @Test
     void aLockKeptInTheUsersOwnTableIsInspectedByItsFactory() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.lockchaos.pg.PgServers.findBinaries() != null,
-                io.lockchaos.pg.PgServers.MISSING);
-        Path driver = Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<Path> classpath = pgLeaseClasspath();
         ScenarioResult r = Scenario.builder().name("pg-user-leak").nodes(1).clients(2).time(Duration.ofSeconds(3))
                 .hold(Duration.ofMillis(300)).acquireTimeout(Duration.ofSeconds(1)).set("lease_ms", 1000)
                 .set("lock_settings", "{\"forever\": true, \"skip_release\": true}")
-                .lock("io.lockchaos.api.testlocks.PgWallClockLease", List.of(UserLockTest.TEST_CLASSES, driver))
+                .lock("io.lockchaos.api.testlocks.PgWallClockLease", classpath)
                 .store(store).run();
         assertEquals(Verdict.INVALID, r.verdict(), "see " + r.dir());
         assertTrue(r.violations().contains(io.lockchaos.checker.AnomalyKind.ORPHAN_NODE), r.violations() + ": see "
