@@ -21,8 +21,9 @@ import org.eclipse.aether.supplier.SessionBuilderSupplier;
 import org.eclipse.aether.util.artifact.JavaScopes;
 
 /**
- * Finds the jars of one version of Curator ({@code org.apache.curator:curator-recipes:VERSION}, for client agents) or
- * of ZooKeeper ({@code org.apache.zookeeper:zookeeper:VERSION}, for servers) and their runtime dependencies, resolved
+ * Finds the jars of one version of Curator ({@code org.apache.curator:curator-recipes:VERSION}, for client agents), of
+ * ZooKeeper ({@code org.apache.zookeeper:zookeeper:VERSION}, for servers) or of a lock library a built-in recipe wraps
+ * (ShedLock's provider, with the driver it needs beside it), and their runtime dependencies, resolved
  * with Apache Maven Resolver from Maven Central (or {@code LOCKCHAOS_MAVEN_REPO}) into the local repository ({@code
  * maven.repo.local}, else {@code ~/.m2/repository}). The classpath found is cached next to the local repository, so
  * later runs start without asking the network. Logging back-ends are left out (the agent logs nothing; ZooKeeper
@@ -31,24 +32,37 @@ import org.eclipse.aether.util.artifact.JavaScopes;
 public final class VersionResolver {
     /** What is resolved: the workload key that names the version, and the artifact at the root. */
     public enum Module {
-        CURATOR("curator", "org.apache.curator", "curator-recipes", "5.4.0"),
-        ZOOKEEPER("zookeeper", "org.apache.zookeeper", "zookeeper", "3.8.4");
+        CURATOR(new Artifact("curator", "org.apache.curator", "curator-recipes", "5.4.0", "5.0.0..5.9.0", List.of())),
+        ZOOKEEPER(new Artifact("zookeeper", "org.apache.zookeeper", "zookeeper", "3.8.4", "3.5.5..3.9.4", List.of()));
 
-        final String key;
-        final String group;
-        final String artifact;
-        final String example;
+        private final Artifact artifact;
 
         /** The workload key that names a version of it ({@code curator}, {@code zookeeper}). */
         public String key() {
-            return key;
+            return artifact.key;
         }
 
-        Module(String key, String group, String artifact, String example) {
-            this.key = key;
-            this.group = group;
+        public Artifact artifact() {
+            return artifact;
+        }
+
+        Module(Artifact artifact) {
             this.artifact = artifact;
-            this.example = example;
+        }
+    }
+
+    /**
+     * What one resolver resolves: the artifact whose version a run names, and the artifacts (group:artifact:version)
+     * resolved beside it at their own fixed versions (a JDBC driver the library leaves to its user).
+     *
+     * @param key how messages and the cache name it ({@code curator}, {@code shedlock-jdbc})
+     * @param example a version to show in an error message
+     * @param range a range of versions to show in an error message
+     */
+    public record Artifact(String key, String group, String artifact, String example, String range,
+                           List<String> alongside) {
+        public Artifact {
+            alongside = List.copyOf(alongside);
         }
     }
 
@@ -69,13 +83,13 @@ public final class VersionResolver {
 
     private final Path localRepository;
     private final String remote;
-    private final Module module;
+    private final Artifact module;
 
     public VersionResolver(Path localRepository, String remote) {
-        this(localRepository, remote, Module.CURATOR);
+        this(localRepository, remote, Module.CURATOR.artifact());
     }
 
-    public VersionResolver(Path localRepository, String remote, Module module) {
+    public VersionResolver(Path localRepository, String remote, Artifact module) {
         this.localRepository = localRepository;
         this.remote = remote;
         this.module = module;
@@ -101,6 +115,11 @@ public final class VersionResolver {
 
     /** The resolver of this machine's defaults for {@code module}. */
     public static VersionResolver defaults(Module module) {
+        return defaults(module.artifact());
+    }
+
+    /** The resolver of this machine's defaults for {@code module}. */
+    public static VersionResolver defaults(Artifact module) {
         String local = System.getProperty("maven.repo.local");
         Path repo = local != null && !local.isBlank() ? Path.of(local)
                 : Path.of(System.getProperty("user.home"), ".m2", "repository");
@@ -163,7 +182,7 @@ public final class VersionResolver {
     public List<String> versions(String from, String to) throws UnresolvableVersion {
         if (!plausible(from) || !plausible(to)) {
             throw new UnresolvableVersion(module.key + ": expected a range A..B of versions such as "
-                    + (module == Module.CURATOR ? "5.0.0..5.9.0" : "3.5.5..3.9.4") + ", got " + from + ".." + to);
+                    + module.range + ", got " + from + ".." + to);
         }
         quiet();
         RepositorySystem system = new RepositorySystemSupplier().get();
@@ -202,6 +221,9 @@ public final class VersionResolver {
             Dependency root = new Dependency(new DefaultArtifact(module.group, module.artifact, "jar", version),
                     JavaScopes.RUNTIME, false, LOGGING);
             CollectRequest collect = new CollectRequest(root, List.of(central));
+            for (String beside : module.alongside) {
+                collect.addDependency(new Dependency(new DefaultArtifact(beside), JavaScopes.RUNTIME, false, LOGGING));
+            }
             List<Path> jars = new ArrayList<>();
             for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null))
                     .getArtifactResults()) {
