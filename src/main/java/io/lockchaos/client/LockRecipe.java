@@ -14,7 +14,9 @@ import java.util.List;
  *
  * @param kind the recipe
  * @param permits the leases of a semaphore; 1 for every other kind
- * @param user the user's lock, for {@link Kind#USER}; null for every other kind
+ * @param user the user's lock, for {@link Kind#USER}; for a library's recipe ({@link Kind#library}), the library's
+ *     factory and the classpath its version resolved to (null where only its name was read: a stored history's
+ *     checkers need no classpath); null for every other kind
  */
 public record LockRecipe(Kind kind, int permits, UserLock user) {
     /**
@@ -69,6 +71,13 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
          */
         ETCD_LOCK_FENCED("etcd-lock-fenced", Backend.ETCD, false, Recipe.lease("etcd-lock-fenced")),
         /**
+         * ShedLock's JdbcTemplate provider on PostgreSQL: a row whose {@code lock_until} is compared with the
+         * application's clock (the provider's default) or, with the setting {@code using_db_time}, the database's. Its
+         * documentation promises one holder while no job outlives {@code lockAtMostFor}, the lease.
+         */
+        SHEDLOCK_JDBC("shedlock-jdbc", Backend.POSTGRES, new Recipe("shedlock-jdbc",
+                Promises.exclusive().withLease()), Library.SHEDLOCK_JDBC),
+        /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
          */
@@ -78,12 +87,27 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         private final Backend backend;
         private final boolean curator;
         private final Recipe promises;
+        private final Library library;
 
         Kind(String wireName, Backend backend, boolean curator, Recipe promises) {
+            this(wireName, backend, curator, promises, null);
+        }
+
+        Kind(String wireName, Backend backend, Recipe promises, Library library) {
+            this(wireName, backend, false, promises, library);
+        }
+
+        Kind(String wireName, Backend backend, boolean curator, Recipe promises, Library library) {
             this.wireName = wireName;
             this.backend = backend;
             this.curator = curator;
             this.promises = promises;
+            this.library = library;
+        }
+
+        /** The library a built-in recipe wraps and runs in client agents, or null for lockchaos' own clients. */
+        public Library library() {
+            return library;
         }
 
         /** The name as typed ({@code semaphore:N} for the semaphore, whose N is the permits). */
@@ -112,7 +136,7 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     }
 
     public LockRecipe {
-        if ((kind == Kind.USER) != (user != null)) {
+        if (kind == Kind.USER ? user == null : user != null && kind.library == null) {
             throw new IllegalArgumentException(kind == Kind.USER ? "recipe: user needs lock_class" : "recipe: "
                     + kind.wireName + " and lock_class both name the lock under test: give one");
         }
@@ -137,6 +161,12 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     /** The user's lock. */
     public static LockRecipe user(UserLock lock) {
         return new LockRecipe(Kind.USER, 1, lock);
+    }
+
+    /** A library's recipe, its factory loaded in client agents from {@code classpath} (the library's resolved jars). */
+    public static LockRecipe library(Kind kind, List<String> classpath) {
+        return new LockRecipe(kind, 1, new UserLock(classpath, kind.library.factory(), kind.promises.promises(),
+                kind.backend));
     }
 
     /**
@@ -169,6 +199,11 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     @Override
     public String toString() {
         return wireName();
+    }
+
+    /** The user's lock from a jar ({@code lock_class}), or null: a library's recipe is lockchaos' own. */
+    public UserLock fromJar() {
+        return kind == Kind.USER ? user : null;
     }
 
     /** The servers the lock runs on: a user's lock says so itself. */
@@ -240,7 +275,7 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
      * read/write lock) promises, with owner-only release and queue order: they are written as if they kept them.
      */
     public Recipe promises() {
-        if (user != null) {
+        if (user != null && kind == Kind.USER) {
             return new Recipe(user.className(), user.promises());
         }
         return kind == Kind.SEMAPHORE ? Recipe.semaphore(permits) : kind.promises;

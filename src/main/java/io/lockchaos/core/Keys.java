@@ -97,20 +97,23 @@ public final class Keys {
                     s -> s.recipe().wireName()),
             key("lock_class", Type.TEXT, "", "--lock-class", "your lock: the `io.lockchaos.api.LockFactory` class"
                     + " that makes its clients (with `lock_jar`; replaces `recipe`; see Your own lock)",
-                    s -> s.recipe().user() == null ? "" : s.recipe().user().className()),
+                    s -> s.recipe().fromJar() == null ? "" : s.recipe().fromJar().className()),
             key("lock_jar", Type.TEXT, "", "--lock-jar", "your lock's classpath: jars and folders separated by `:`"
                     + " (`lib/*` takes every jar in `lib`), loaded only in client agents",
-                    s -> s.recipe().user() == null ? "" : String.join(java.io.File.pathSeparator,
-                            s.recipe().user().classpath())),
+                    s -> s.recipe().fromJar() == null ? "" : String.join(java.io.File.pathSeparator,
+                            s.recipe().fromJar().classpath())),
             key("lock_promises", Type.TEXT, "", null, "what your lock promises, e.g. `exclusive reentrant"
                     + " owner-release fifo`; by default asked of its factory (test.json records the answer)",
-                    s -> s.recipe().user() == null ? "" : s.recipe().user().promises().words()),
+                    s -> s.recipe().fromJar() == null ? "" : s.recipe().fromJar().promises().words()),
             key("lock_backend", Type.TEXT, "", null, "what your lock runs on, `zookeeper`, `redis` or `postgres`; by"
-                    + " default asked of its factory", s -> s.recipe().user() == null ? ""
-                    : s.recipe().user().backend().name().toLowerCase(java.util.Locale.ROOT)),
-            key("lock_settings", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, null, "settings for your lock, a JSON object (e.g."
-                    + " `{\"using_db_time\": true, \"lock_at_most_for_ms\": 3000}`): its factory reads them as"
-                    + " `LockContext.settings()`, names and values as text (see Your own lock)"),
+                    + " default asked of its factory", s -> s.recipe().fromJar() == null ? ""
+                    : s.recipe().fromJar().backend().name().toLowerCase(java.util.Locale.ROOT)),
+            key("library_version", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--library-version", "a library's"
+                    + " recipe (`shedlock-jdbc`): the library's release, resolved from Maven Central and loaded in client"
+                    + " agents; none: the release the recipe is compiled against (see Lock libraries)"),
+            key("lock_settings", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, null, "settings for your lock or a library's, a JSON"
+                    + " object (e.g. `{\"using_db_time\": true}` for `shedlock-jdbc`): its factory reads them as"
+                    + " `LockContext.settings()`, names and values as text (see Your own lock, Lock libraries)"),
             key("nodes", Type.INT, "3", "--nodes", "ZooKeeper servers: 1, 3 or 5 (Redis instances for a Redis recipe;"
                     + " PostgreSQL servers for a database lock: 1, or 2 to 5 with `pg_replication`)",
                     s -> s.cluster().nodes()),

@@ -7,6 +7,7 @@ import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
+import io.lockchaos.client.Library;
 import io.lockchaos.client.LiveMonitor;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
@@ -649,8 +650,13 @@ public final class Runner {
         Map<String, Object> versions = new LinkedHashMap<>();
         versions.put("lockchaos", "0.1.0");
         versions.put("zookeeper", spec.cluster().zooKeeperVersion());
-        boolean user = spec.recipe().user() != null;
-        versions.put("curator", user ? "lock_jar's" : spec.clients().curatorVersion());
+        Library library = spec.recipe().kind().library();
+        versions.put("curator", spec.recipe().fromJar() != null ? "lock_jar's" : library != null ? "none"
+                : spec.clients().curatorVersion());
+        if (library != null) {
+            versions.put(library.name(), spec.text("library_version").isBlank() ? library.compiledVersion()
+                    : spec.text("library_version"));
+        }
         versions.put("clients", spec.inAgents() ? "client agents" : "in-process");
         versions.put("java", System.getProperty("java.version"));
         versions.putAll(LockServices.of(spec.recipe()).versions());

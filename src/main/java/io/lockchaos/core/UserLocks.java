@@ -30,6 +30,10 @@ final class UserLocks {
             throw new SpecException(source + ": recipe: '" + recipe + "' and lock_class both name the lock under test:"
                     + " give one");
         }
+        if (!m.get("library_version").isBlank()) {
+            throw new SpecException(source + ": library_version: a lock from your jar brings its library in lock_jar"
+                    + " (drop library_version)");
+        }
         String className = m.get("lock_class");
         List<String> classpath = classpath(source, m.get("lock_jar"));
         String words = m.get("lock_promises");

@@ -85,7 +85,8 @@ public record OverlapStory(String key, int firstProcess, long firstSession, List
         // a Redis grant names the lock's value: Redis locks have no session
         String lockValue = first.stringField("value");
         events.add(new Event(first.time(), "process " + first.process() + " is granted " + first.key()
-                + (lockValue != null ? " with value " + lockValue : " on session 0x" + Long.toHexString(session))
+                + (lockValue != null ? " with value " + lockValue : session == 0 ? "" // a lease row has no session
+                : " on session 0x" + Long.toHexString(session))
                 + (foreign ? ", on a node that session 0x" + Long.toHexString(owner) + " owns" : "")));
         Long suspended = null;
         Long lost = null;

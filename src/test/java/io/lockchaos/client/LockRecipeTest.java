@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(19, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(20, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -50,6 +50,9 @@ class LockRecipeTest {
         // etcd: a key on a lease, deleted by its holder only
         expected.put("etcd-lock", "1 - o - - - l");
         expected.put("etcd-lock-fenced", "1 - o - - - l");
+        // ShedLock: one job at a time while it ends within lockAtMostFor; its unlock names no owner (on the
+        // application's clock), so it promises no owner-only release
+        expected.put("shedlock-jdbc", "1 - - - - - l");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -103,10 +106,24 @@ class LockRecipeTest {
         }
         expected.put("pg-advisory", "reentrant-mutex");
         expected.put("pg-advisory-xact", "owner-mutex");
+        expected.put("shedlock-jdbc", "mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }
         assertEquals("semaphore:1", LockRecipe.semaphore(1).model().name(), "a one-lease semaphore stays one");
+    }
+
+    @Test
+    void aLibrarysRecipeIsNotALockFromAJarAndNeedsNoClasspathToBeChecked() {
+        LockRecipe named = LockRecipe.parse("shedlock-jdbc");
+        assertEquals(null, named.user(), "a stored history's checkers read the name only");
+        LockRecipe resolved = LockRecipe.library(LockRecipe.Kind.SHEDLOCK_JDBC, List.of("/repo/shedlock.jar"));
+        assertEquals("io.lockchaos.shedlock.ShedLockJdbc", resolved.user().className());
+        assertEquals(null, resolved.fromJar());
+        assertEquals(named.promises(), resolved.promises(), "the recipe's name, not its factory's, in the reports");
+        assertEquals("shedlock", LockRecipe.Kind.SHEDLOCK_JDBC.library().name());
+        assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.PG_LEASE, 1,
+                resolved.user()), "only a library's recipe or a lock from a jar has a factory");
     }
 
     @Test

@@ -31,7 +31,7 @@ class TestSpecsTest {
 
     @Test
     void workloadFilesKeepTheirKeys() {
-        assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
+        assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "library_version", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
                 "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
@@ -315,6 +315,34 @@ class TestSpecsTest {
                 + " got 0");
         refused.put(Map.of("cluster", "ssh", "hosts", "a,b,c", "ssh_accept_new", "yes"), "t: ssh_accept_new:"
                 + " expected true or false, got 'yes'");
+        assertRefused(refused);
+    }
+
+    @Test
+    void aLibrarysRecipeRunsInAgentsOnTheReleaseItResolvedAndItsKeysAreRefusedElsewhere() throws Exception {
+        TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "shedlock-jdbc",
+                "nodes", "1", "lock_settings", "{\"using_db_time\": true}")));
+        assertTrue(s.inAgents(), "the library loads in client agents only");
+        assertTrue(s.recipe().postgres());
+        assertEquals("io.lockchaos.shedlock.ShedLockJdbc", s.recipe().user().className());
+        assertTrue(s.recipe().user().classpath().stream().anyMatch(j -> j.endsWith(
+                "shedlock-provider-jdbc-template-6.3.1.jar")), s.recipe().user().classpath().toString());
+        assertTrue(s.recipe().user().classpath().stream().anyMatch(j -> j.contains("postgresql-")), "the driver"
+                + " beside it: " + s.recipe().user().classpath());
+        assertEquals("exclusive leased", s.recipe().promises().promises().words());
+        Map<String, Object> written = s.toMap();
+        assertEquals("", written.get("lock_class"), "a library's recipe is not a lock from a jar: test.json names"
+                + " the recipe, and the classpath is resolved again from its version");
+        assertEquals("", written.get("lock_jar"));
+        TestSpec again = TestSpecs.with("t", s, Map.of());
+        assertEquals(s.recipe().user(), again.recipe().user());
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("recipe", "pg-lease", "nodes", "1", "library_version", "6.3.1"), "t: library_version:"
+                + " recipe pg-lease wraps no library");
+        refused.put(Map.of("recipe", "shedlock-jdbc", "nodes", "1", "library_version", "6.3.1; rm"), "t:"
+                + " library_version: shedlock-jdbc: '6.3.1; rm' is not a version");
+        refused.put(Map.of("lock_class", "com.example.Lock", "lock_jar", ".", "library_version", "6.3.1"), "t:"
+                + " library_version: a lock from your jar brings its library in lock_jar");
         assertRefused(refused);
     }
 

@@ -42,6 +42,14 @@ class ArchitectureTest {
      * (ZooKeeper, for a user's factory that says nothing) is the API's own.
      */
     private static final Map<String, Integer> STILL_ALLOWED = Map.of("api/LockFactory.java", 1);
+    /**
+     * The packages of recipes that wrap a lock library, each written against the public API as a user writes a lock:
+     * what each may import besides {@code java.*}, {@code javax.*} and {@code io.lockchaos.api} (its library, and
+     * what the library's own API hands over). Their factories name their backend as a user's does.
+     */
+    private static final Map<String, List<String>> LIBRARY_PACKAGES = Map.of("shedlock", List.of(
+            "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.postgresql."));
+    private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
 
     /** A source file: its package (under io.lockchaos), its path under it, and its text without comments. */
     private record Source(String pkg, String path, String code) {
@@ -171,10 +179,40 @@ class ArchitectureTest {
     }
 
     @Test
+    void aLibrarysRecipeImportsOnlyThePublicApiAndItsLibrary() throws IOException {
+        List<String> found = new ArrayList<>();
+        int files = 0;
+        for (Source s : sources()) {
+            List<String> allowed = LIBRARY_PACKAGES.get(s.pkg());
+            if (allowed == null) {
+                continue;
+            }
+            files++;
+            Matcher m = IMPORT.matcher(s.code());
+            while (m.find()) {
+                String name = m.group(2);
+                if (!name.startsWith("java.") && !name.startsWith("javax.") && !name.startsWith("io.lockchaos.api.")
+                        && allowed.stream().noneMatch(name::startsWith)) {
+                    found.add(s.path() + ": import " + name);
+                }
+            }
+            Matcher project = PROJECT_NAME.matcher(s.withoutStrings().replaceAll("(?m)^package .*$", ""));
+            while (project.find()) {
+                if (!project.group(1).equals("api")) {
+                    found.add(s.path() + ": names io.lockchaos." + project.group(1));
+                }
+            }
+        }
+        assertTrue(files >= LIBRARY_PACKAGES.size(), "each library's package has sources: " + files);
+        assertTrue(found.isEmpty(), "a library's recipe is written against io.lockchaos.api and its library only:\n"
+                + String.join("\n", found));
+    }
+
+    @Test
     void aServicesIdentityIsDecidedInItsOwnPackageOnly() throws IOException {
         Map<String, List<String>> found = new LinkedHashMap<>();
         for (Source s : sources()) {
-            if (SERVICE_PACKAGES.contains(s.pkg())) {
+            if (SERVICE_PACKAGES.contains(s.pkg()) || LIBRARY_PACKAGES.containsKey(s.pkg())) {
                 continue;
             }
             String code = s.withoutStrings();

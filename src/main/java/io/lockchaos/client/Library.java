@@ -1,0 +1,32 @@
+package io.lockchaos.client;
+
+import java.util.List;
+
+/**
+ * A lock library a built-in recipe wraps (ShedLock's providers): the recipe's factory, written against {@code
+ * io.lockchaos.api} as a user's lock is, and the library it runs on, resolved at run time at the version the run names
+ * ({@code library_version}) and loaded only in client agents, never in lockchaos' own jar.
+ *
+ * @param name the library, as test.json's versions and the reports name it ({@code shedlock})
+ * @param factory the recipe's {@link io.lockchaos.api.LockFactory} class, in lockchaos' own classes
+ * @param group the Maven group of the artifact whose version the run names
+ * @param artifact that artifact
+ * @param compiledVersion the release the recipe is compiled against: the default of {@code library_version}
+ * @param range a range of its releases, for messages
+ * @param alongside what is resolved beside it at fixed versions (group:artifact:version): what the library leaves to
+ *     its user to bring, such as a JDBC driver
+ */
+public record Library(String name, String factory, String group, String artifact, String compiledVersion,
+                      String range, List<String> alongside) {
+    /** The PostgreSQL driver lockchaos itself speaks with, beside a JDBC library that leaves the driver to its user. */
+    static final String POSTGRES_DRIVER = "org.postgresql:postgresql:42.7.14";
+
+    /** ShedLock's JdbcTemplate provider, on the PostgreSQL driver. */
+    static final Library SHEDLOCK_JDBC = new Library("shedlock", "io.lockchaos.shedlock.ShedLockJdbc",
+            "net.javacrumbs.shedlock", "shedlock-provider-jdbc-template", "6.3.1", "5.0.0..6.3.1",
+            List.of(POSTGRES_DRIVER));
+
+    public Library {
+        alongside = List.copyOf(alongside);
+    }
+}
