@@ -2,8 +2,10 @@ package io.lockchaos.cli;
 
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.Library;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.core.ClientSpec;
+import io.lockchaos.core.LibraryLocks;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
@@ -49,6 +51,10 @@ final class MatrixCommand implements Callable<Integer> {
             + " (e.g. 3.5.10,3.8.4,linked)")
     List<String> zooKeeperVersions;
 
+    @Option(names = "--library", split = ",", description = "releases of the library the workload's recipe wraps,"
+            + " comma-separated (e.g. 5.16.0,6.3.1 for shedlock-jdbc)")
+    List<String> libraryVersions;
+
     @Option(names = "--bisect", description = "A..B: find the first Curator version from A to B whose outcome differs"
             + " from A's; zookeeper:A..B: the first ZooKeeper release")
     String bisect;
@@ -70,8 +76,10 @@ final class MatrixCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if ((versions != null ? 1 : 0) + (zooKeeperVersions != null ? 1 : 0) + (bisect != null ? 1 : 0) != 1) {
-            throw new UserError("matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,... or --bisect A..B");
+        if ((versions != null ? 1 : 0) + (zooKeeperVersions != null ? 1 : 0) + (libraryVersions != null ? 1 : 0)
+                + (bisect != null ? 1 : 0) != 1) {
+            throw new UserError("matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,..., --library"
+                    + " V1,V2,... or --bisect A..B");
         }
         TestSpec spec;
         try {
@@ -93,6 +101,17 @@ final class MatrixCommand implements Callable<Integer> {
             throw new UserError(workload + ": matrix over ZooKeeper releases: recipe " + spec.recipe().wireName()
                     + " runs on no ZooKeeper");
         }
+        VersionResolver resolver = VersionResolver.defaults(module);
+        VersionMatrix.Axis axis = VersionMatrix.Axis.of(module);
+        if (libraryVersions != null) {
+            Library library = spec.recipe().kind().library();
+            if (library == null) {
+                throw new UserError(workload + ": matrix over library releases: recipe " + spec.recipe().wireName()
+                        + " wraps no library (shedlock-jdbc does)");
+            }
+            resolver = VersionResolver.defaults(LibraryLocks.artifact(spec.recipe().kind()));
+            axis = VersionMatrix.Axis.library(library);
+        }
         int dots = range == null ? -1 : range.indexOf("..");
         if (range != null && dots < 0) {
             throw new UserError("--bisect: expected A..B or zookeeper:A..B, got '" + bisect + "'");
@@ -103,7 +122,6 @@ final class MatrixCommand implements Callable<Integer> {
         // the clients' own logging goes to a file, off the table's console: set before any logger exists
         Files.createDirectories(dir);
         ClientLog.redirect(dir.toAbsolutePath().resolve("client.log"), false);
-        VersionResolver resolver = VersionResolver.defaults(module);
         List<String> list;
         if (range != null) {
             try {
@@ -114,7 +132,7 @@ final class MatrixCommand implements Callable<Integer> {
             System.out.println("bisect: " + list.size() + " released versions from " + list.get(0) + " to "
                     + list.get(list.size() - 1) + ": " + String.join(", ", list));
         } else {
-            list = versions != null ? versions : zooKeeperVersions;
+            list = versions != null ? versions : zooKeeperVersions != null ? zooKeeperVersions : libraryVersions;
             // every version resolved before the first run: a typo found after an hour of runs would waste them
             for (String v : list) {
                 if (!v.equals(ClientSpec.LINKED)) {
@@ -131,7 +149,7 @@ final class MatrixCommand implements Callable<Integer> {
         long base = seed != null ? seed : spec.seed() != 0 ? spec.seed() : 1;
         VersionMatrix matrix;
         try {
-            matrix = new VersionMatrix(spec, runs, store, base, resolver, module, System.out);
+            matrix = new VersionMatrix(spec, runs, store, base, resolver, axis, System.out);
             if (bisect == null) {
                 for (String v : list) {
                     rows.put(v, matrix.run(v));
@@ -143,7 +161,7 @@ final class MatrixCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         List<Row> all = VersionMatrix.inVersionOrder(rows.values());
-        print(spec, module, all);
+        print(spec, axis, all);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("workload", workload.toString());
         json.put("test", spec.name());
@@ -161,9 +179,9 @@ final class MatrixCommand implements Callable<Integer> {
         return met ? 0 : 1;
     }
 
-    private void print(TestSpec spec, VersionResolver.Module module, List<Row> rows) {
+    private void print(TestSpec spec, VersionMatrix.Axis axis, List<Row> rows) {
         System.out.println("matrix " + spec.name() + ": " + runs + " run(s) per version");
-        System.out.printf(Locale.ROOT, "  %-10s %-10s %5s %8s  %-10s %-9s %-14s %s%n", module.key(), "resolved", "runs",
+        System.out.printf(Locale.ROOT, "  %-10s %-10s %5s %8s  %-10s %-9s %-14s %s%n", axis.key(), "resolved", "runs",
                 "invalid", "expected", "as exp.", "first viol. s", "violation kinds");
         for (Row r : rows) {
             Double med = r.medianFirstViolation();

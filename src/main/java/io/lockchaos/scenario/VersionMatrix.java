@@ -4,6 +4,7 @@ import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.Severity;
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.Library;
 import io.lockchaos.core.CheckSpec;
 import io.lockchaos.core.ClientSpec;
 import io.lockchaos.core.SpecException;
@@ -32,18 +33,36 @@ public final class VersionMatrix {
     private final Path store;
     private final long base;
     private final VersionResolver resolver;
-    private final VersionResolver.Module module;
+    private final Axis axis;
     private final PrintStream out;
+
+    /**
+     * What a matrix varies: the workload key each row sets, how the page names the versions, and how the version that
+     * actually ran is read back from a stored run.
+     */
+    public record Axis(String key, String title, java.util.function.Function<Path, String> resolvedOf) {
+        /** Curator versions or ZooKeeper releases. */
+        public static Axis of(VersionResolver.Module module) {
+            return module == VersionResolver.Module.CURATOR
+                    ? new Axis(module.key(), "Curator versions", VersionMatrix::curatorOf)
+                    : new Axis(module.key(), "ZooKeeper releases", VersionMatrix::zooKeeperOf);
+        }
+
+        /** Releases of the library a recipe wraps ({@code library_version}). */
+        public static Axis library(Library library) {
+            return new Axis("library_version", library.name() + " releases", dir -> versionIn(dir, library.name()));
+        }
+    }
 
     /** Runs are stored under {@code store}; progress lines go to {@code out}. */
     public VersionMatrix(TestSpec spec, int runs, Path store, long baseSeed, VersionResolver resolver,
                          PrintStream out) {
-        this(spec, runs, store, baseSeed, resolver, VersionResolver.Module.CURATOR, out);
+        this(spec, runs, store, baseSeed, resolver, Axis.of(VersionResolver.Module.CURATOR), out);
     }
 
-    /** As the other constructor, over the versions of {@code module} (the resolver resolves that module). */
+    /** As the other constructor, over the versions of {@code axis} (the resolver resolves its artifact). */
     public VersionMatrix(TestSpec spec, int runs, Path store, long baseSeed, VersionResolver resolver,
-                         VersionResolver.Module module, PrintStream out) {
+                         Axis axis, PrintStream out) {
         if (runs < 1 || runs > 1000) {
             throw new IllegalArgumentException("--runs: expected 1 to 1000, got " + runs);
         }
@@ -52,7 +71,7 @@ public final class VersionMatrix {
         this.store = store;
         this.base = baseSeed;
         this.resolver = resolver;
-        this.module = module;
+        this.axis = axis;
         this.out = out;
     }
 
@@ -122,7 +141,7 @@ public final class VersionMatrix {
         String resolved = null;
         TestSpec onVersion = null;
         for (int i = 0; i < runs; i++) {
-            Scenario s = Scenario.of(spec).set(module.key(), version).seed(base + i).store(store);
+            Scenario s = Scenario.of(spec).set(axis.key(), version).seed(base + i).store(store);
             ScenarioResult r;
             try {
                 onVersion = s.spec();
@@ -135,7 +154,7 @@ public final class VersionMatrix {
                 // one run that could not be carried out is an unknown, not the end of the rows already run
                 verdicts.add(Verdict.UNKNOWN);
                 out.printf(Locale.ROOT, "  %s %-8s run %d/%d (seed %d): unknown: the run failed: %s%n",
-                        module.key(), version, i + 1, runs, base + i, e);
+                        axis.key(), version, i + 1, runs, base + i, e);
                 continue;
             }
             verdicts.add(r.verdict());
@@ -143,12 +162,23 @@ public final class VersionMatrix {
             r.anomalies().stream().filter(a -> a.severity() == Severity.VIOLATION).mapToLong(Anomaly::start).min()
                     .ifPresent(t -> first.add(t / 1e9));
             dirs.add(r.dir());
-            resolved = module == VersionResolver.Module.CURATOR ? curatorOf(r.dir()) : zooKeeperOf(r.dir());
-            out.printf(Locale.ROOT, "  %s %-8s run %d/%d (seed %d): %s%s%n", module.key(), version, i + 1, runs, base + i,
+            resolved = axis.resolvedOf().apply(r.dir());
+            out.printf(Locale.ROOT, "  %s %-8s run %d/%d (seed %d): %s%s%n", axis.key(), version, i + 1, runs, base + i,
                     r.verdict().wireName(), r.violations().isEmpty() ? "" : " " + r.violations().stream()
                             .map(k -> k.wireName()).sorted().toList());
         }
         return new Row(version, resolved, verdicts, kinds, first, dirs, onVersion.expectedVerdict());
+    }
+
+    /** The version of {@code name} a stored run's test.json records, or null. */
+    private static String versionIn(Path runDir, String name) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode v = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(RunDir.of(runDir).test().toFile()).path("versions").path(name);
+            return v.isTextual() ? v.asText() : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /** The Curator version a stored run's clients reported (results.json), or null. */
@@ -260,10 +290,9 @@ public final class VersionMatrix {
                 .append("</title><style>body{font-family:sans-serif}td,th{padding:4px 10px;border-bottom:1px solid"
                         + " #ccc;text-align:left}.no{color:#b00;font-weight:bold}.invalid{color:#b00}.valid{color:#070}"
                         + "</style></head><body>");
-        b.append("<h1>").append(esc(spec.name())).append(module == VersionResolver.Module.CURATOR
-                ? " across Curator versions" : " across ZooKeeper releases").append("</h1>");
+        b.append("<h1>").append(esc(spec.name())).append(" across ").append(esc(axis.title())).append("</h1>");
         b.append("<p>").append(esc(workload)).append(", ").append(runs).append(" run(s) per version</p>");
-        b.append("<table><tr><th>").append(module.key()).append("</th><th>resolved</th><th>runs</th><th>invalid</th><th>outcome</th>"
+        b.append("<table><tr><th>").append(axis.key()).append("</th><th>resolved</th><th>runs</th><th>invalid</th><th>outcome</th>"
                 + "<th>expected</th><th>as expected</th><th>median first violation (s)</th><th>violation kinds</th>"
                 + "</tr>");
         for (Row r : rows) {

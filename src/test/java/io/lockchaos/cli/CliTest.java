@@ -193,8 +193,13 @@ class CliTest extends ConsoleCapturing {
         err.reset();
         assertEquals(2, Main.run("matrix", "--workload", "workloads/zk-leader-kill.json", "--zookeeper", "3.8.4",
                 "--curator", "5.5.0"));
-        assertEquals("lockchaos: matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,... or --bisect A..B\n",
-                err());
+        assertEquals("lockchaos: matrix: give one of --curator V1,V2,..., --zookeeper V1,V2,..., --library"
+                + " V1,V2,... or --bisect A..B\n", err());
+        err.reset();
+        assertEquals(2, Main.run("matrix", "--workload", "workloads/pg-lease-kill.json", "--library", "6.3.1",
+                "--store", dir.resolve("store").toString()));
+        assertEquals("lockchaos: workloads/pg-lease-kill.json: matrix over library releases: recipe pg-lease wraps no"
+                + " library (shedlock-jdbc does)\n", err());
         err.reset();
         Path store = dir.resolve("store");
         assertEquals(2, Main.run("matrix", "--workload", "workloads/zk-leader-kill.json", "--bisect", "zookeeper:3.8",
