@@ -233,6 +233,14 @@ public final class MutualExclusionChecker implements Checker {
                         + " server forgot it, a clock moved, or another client took it) while ").append(first.process())
                         .append(" still believed it held it");
             }
+            Op release = releaseBetween(h, key, first, second);
+            if (release != null) {
+                details.put("released_by", (long) release.process());
+                s.append("; process ").append(release.process()).append("'s release completed at ")
+                        .append(Times.at(release.time())).append(", after ").append(first.process())
+                        .append(" was granted and before ").append(second.process()).append(" was: a release whose"
+                        + " condition names no owner ends whichever hold the lock has then");
+            }
             return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
         }
         s.append(first.process()).append(switch (told) {
@@ -247,6 +255,23 @@ public final class MutualExclusionChecker implements Checker {
             default -> "";
         });
         return Anomaly.of(kind, key, ops, second.certainStart(), overlapEnd, s.toString(), details);
+    }
+
+    /**
+     * The last release of {@code key} that completed ok between {@code first}'s grant and {@code second}'s, by a process
+     * that is neither: the late release that may have ended {@code first}'s lease for {@code second} to take, or null.
+     */
+    static Op releaseBetween(History h, String key, Hold first, Hold second) {
+        Op found = null;
+        long from = Math.max(0, first.certain().from());
+        for (long i = from; i < second.certain().from() && i < h.size(); i++) {
+            Op op = h.get((int) i);
+            if (op.type() == OpType.OK && op.f() == Fn.RELEASE && key.equals(op.key())
+                    && op.process() != first.process() && op.process() != second.process()) {
+                found = op;
+            }
+        }
+        return found;
     }
 
     /**

@@ -180,6 +180,33 @@ class MutualExclusionCheckerTest {
     }
 
     @Test
+    void aLeaseTakenJustAfterAThirdClientsLateReleaseNamesThatRelease() {
+        // ShedLock 6's unlock on the application's clock: UPDATE ... WHERE name = ?, whoever holds the row
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(20, OpType.INVOKE, 0, Fn.RELEASE, null); // paused here, past the lease
+        op(1100, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(1110, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        op(1200, OpType.INVOKE, 2, Fn.ACQUIRE, null);
+        op(2020, OpType.OK, 0, Fn.RELEASE, Map.of("held", "unknown")); // the late release ends 1's row
+        op(2030, OpType.OK, 2, Fn.ACQUIRE, grant(3));
+        op(2100, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(2101, OpType.OK, 1, Fn.RELEASE, Map.of("held", "unknown"));
+        op(2200, OpType.INVOKE, 2, Fn.RELEASE, null);
+        op(2201, OpType.OK, 2, Fn.RELEASE, Map.of("held", "unknown"));
+        CheckResult r = new MutualExclusionChecker(Recipe.lease("shedlock")).check(History.ofValid(ops));
+        List<Anomaly> doubles = r.anomalies().stream().filter(x -> x.kind() == AnomalyKind.DOUBLE_HOLDER).toList();
+        assertEquals(1, doubles.size(), doubles.toString());
+        Anomaly a = doubles.get(0);
+        assertEquals(1L, a.details().get("first_process"));
+        assertEquals(2L, a.details().get("second_process"));
+        assertEquals(0L, a.details().get("released_by"));
+        assertTrue(a.explanation().endsWith("; process 0's release completed at 0.000 s, after 1 was granted and"
+                + " before 2 was: a release whose condition names no owner ends whichever hold the lock has then"),
+                a.explanation());
+    }
+
+    @Test
     void aHolderThatNeverReleasesHoldsToTheEnd() {
         op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
         op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
