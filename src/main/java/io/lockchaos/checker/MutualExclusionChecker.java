@@ -259,7 +259,10 @@ public final class MutualExclusionChecker implements Checker {
 
     /**
      * The last release of {@code key} that completed ok between {@code first}'s grant and {@code second}'s, by a process
-     * that is neither: the late release that may have ended {@code first}'s lease for {@code second} to take, or null.
+     * other than {@code first}'s (it may be {@code second}'s own) whose own grant came before {@code first}'s: a late
+     * release, of a hold {@code first} had
+     * already superseded, that may have ended {@code first}'s lease for {@code second} to take; or null. (A later
+     * holder's release of its own hold is the lock working.)
      */
     static Op releaseBetween(History h, String key, Hold first, Hold second) {
         Op found = null;
@@ -267,11 +270,22 @@ public final class MutualExclusionChecker implements Checker {
         for (long i = from; i < second.certain().from() && i < h.size(); i++) {
             Op op = h.get((int) i);
             if (op.type() == OpType.OK && op.f() == Fn.RELEASE && key.equals(op.key())
-                    && op.process() != first.process() && op.process() != second.process()) {
+                    && op.process() != first.process() && grantedBefore(h, op.process(), key, i, from)) {
                 found = op;
             }
         }
         return found;
+    }
+
+    /** Whether {@code process}'s last grant of {@code key} before position {@code at} came before position {@code p}. */
+    private static boolean grantedBefore(History h, int process, String key, long at, long p) {
+        for (long i = at - 1; i >= 0; i--) {
+            Op op = h.get((int) i);
+            if (op.process() == process && op.type() == OpType.OK && op.f() == Fn.ACQUIRE && key.equals(op.key())) {
+                return i < p;
+            }
+        }
+        return false;
     }
 
     /**

@@ -204,6 +204,45 @@ class MutualExclusionCheckerTest {
         assertTrue(a.explanation().endsWith("; process 0's release completed at 0.000 s, after 1 was granted and"
                 + " before 2 was: a release whose condition names no owner ends whichever hold the lock has then"),
                 a.explanation());
+
+        // the late releaser may take the lock itself once its release has ended the other's row
+        ops.clear();
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(20, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(1100, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(1110, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        op(2020, OpType.OK, 0, Fn.RELEASE, Map.of("held", "unknown"));
+        op(2021, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(2030, OpType.OK, 0, Fn.ACQUIRE, grant(3));
+        op(2100, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(2101, OpType.OK, 1, Fn.RELEASE, Map.of("held", "unknown"));
+        Anomaly itself = new MutualExclusionChecker(Recipe.lease("shedlock")).check(History.ofValid(ops)).anomalies()
+                .stream().filter(x -> x.kind() == AnomalyKind.DOUBLE_HOLDER).findFirst().orElseThrow();
+        assertEquals(0L, itself.details().get("released_by"), itself.explanation());
+
+        // a holder's release of its own, later, hold is the lock working: 0 paused past its lease while holding,
+        // 1 took the row, released it, and 2 took it
+        ops.clear();
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
+        op(1100, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(1110, OpType.OK, 1, Fn.ACQUIRE, grant(2));
+        op(1200, OpType.INVOKE, 2, Fn.ACQUIRE, null);
+        op(1500, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(1510, OpType.OK, 1, Fn.RELEASE, null);
+        op(1520, OpType.OK, 2, Fn.ACQUIRE, grant(3));
+        op(3000, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(3010, OpType.OK, 0, Fn.RELEASE, false);
+        op(3100, OpType.INVOKE, 2, Fn.RELEASE, null);
+        op(3110, OpType.OK, 2, Fn.RELEASE, null);
+        List<Anomaly> paused = new MutualExclusionChecker(Recipe.lease("spring")).check(History.ofValid(ops))
+                .anomalies().stream().filter(x -> x.kind() == AnomalyKind.DOUBLE_HOLDER).toList();
+        assertEquals(2, paused.size(), paused.toString());
+        for (Anomaly x : paused) {
+            assertEquals(0L, x.details().get("first_process"));
+            assertFalse(x.details().containsKey("released_by"), x.explanation());
+        }
     }
 
     @Test
