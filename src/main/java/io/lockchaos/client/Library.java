@@ -26,6 +26,11 @@ public record Library(String name, String factory, String group, String artifact
             "net.javacrumbs.shedlock", "shedlock-provider-jdbc-template", "6.3.1", "5.0.0..6.3.1",
             List.of(POSTGRES_DRIVER));
 
+    /** Spring Integration's JdbcLockRegistry, on the PostgreSQL driver. */
+    static final Library SPRING_JDBC = new Library("spring-integration", "io.lockchaos.spring.SpringJdbcLockRegistry",
+            "org.springframework.integration", "spring-integration-jdbc", "6.5.10", "6.0.0..6.5.10",
+            List.of(POSTGRES_DRIVER));
+
     public Library {
         alongside = List.copyOf(alongside);
     }

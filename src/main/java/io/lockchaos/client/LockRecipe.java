@@ -78,6 +78,12 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         SHEDLOCK_JDBC("shedlock-jdbc", Backend.POSTGRES, new Recipe("shedlock-jdbc",
                 Promises.exclusive().withLease()), Library.SHEDLOCK_JDBC),
         /**
+         * Spring Integration's JdbcLockRegistry on PostgreSQL: a row per lock whose age, on the application's clock,
+         * is its lease (the time to live); released by its owner only (the DELETE names the client id).
+         */
+        SPRING_JDBC("spring-jdbc", Backend.POSTGRES, new Recipe("spring-jdbc",
+                Promises.exclusive().withOwnerOnlyRelease().withLease()), Library.SPRING_JDBC),
+        /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
          */

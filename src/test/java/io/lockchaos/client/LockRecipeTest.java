@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(20, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(21, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -53,6 +53,8 @@ class LockRecipeTest {
         // ShedLock: one job at a time while it ends within lockAtMostFor; its unlock names no owner (on the
         // application's clock), so it promises no owner-only release
         expected.put("shedlock-jdbc", "1 - - - - - l");
+        // Spring Integration's JdbcLockRegistry: its unlock deletes the row only where it names its own client id
+        expected.put("spring-jdbc", "1 - o - - - l");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -107,6 +109,7 @@ class LockRecipeTest {
         expected.put("pg-advisory", "reentrant-mutex");
         expected.put("pg-advisory-xact", "owner-mutex");
         expected.put("shedlock-jdbc", "mutex");
+        expected.put("spring-jdbc", "owner-mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }

@@ -48,7 +48,8 @@ class ArchitectureTest {
      * what the library's own API hands over). Their factories name their backend as a user's does.
      */
     private static final Map<String, List<String>> LIBRARY_PACKAGES = Map.of("shedlock", List.of(
-            "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.postgresql."));
+            "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.postgresql."), "spring", List.of(
+            "org.springframework.integration.", "org.springframework.jdbc.", "org.postgresql."));
     private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
 
     /** A source file: its package (under io.lockchaos), its path under it, and its text without comments. */
