@@ -1,5 +1,6 @@
 package io.lockchaos.cli;
 
+import io.lockchaos.compare.Column;
 import io.lockchaos.compare.ColumnResult;
 import io.lockchaos.compare.Comparison;
 import io.lockchaos.compare.Plan;
@@ -31,6 +32,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--runs", description = "runs per column and fault class (default: 5, with --quick 1)")
     Integer runs;
 
+    @Option(names = "--locks", split = ",", description = "the recipes to compare, comma-separated (e.g."
+            + " shedlock-jdbc,pg-lease,redisson): a column each, under the same plan (default: the tutorial's four)")
+    List<String> locks;
+
     @Option(names = "--seed", defaultValue = "1", description = "seed of the first run of each fault class; run i"
             + " uses seed + i (default: ${DEFAULT-VALUE})")
     long seed;
@@ -48,6 +53,17 @@ final class CompareCommand implements Callable<Integer> {
         try {
             if (runs != null) {
                 plan = plan.withRuns(runs);
+            }
+            if (locks != null) {
+                List<Column> columns = new java.util.ArrayList<>();
+                for (String l : locks) {
+                    try {
+                        columns.add(Column.of(l.trim()));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--locks: " + e.getMessage(), e);
+                    }
+                }
+                plan = plan.withColumns(columns);
             }
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());

@@ -1,5 +1,8 @@
 package io.lockchaos.compare;
 
+import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockService;
+import io.lockchaos.client.LockServices;
 import java.util.List;
 import java.util.Map;
 
@@ -61,6 +64,39 @@ public record Column(String title, String deployment, String recipe, int nodes, 
         return new Column("etcd", "etcd's Lock API on a 2 s lease the client renews, on 3 members that fsync every"
                 + " write (etcd's default); a client stops when its lease runs out", "etcd-lock", 3,
                 Map.of("lease_ms", "2000"), List.of(), List.of("io/lockchaos/etcd/EtcdLock.java"),
+                Map.of(Claim.RELIABILITY, none, Claim.PERFORMANCE, none, Claim.COMPLEXITY, none, Claim.HERD, none,
+                        Claim.LOCK_TYPES, none, Claim.RECOVERY, none));
+    }
+
+    /**
+     * The column of any recipe ({@code compare --locks}): the tutorial's own column where the recipe is one of its
+     * four, else the same plan on the recipe's service as its usual set-up runs it (3 servers where they decide by a
+     * majority, else 1; a 2 s lease for a leased lock, 2 s sessions and stop on SUSPENDED for a session's), with no
+     * claim of the tutorial's and no hand-written code to count.
+     *
+     * @throws IllegalArgumentException for a name that is no recipe (one line)
+     */
+    public static Column of(String name) {
+        for (Column c : List.of(zooKeeper(), redis(), database(), etcd())) {
+            if (c.recipe().equals(name)) {
+                return c;
+            }
+        }
+        LockRecipe recipe = LockRecipe.parse(name);
+        LockService service = LockServices.of(recipe);
+        Map<String, String> keys = new java.util.LinkedHashMap<>();
+        if (recipe.promises().leased()) {
+            keys.put("lease_ms", "2000");
+        }
+        if (service.sessions()) {
+            keys.put("client_mode", "stop-on-suspended");
+            keys.put("session_timeout_ms", "2000");
+        }
+        int nodes = service.majority() ? 3 : 1;
+        String none = "not in the tutorial";
+        return new Column(name, name + " on " + nodes + " " + service.servers() + (keys.isEmpty() ? ""
+                : "; " + keys.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(
+                java.util.stream.Collectors.joining(", "))), name, nodes, keys, List.of(), List.of(),
                 Map.of(Claim.RELIABILITY, none, Claim.PERFORMANCE, none, Claim.COMPLEXITY, none, Claim.HERD, none,
                         Claim.LOCK_TYPES, none, Claim.RECOVERY, none));
     }

@@ -38,6 +38,14 @@ public record Plan(List<Column> columns, List<FaultClass> faults, int runs, int 
         return new Plan(full().columns(), full().faults(), 1, 8, 100, List.of(1, 10), 3);
     }
 
+    /** The same plan on other columns. */
+    public Plan withColumns(List<Column> others) {
+        if (others.isEmpty()) {
+            throw new IllegalArgumentException("--locks: name at least one recipe");
+        }
+        return new Plan(others, faults, runs, faultSeconds, clients, keyCounts, loadSeconds);
+    }
+
     public Plan withRuns(int n) {
         return new Plan(columns, faults, n, faultSeconds, clients, keyCounts, loadSeconds);
     }

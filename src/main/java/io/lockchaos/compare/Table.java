@@ -72,7 +72,9 @@ public final class Table {
                     : r.acquiresPerSecond().entrySet().stream().map(e -> String.format(Locale.ROOT,
                             "%.0f acquires/s on %d key%s", e.getValue(), e.getKey(), e.getKey() == 1 ? "" : "s"))
                             .collect(Collectors.joining(", "));
-            case COMPLEXITY -> r.codeLines() < 0 ? "not measured (the jar lacks the sources)" : r.codeLines()
+            case COMPLEXITY -> r.column().sources().isEmpty() ? "not counted (not one of the tutorial's"
+                    + " hand-written recipes)" : r.codeLines() < 0 ? "not measured (the jar lacks the sources)"
+                    : r.codeLines()
                     + " code lines (" + r.column().sources().stream().map(s -> s.substring(s.lastIndexOf('/') + 1))
                     .collect(Collectors.joining(", ")) + ")";
             case HERD -> herd(r);

@@ -197,6 +197,27 @@ class CompareTableTest {
     }
 
     @Test
+    void anyRecipeGetsAColumnOfTheSamePlanOnItsServiceAsUsuallySetUp() {
+        assertEquals(Column.zooKeeper(), Column.of("reentrant-mutex"), "a tutorial's recipe keeps its column");
+        Column shed = Column.of("shedlock-jdbc");
+        assertEquals(1, shed.nodes());
+        assertEquals(Map.of("lease_ms", "2000"), shed.keys());
+        assertTrue(shed.sources().isEmpty());
+        assertEquals("not in the tutorial", shed.claims().get(Claim.RELIABILITY));
+        Column naive = Column.of("naive-queue");
+        assertEquals(3, naive.nodes(), "ZooKeeper decides by a majority");
+        assertEquals("stop-on-suspended", naive.keys().get("client_mode"));
+        assertEquals(3, Column.of("etcd-lock-fenced").nodes());
+        Plan p = Plan.quick().withColumns(List.of(shed, naive));
+        assertEquals(List.of("shedlock-jdbc", "naive-queue"), p.columns().stream().map(Column::title).toList());
+        assertEquals(Plan.quick().faults(), p.faults());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Column.of("spinlock")).getMessage()
+                .startsWith("unknown recipe 'spinlock'"));
+        assertEquals("--locks: name at least one recipe", assertThrows(IllegalArgumentException.class,
+                () -> Plan.full().withColumns(List.of())).getMessage());
+    }
+
+    @Test
     void impossibleRunCountsAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Plan.full().withRuns(0));
         assertEquals("--runs: expected 1 to 100, got 0", e.getMessage());
