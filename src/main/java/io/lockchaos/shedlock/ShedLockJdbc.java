@@ -28,6 +28,7 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * ShedLock's JdbcTemplate provider on PostgreSQL, configured as its documentation shows, and used as a scheduled job
@@ -45,8 +46,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * 0), {@code locked_by} (default: the host's name and the process, as nodes of a cluster differ; {@code hostname}:
  * ShedLock's own default, the same for every client on this machine).
  *
- * <p>This class imports only {@code io.lockchaos.api}, ShedLock, the JDBC driver and Spring's JdbcTemplate, which the
- * provider takes: it is written as a user writes a lock, and its classes run against the ShedLock release the run
+ * <p>This class imports only {@code io.lockchaos.api}, ShedLock, the JDBC driver and the Spring JDBC and transaction
+ * classes the provider takes and throws: it is written as a user writes a lock, and its classes run against the ShedLock release the run
  * names.
  */
 public final class ShedLockJdbc implements LockFactory {
@@ -155,7 +156,12 @@ public final class ShedLockJdbc implements LockFactory {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
                 Instant now = ClockProvider.now();
-                Optional<SimpleLock> got = provider.lock(new LockConfiguration(now, name, atMost, atLeast));
+                Optional<SimpleLock> got;
+                try {
+                    got = provider.lock(new LockConfiguration(now, name, atMost, atLeast));
+                } catch (CannotCreateTransactionException e) {
+                    got = Optional.empty(); // no connection, so no statement was sent: certainly not locked
+                }
                 if (got.isPresent()) {
                     lock = got.get();
                     Map<String, Object> facts = new LinkedHashMap<>();

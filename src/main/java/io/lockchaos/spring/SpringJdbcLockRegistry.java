@@ -26,10 +26,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
 import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 import org.springframework.integration.util.UUIDConverter;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * Spring Integration's {@code JdbcLockRegistry} on PostgreSQL, set up as its reference manual shows outside a Spring
@@ -51,6 +53,8 @@ public final class SpringJdbcLockRegistry implements LockFactory {
     static final String TABLE = "CREATE TABLE IF NOT EXISTS INT_LOCK (LOCK_KEY CHAR(36) NOT NULL, REGION VARCHAR(100)"
             + " NOT NULL, CLIENT_ID CHAR(36), CREATED_DATE TIMESTAMP NOT NULL, constraint INT_LOCK_PK primary key"
             + " (LOCK_KEY, REGION))";
+    /** The registry's default pause between tries, kept between tries that found no connection. */
+    private static final long IDLE_MILLIS = 100;
     /** The repository's default time to live, when the run names no lease. */
     private static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
 
@@ -145,8 +149,20 @@ public final class SpringJdbcLockRegistry implements LockFactory {
         @Override
         public Grant acquire(Duration timeout) throws Exception {
             Lock lock = registry.obtain(name);
-            if (!lock.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                return null;
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                try {
+                    long left = Math.max(0, deadline - System.nanoTime());
+                    if (!lock.tryLock(left, TimeUnit.NANOSECONDS)) {
+                        return null;
+                    }
+                    break;
+                } catch (CannotAcquireLockException e) {
+                    if (!(e.getCause() instanceof CannotCreateTransactionException) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(IDLE_MILLIS); // no connection, so no statement was sent: certainly not locked
+                }
             }
             held = lock;
             Map<String, Object> facts = new LinkedHashMap<>();

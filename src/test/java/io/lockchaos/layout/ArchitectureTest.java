@@ -48,8 +48,9 @@ class ArchitectureTest {
      * what the library's own API hands over). Their factories name their backend as a user's does.
      */
     private static final Map<String, List<String>> LIBRARY_PACKAGES = Map.of("shedlock", List.of(
-            "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.postgresql."), "spring", List.of(
-            "org.springframework.integration.", "org.springframework.jdbc.", "org.postgresql."));
+            "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.springframework.transaction.",
+            "org.postgresql.", "org.apache.curator.", "org.apache.zookeeper."), "spring", List.of("org.springframework.integration.", "org.springframework.jdbc.",
+            "org.springframework.transaction.", "org.springframework.dao.", "org.postgresql."));
     private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
 
     /** A source file: its package (under io.lockchaos), its path under it, and its text without comments. */
