@@ -107,7 +107,7 @@ final class MatrixCommand implements Callable<Integer> {
             Library library = spec.recipe().kind().library();
             if (library == null) {
                 throw new UserError(workload + ": matrix over library releases: recipe " + spec.recipe().wireName()
-                        + " wraps no library (shedlock-jdbc and spring-jdbc do)");
+                        + " wraps no library (shedlock-jdbc, shedlock-zookeeper and spring-jdbc do)");
             }
             resolver = VersionResolver.defaults(LibraryLocks.artifact(spec.recipe().kind()));
             axis = VersionMatrix.Axis.library(library);

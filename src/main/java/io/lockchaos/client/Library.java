@@ -26,6 +26,10 @@ public record Library(String name, String factory, String group, String artifact
             "net.javacrumbs.shedlock", "shedlock-provider-jdbc-template", "6.3.1", "5.0.0..6.3.1",
             List.of(POSTGRES_DRIVER));
 
+    /** ShedLock's ZooKeeper provider, whose last release is 4.42.0, on the Curator it depends on. */
+    static final Library SHEDLOCK_ZOOKEEPER = new Library("shedlock", "io.lockchaos.shedlock.ShedLockZooKeeper",
+            "net.javacrumbs.shedlock", "shedlock-provider-zookeeper-curator", "4.42.0", "4.0.0..4.42.0", List.of());
+
     /** Spring Integration's JdbcLockRegistry, on the PostgreSQL driver. */
     static final Library SPRING_JDBC = new Library("spring-integration", "io.lockchaos.spring.SpringJdbcLockRegistry",
             "org.springframework.integration", "spring-integration-jdbc", "6.5.10", "6.0.0..6.5.10",

@@ -78,6 +78,12 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         SHEDLOCK_JDBC("shedlock-jdbc", Backend.POSTGRES, new Recipe("shedlock-jdbc",
                 Promises.exclusive().withLease()), Library.SHEDLOCK_JDBC),
         /**
+         * ShedLock's ZooKeeper provider: a persistent node whose data is {@code lock_until}, on the application's
+         * clock; a taker's write is conditioned on the version it read, the unlock's is not.
+         */
+        SHEDLOCK_ZOOKEEPER("shedlock-zookeeper", Backend.ZOOKEEPER, new Recipe("shedlock-zookeeper",
+                Promises.exclusive().withLease()), Library.SHEDLOCK_ZOOKEEPER),
+        /**
          * Spring Integration's JdbcLockRegistry on PostgreSQL: a row per lock whose age, on the application's clock,
          * is its lease (the time to live); released by its owner only (the DELETE names the client id).
          */
