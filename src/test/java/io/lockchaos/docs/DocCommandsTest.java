@@ -42,7 +42,8 @@ class DocCommandsTest {
      * The pages another class runs, each in its own test JVM's time, so that no class runs for much longer than the
      * others (the slow tier ends when its longest fork does): the pages of one lock service's workloads, the CI page
      * (its soak runs for minutes), the SSH page (run alone with {@code -Dtest='*Ssh*'}), the fault catalogue, the
-     * user's lock page (it builds lockchaos and the example project with Maven) and the mutation-testing page. Every
+     * user's lock page (it builds lockchaos and the example project with Maven), the mutation-testing page and the lock
+     * libraries' page (it resolves their releases and compares two of them). Every
      * page named here must exist; pages depend only on commands of their own page.
      */
     static final List<String> ETCD_PAGES = List.of("etcd.md");
@@ -53,8 +54,9 @@ class DocCommandsTest {
     static final List<String> FAULTS_PAGES = List.of("faults.md");
     static final List<String> MAVEN_PAGES = List.of("your-own-lock.md");
     static final List<String> MUTATION_PAGES = List.of("property-testing.md");
+    static final List<String> LIBRARY_PAGES = List.of("libraries.md");
     private static final List<List<String>> ELSEWHERE = List.of(ETCD_PAGES, POSTGRES_PAGES, SERVER_PAGES, CI_PAGES,
-            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES, MUTATION_PAGES);
+            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES, MUTATION_PAGES, LIBRARY_PAGES);
 
     /** What the text promises about one command. */
     record Promise(Integer exit, List<String> prints, String until, String notRun, Integer orExit) {
