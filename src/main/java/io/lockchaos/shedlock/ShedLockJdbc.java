@@ -1,8 +1,6 @@
 package io.lockchaos.shedlock;
 
 import io.lockchaos.api.Backend;
-import io.lockchaos.api.DangerPoint;
-import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
 import io.lockchaos.api.LockFactory;
@@ -17,14 +15,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
-import net.javacrumbs.shedlock.core.ClockProvider;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -54,8 +47,6 @@ public final class ShedLockJdbc implements LockFactory {
     /** The table ShedLock's documentation gives for PostgreSQL. */
     static final String TABLE = "CREATE TABLE IF NOT EXISTS shedlock(name VARCHAR(64) NOT NULL, lock_until TIMESTAMP"
             + " NOT NULL, locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))";
-    /** How often a waiting acquire tries again: ShedLock only ever tries once, and a job that misses waits. */
-    private static final long RETRY_MILLIS = 50;
 
     @Override
     public Promises promises() {
@@ -69,6 +60,7 @@ public final class ShedLockJdbc implements LockFactory {
 
     @Override
     public void setUp(LockContext ctx) throws Exception {
+        atLeast(ctx); // a bad setting stops the run here, in one line, before any client opens
         try (Connection c = dataSource(ctx).getConnection(); Statement s = c.createStatement()) {
             s.execute(TABLE);
         }
@@ -106,10 +98,30 @@ public final class ShedLockJdbc implements LockFactory {
         if (flag(ctx, "using_db_time")) {
             b.usingDbTime();
         }
-        Duration atLeast = Duration.ofMillis(Long.parseLong(ctx.settings().getOrDefault("lock_at_least_for_ms",
-                "0")));
-        return new Client(new JdbcTemplateLockProvider(b.build()), ctx.key(), ctx.leaseAsked().orElse(ctx.lease()),
-                atLeast);
+        Duration atLeast = atLeast(ctx);
+        JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(b.build());
+        return new ShedLockClient(c -> {
+            try {
+                return provider.lock(c);
+            } catch (CannotCreateTransactionException e) {
+                return Optional.empty(); // no connection, so no statement was sent: certainly not locked
+            }
+        }, ctx.key(), ctx.leaseAsked().orElse(ctx.lease()), atLeast, () -> { }); // a connection per statement
+    }
+
+    /** The setting {@code lock_at_least_for_ms}, 0 by default. */
+    private static Duration atLeast(LockContext ctx) {
+        String v = ctx.settings().getOrDefault("lock_at_least_for_ms", "0");
+        try {
+            long ms = Long.parseLong(v);
+            if (ms >= 0) {
+                return Duration.ofMillis(ms);
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("lock_settings: lock_at_least_for_ms: expected milliseconds, 0 or more,"
+                + " got '" + v + "'");
     }
 
     private static boolean flag(LockContext ctx, String name) {
@@ -135,64 +147,5 @@ public final class ShedLockJdbc implements LockFactory {
         ds.setConnectTimeout(5);
         ds.setSocketTimeout(5);
         return ds;
-    }
-
-    private static final class Client implements LockClient {
-        private final JdbcTemplateLockProvider provider;
-        private final String name;
-        private final Duration atMost;
-        private final Duration atLeast;
-        private SimpleLock lock;
-
-        Client(JdbcTemplateLockProvider provider, String name, Duration atMost, Duration atLeast) {
-            this.provider = provider;
-            this.name = name;
-            this.atMost = atMost;
-            this.atLeast = atLeast;
-        }
-
-        @Override
-        public Grant acquire(Duration timeout) throws Exception {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                Instant now = ClockProvider.now();
-                Optional<SimpleLock> got;
-                try {
-                    got = provider.lock(new LockConfiguration(now, name, atMost, atLeast));
-                } catch (CannotCreateTransactionException e) {
-                    got = Optional.empty(); // no connection, so no statement was sent: certainly not locked
-                }
-                if (got.isPresent()) {
-                    lock = got.get();
-                    Map<String, Object> facts = new LinkedHashMap<>();
-                    facts.put("lock_at_most_for_ms", atMost.toMillis());
-                    facts.put("lock_until_client", now.plus(atMost).toString());
-                    return Grant.leased(name, 0, facts); // no session: a row outlives its connection
-                }
-                if (System.nanoTime() > deadline) {
-                    return null;
-                }
-                Thread.sleep(RETRY_MILLIS);
-            }
-        }
-
-        @Override
-        public Release releaseOutcome(DangerPoint danger) throws Exception {
-            danger.reach();
-            SimpleLock l = lock;
-            lock = null;
-            l.unlock();
-            return Release.UNKNOWN;
-        }
-
-        @Override
-        public boolean release() {
-            throw new UnsupportedOperationException("ShedLock's unlock says nothing: see releaseOutcome");
-        }
-
-        @Override
-        public void close() {
-            // a connection per statement: nothing stays open
-        }
     }
 }

@@ -1,8 +1,6 @@
 package io.lockchaos.shedlock;
 
 import io.lockchaos.api.Backend;
-import io.lockchaos.api.DangerPoint;
-import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockContext;
 import io.lockchaos.api.LockFactory;
@@ -12,14 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import net.javacrumbs.shedlock.core.ClockProvider;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.zookeeper.curator.ZookeeperCuratorLockProvider;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -36,8 +28,6 @@ import org.apache.zookeeper.KeeperException;
  * its unlock says nothing, as with {@link ShedLockJdbc}; ZooKeeper's sessions play no part (the node outlives them).
  */
 public final class ShedLockZooKeeper implements LockFactory {
-    private static final long RETRY_MILLIS = 50;
-
     @Override
     public Promises promises() {
         return Promises.exclusive().withLease();
@@ -79,8 +69,8 @@ public final class ShedLockZooKeeper implements LockFactory {
                 return null;
             }
         });
-        return new Client(client, new ZookeeperCuratorLockProvider(client), name(ctx.key()),
-                ctx.leaseAsked().orElse(ctx.lease()));
+        return new ShedLockClient(new ZookeeperCuratorLockProvider(client)::lock, name(ctx.key()),
+                ctx.leaseAsked().orElse(ctx.lease()), Duration.ZERO, client::close);
     }
 
     /** The provider names its node {@code /shedlock/NAME}: the last part of the run's key. */
@@ -100,59 +90,5 @@ public final class ShedLockZooKeeper implements LockFactory {
                     + ctx.connectionTimeout().toMillis() + " ms");
         }
         return client;
-    }
-
-    private static final class Client implements LockClient {
-        private final CuratorFramework client;
-        private final ZookeeperCuratorLockProvider provider;
-        private final String name;
-        private final Duration atMost;
-        private SimpleLock lock;
-
-        Client(CuratorFramework client, ZookeeperCuratorLockProvider provider, String name, Duration atMost) {
-            this.client = client;
-            this.provider = provider;
-            this.name = name;
-            this.atMost = atMost;
-        }
-
-        @Override
-        public Grant acquire(Duration timeout) throws Exception {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                Instant now = ClockProvider.now();
-                Optional<SimpleLock> got = provider.lock(new LockConfiguration(now, name, atMost, Duration.ZERO));
-                if (got.isPresent()) {
-                    lock = got.get();
-                    Map<String, Object> facts = new LinkedHashMap<>();
-                    facts.put("lock_at_most_for_ms", atMost.toMillis());
-                    facts.put("lock_until_client", now.plus(atMost).toString());
-                    return Grant.leased(name, 0, facts); // the node outlives the session
-                }
-                if (System.nanoTime() > deadline) {
-                    return null;
-                }
-                Thread.sleep(RETRY_MILLIS);
-            }
-        }
-
-        @Override
-        public Release releaseOutcome(DangerPoint danger) throws Exception {
-            danger.reach();
-            SimpleLock l = lock;
-            lock = null;
-            l.unlock();
-            return Release.UNKNOWN;
-        }
-
-        @Override
-        public boolean release() {
-            throw new UnsupportedOperationException("ShedLock's unlock says nothing: see releaseOutcome");
-        }
-
-        @Override
-        public void close() {
-            client.close();
-        }
     }
 }
