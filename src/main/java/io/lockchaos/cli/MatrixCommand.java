@@ -3,6 +3,7 @@ package io.lockchaos.cli;
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.Library;
+import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.core.ClientSpec;
 import io.lockchaos.core.LibraryLocks;
@@ -107,7 +108,7 @@ final class MatrixCommand implements Callable<Integer> {
             Library library = spec.recipe().kind().library();
             if (library == null) {
                 throw new UserError(workload + ": matrix over library releases: recipe " + spec.recipe().wireName()
-                        + " wraps no library (shedlock-jdbc, shedlock-zookeeper and spring-jdbc do)");
+                        + " wraps no library (use " + LockRecipe.Names.libraries() + ")");
             }
             resolver = VersionResolver.defaults(LibraryLocks.artifact(spec.recipe().kind()));
             axis = VersionMatrix.Axis.library(library);

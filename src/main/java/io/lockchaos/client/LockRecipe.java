@@ -139,6 +139,14 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
             return java.util.Arrays.stream(Kind.values()).filter(k -> k != Kind.USER).map(Kind::wireName).iterator();
         }
 
+        /** The recipes that wrap a lock library, "a, b or c": what a key or option that needs one says. */
+        public static String libraries() {
+            List<String> all = java.util.Arrays.stream(Kind.values()).filter(k -> k.library != null)
+                    .map(Kind::wireName).toList();
+            return all.size() == 1 ? all.get(0) : String.join(", ", all.subList(0, all.size() - 1)) + " or "
+                    + all.get(all.size() - 1);
+        }
+
         /** "a, b, ... or z". */
         public static String list() {
             List<String> all = new java.util.ArrayList<>();

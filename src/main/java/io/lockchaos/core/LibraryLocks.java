@@ -20,7 +20,7 @@ public final class LibraryLocks {
         if (library == null) {
             if (!version.isBlank()) {
                 throw new SpecException(source + ": library_version: recipe " + recipe.wireName() + " wraps no"
-                        + " library (give it with shedlock-jdbc, shedlock-zookeeper or spring-jdbc)");
+                        + " library (give it with " + LockRecipe.Names.libraries() + ")");
             }
             return recipe;
         }

@@ -129,6 +129,8 @@ class LockRecipeTest {
         assertEquals(null, resolved.fromJar());
         assertEquals(named.promises(), resolved.promises(), "the recipe's name, not its factory's, in the reports");
         assertEquals("shedlock", LockRecipe.Kind.SHEDLOCK_JDBC.library().name());
+        assertEquals("shedlock-jdbc, shedlock-zookeeper or spring-jdbc", LockRecipe.Names.libraries(),
+                "what a message that needs a library's recipe lists, from the kinds");
         assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.PG_LEASE, 1,
                 resolved.user()), "only a library's recipe or a lock from a jar has a factory");
     }
