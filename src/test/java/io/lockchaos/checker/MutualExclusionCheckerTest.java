@@ -246,6 +246,19 @@ class MutualExclusionCheckerTest {
     }
 
     @Test
+    void aHistoryWithoutAGrantHasNothingToCheckAndARunOfItIsUnknown() {
+        op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(10, OpType.INFO, 0, Fn.ACQUIRE, null, "CannotAcquireLockException: Failed to lock mutex");
+        op(20, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(30, OpType.FAIL, 1, Fn.ACQUIRE, null, "timeout");
+        CheckResult r = new MutualExclusionChecker(Recipe.MUTEX).check(History.ofValid(ops));
+        assertFalse(r.checked());
+        assertEquals("no acquire was granted (2 asked): no hold to check", r.error());
+        CheckResult run = Checkers.forRun(Recipe.MUTEX).check(History.ofValid(ops));
+        assertEquals(Verdict.UNKNOWN, run.verdict(), "a run that never held the lock proves nothing of it");
+    }
+
+    @Test
     void aHolderThatNeverReleasesHoldsToTheEnd() {
         op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
         op(10, OpType.OK, 0, Fn.ACQUIRE, grant(1));
