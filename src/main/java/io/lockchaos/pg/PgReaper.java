@@ -3,10 +3,15 @@ package io.lockchaos.pg;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Ends the PostgreSQL processes of a runner that died without closing its servers. A postmaster dies with the runner
@@ -39,10 +44,11 @@ public final class PgReaper {
             }
             for (String p : pids) {
                 if (p.matches("[0-9]+")) {
-                    ProcessHandle.of(Long.parseLong(p)).ifPresent(pm -> {
-                        remember(seen, pm);
-                        pm.descendants().forEach(d -> remember(seen, d));
-                    });
+                    for (long pid : tree(Long.parseLong(p))) {
+                        if (!seen.containsKey(pid)) {
+                            ProcessHandle.of(pid).ifPresent(h -> remember(seen, h));
+                        }
+                    }
                 }
             }
             if (!ProcessHandle.of(runner).map(ProcessHandle::isAlive).orElse(false)) {
@@ -53,6 +59,48 @@ public final class PgReaper {
             }
             Thread.sleep(POLL_MILLIS);
         }
+    }
+
+    /**
+     * {@code root} and every process under it, from the kernel's list of each thread's children (a few small files)
+     * rather than by reading every process of the machine as {@link ProcessHandle#descendants()} does: at 50 looks a
+     * second that walk cost the reaper about a tenth of a core (1.4 s of CPU in a 15 s run, on a machine running a
+     * test suite). Where the kernel keeps no such list, the walk it is. Empty when {@code root} is gone.
+     */
+    static Set<Long> tree(long root) {
+        Set<Long> out = new LinkedHashSet<>();
+        Deque<Long> todo = new ArrayDeque<>(List.of(root));
+        while (!todo.isEmpty()) {
+            long pid = todo.pop();
+            Path tasks = Path.of("/proc", Long.toString(pid), "task");
+            List<Path> threads;
+            try (Stream<Path> s = Files.list(tasks)) {
+                threads = s.toList();
+            } catch (IOException e) {
+                continue; // gone meanwhile
+            }
+            out.add(pid);
+            for (Path t : threads) {
+                Path children = t.resolve("children");
+                if (!Files.exists(children)) {
+                    return ProcessHandle.of(root).map(h -> {
+                        Set<Long> all = new LinkedHashSet<>(List.of(root));
+                        h.descendants().forEach(d -> all.add(d.pid()));
+                        return all;
+                    }).orElse(Set.of());
+                }
+                try {
+                    for (String c : Files.readString(children).trim().split(" ")) {
+                        if (!c.isEmpty()) {
+                            todo.push(Long.parseLong(c));
+                        }
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile: its children, if any, are now another's
+                }
+            }
+        }
+        return out;
     }
 
     private static void remember(Map<Long, String> seen, ProcessHandle h) {
