@@ -27,10 +27,12 @@ import org.junit.jupiter.api.Test;
  *
  * <p>It is one of the slow tier's classes, so that its minutes overlap the other slow tests; everything it runs writes
  * only into its own copy (the build included), never into the build the other test JVMs read. The pages named in
- * {@link #ELSEWHERE} are other classes' ({@link EtcdDocCommandsTest}, {@link PostgresDocCommandsTest},
- * {@link ServerDocCommandsTest}, {@link CiDocCommandsTest}, {@link SshDocCommandsTest}, {@link FaultsDocCommandsTest},
- * {@link MavenDocCommandsTest}, {@link MutationDocCommandsTest}), so that the test JVMs share these minutes rather
- * than one running them at the end.
+ * {@link #ELSEWHERE} are other classes': {@link MutationDocCommandsTest}'s, in the slow tier too, and those of the
+ * documented catalogue, the third tier ({@code mvn -B -Pcatalogue verify}; tagged {@code catalogue}): {@link
+ * EtcdDocCommandsTest}, {@link PostgresDocCommandsTest}, {@link ServerDocCommandsTest}, {@link CiDocCommandsTest},
+ * {@link SshDocCommandsTest}, {@link FaultsDocCommandsTest}, {@link MavenDocCommandsTest} and {@link
+ * LibrariesDocCommandsTest}. Their runs of workload files, the soak, the SSH lab and the user's Maven project were
+ * 781 of the slow tier's 1,793 s of CPU (2026-12-06), and a test of its own proves each mechanism they use.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
 class DocCommandsTest {
@@ -40,7 +42,7 @@ class DocCommandsTest {
     private static final Duration LIMIT = Duration.ofMinutes(5);
     /**
      * The pages another class runs, each in its own test JVM's time, so that no class runs for much longer than the
-     * others (the slow tier ends when its longest fork does): the pages of one lock service's workloads, the CI page
+     * others (a tier ends when its longest fork does): the pages of one lock service's workloads, the CI page
      * (its soak runs for minutes), the SSH page (run alone with {@code -Dtest='*Ssh*'}), the fault catalogue, the
      * user's lock page (it builds lockchaos and the example project with Maven), the mutation-testing page and the lock
      * libraries' page (it resolves their releases and compares two of them). Every

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
  * {@link DocCommandsTest} for the etcd locks page: its runs (the Jepsen findings, the partitions between members, the
  * exports and Knossos' checks) in a working copy of their own, in a test JVM's time apart from the other server pages.
  */
-@Tag("slow") // starts servers, agents, containers or child processes
+@Tag("catalogue") // the documented catalogue: mvn -B -Pcatalogue verify runs it (see pom.xml)
 class EtcdDocCommandsTest {
     @Test
     void theEtcdPagesCommandsRunAsWritten() throws Exception {

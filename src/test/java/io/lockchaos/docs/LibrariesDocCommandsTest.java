@@ -5,13 +5,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link DocCommandsTest} for the lock libraries' page (ShedLock and Spring Integration: their late unlocks, a matrix
- * over ShedLock releases, a release that does not link, and a comparison of the two): the same runner, as written, in
- * a working copy of its own, in another test JVM's time.
+ * over ShedLock releases, a release that does not link, and a comparison): the same runner, as written, in a working
+ * copy of its own. The page's first run is {@code LibraryRunTest}'s, in every {@code mvn -B verify}.
  */
-@Tag("slow") // starts servers, agents, containers or child processes
+@Tag("catalogue") // the documented catalogue: mvn -B -Pcatalogue verify runs it (see pom.xml)
 class LibrariesDocCommandsTest {
     @Test
     void theLibrariesPagesCommandsRunAsWritten() throws Exception {
-        DocCommandsTest.runPages(DocCommandsTest.LIBRARY_PAGES, 6);
+        DocCommandsTest.runPages(DocCommandsTest.LIBRARY_PAGES, 5);
     }
 }
