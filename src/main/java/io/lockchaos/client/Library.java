@@ -30,6 +30,10 @@ public record Library(String name, String factory, String group, String artifact
     static final Library SHEDLOCK_ZOOKEEPER = new Library("shedlock", "io.lockchaos.shedlock.ShedLockZooKeeper",
             "net.javacrumbs.shedlock", "shedlock-provider-zookeeper-curator", "4.42.0", "4.0.0..4.42.0", List.of());
 
+    /** ShedLock's Redis provider on Jedis (the Jedis lockchaos links comes first in the agents, as Curator does). */
+    static final Library SHEDLOCK_REDIS = new Library("shedlock", "io.lockchaos.shedlock.ShedLockRedis",
+            "net.javacrumbs.shedlock", "shedlock-provider-redis-jedis4", "5.12.0", "4.35.0..5.12.0", List.of());
+
     /** Spring Integration's JdbcLockRegistry, on the PostgreSQL driver. */
     static final Library SPRING_JDBC = new Library("spring-integration", "io.lockchaos.spring.SpringJdbcLockRegistry",
             "org.springframework.integration", "spring-integration-jdbc", "6.5.10", "6.0.0..6.5.10",

@@ -78,6 +78,12 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         SHEDLOCK_JDBC("shedlock-jdbc", Backend.POSTGRES, new Recipe("shedlock-jdbc",
                 Promises.exclusive().withLease()), Library.SHEDLOCK_JDBC),
         /**
+         * ShedLock's Redis provider on one instance: {@code SET key value NX PX lockAtMostFor}, the ttl counted on the
+         * application's clock; the unlock is {@code DEL key}, whoever holds it then.
+         */
+        SHEDLOCK_REDIS("shedlock-redis", Backend.REDIS, new Recipe("shedlock-redis",
+                Promises.exclusive().withLease()), Library.SHEDLOCK_REDIS),
+        /**
          * ShedLock's ZooKeeper provider: a persistent node whose data is {@code lock_until}, on the application's
          * clock; a taker's write is conditioned on the version it read, the unlock's is not.
          */

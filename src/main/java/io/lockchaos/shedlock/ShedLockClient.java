@@ -3,6 +3,7 @@ package io.lockchaos.shedlock;
 import io.lockchaos.api.DangerPoint;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -77,5 +78,20 @@ final class ShedLockClient implements LockClient {
     @Override
     public void close() {
         onClose.run();
+    }
+
+    /** The setting {@code lock_at_least_for_ms}, 0 by default. */
+    static Duration atLeast(LockContext ctx) {
+        String v = ctx.settings().getOrDefault("lock_at_least_for_ms", "0");
+        try {
+            long ms = Long.parseLong(v);
+            if (ms >= 0) {
+                return Duration.ofMillis(ms);
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("lock_settings: lock_at_least_for_ms: expected milliseconds, 0 or more,"
+                + " got '" + v + "'");
     }
 }

@@ -60,7 +60,7 @@ public final class ShedLockJdbc implements LockFactory {
 
     @Override
     public void setUp(LockContext ctx) throws Exception {
-        atLeast(ctx); // a bad setting stops the run here, in one line, before any client opens
+        ShedLockClient.atLeast(ctx); // a bad setting stops the run here, in one line, before any client opens
         try (Connection c = dataSource(ctx).getConnection(); Statement s = c.createStatement()) {
             s.execute(TABLE);
         }
@@ -98,7 +98,7 @@ public final class ShedLockJdbc implements LockFactory {
         if (flag(ctx, "using_db_time")) {
             b.usingDbTime();
         }
-        Duration atLeast = atLeast(ctx);
+        Duration atLeast = ShedLockClient.atLeast(ctx);
         JdbcTemplateLockProvider provider = new JdbcTemplateLockProvider(b.build());
         return new ShedLockClient(c -> {
             try {
@@ -107,21 +107,6 @@ public final class ShedLockJdbc implements LockFactory {
                 return Optional.empty(); // no connection, so no statement was sent: certainly not locked
             }
         }, ctx.key(), ctx.leaseAsked().orElse(ctx.lease()), atLeast, () -> { }); // a connection per statement
-    }
-
-    /** The setting {@code lock_at_least_for_ms}, 0 by default. */
-    private static Duration atLeast(LockContext ctx) {
-        String v = ctx.settings().getOrDefault("lock_at_least_for_ms", "0");
-        try {
-            long ms = Long.parseLong(v);
-            if (ms >= 0) {
-                return Duration.ofMillis(ms);
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new IllegalArgumentException("lock_settings: lock_at_least_for_ms: expected milliseconds, 0 or more,"
-                + " got '" + v + "'");
     }
 
     private static boolean flag(LockContext ctx, String name) {

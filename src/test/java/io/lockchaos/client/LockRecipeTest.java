@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(22, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(23, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -53,6 +53,7 @@ class LockRecipeTest {
         // ShedLock: one job at a time while it ends within lockAtMostFor; its unlock names no owner (on the
         // application's clock), so it promises no owner-only release
         expected.put("shedlock-jdbc", "1 - - - - - l");
+        expected.put("shedlock-redis", "1 - - - - - l");
         expected.put("shedlock-zookeeper", "1 - - - - - l");
         // Spring Integration's JdbcLockRegistry: its unlock deletes the row only where it names its own client id
         expected.put("spring-jdbc", "1 - o - - - l");
@@ -112,6 +113,7 @@ class LockRecipeTest {
         expected.put("pg-advisory", "reentrant-mutex");
         expected.put("pg-advisory-xact", "owner-mutex");
         expected.put("shedlock-jdbc", "mutex");
+        expected.put("shedlock-redis", "mutex");
         expected.put("shedlock-zookeeper", "mutex");
         expected.put("spring-jdbc", "owner-mutex");
         for (LockRecipe r : all()) {
@@ -129,7 +131,7 @@ class LockRecipeTest {
         assertEquals(null, resolved.fromJar());
         assertEquals(named.promises(), resolved.promises(), "the recipe's name, not its factory's, in the reports");
         assertEquals("shedlock", LockRecipe.Kind.SHEDLOCK_JDBC.library().name());
-        assertEquals("shedlock-jdbc, shedlock-zookeeper or spring-jdbc", LockRecipe.Names.libraries(),
+        assertEquals("shedlock-jdbc, shedlock-redis, shedlock-zookeeper or spring-jdbc", LockRecipe.Names.libraries(),
                 "what a message that needs a library's recipe lists, from the kinds");
         assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.PG_LEASE, 1,
                 resolved.user()), "only a library's recipe or a lock from a jar has a factory");

@@ -49,7 +49,7 @@ class ArchitectureTest {
      */
     private static final Map<String, List<String>> LIBRARY_PACKAGES = Map.of("shedlock", List.of(
             "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.springframework.transaction.",
-            "org.postgresql.", "org.apache.curator.", "org.apache.zookeeper."), "spring", List.of("org.springframework.integration.", "org.springframework.jdbc.",
+            "org.postgresql.", "org.apache.curator.", "org.apache.zookeeper.", "redis.clients.jedis."), "spring", List.of("org.springframework.integration.", "org.springframework.jdbc.",
             "org.springframework.transaction.", "org.springframework.dao.", "org.postgresql."));
     private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
 
