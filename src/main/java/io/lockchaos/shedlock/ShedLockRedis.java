@@ -60,7 +60,7 @@ public final class ShedLockRedis implements LockFactory {
                 if (pttl >= 0) {
                     expiring.add(new LockInspection.Entry(key, k, 0));
                 } else if (pttl == -1) {
-                    left.add(new LockInspection.Entry(key, k, 0)); // set without a ttl: no unlock will come
+                    left.add(new LockInspection.Entry(key, k, 0)); // no ttl: nothing but an unlock would ever end it
                 }
             }
         }
