@@ -41,8 +41,9 @@ public interface LockService {
     boolean takesExistingServers();
 
     /**
-     * The servers of {@code plan}, not started yet; null when the run starts them itself (ZooKeeper's ensembles of
-     * every kind: local, in namespaces, in containers, on SSH hosts, or the user's own).
+     * The servers of {@code plan}, not started yet (the run starts them), of the deployment {@code plan.cluster()}
+     * names (for ZooKeeper: child JVMs here, in namespaces, in containers or on SSH hosts), or the user's own at {@code
+     * plan.connect()}; closing them stops what was started and nothing else.
      */
     Cluster start(ServerPlan plan) throws IOException;
 

@@ -7,9 +7,19 @@ import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
-/** Raw ZooKeeper handles. */
+/** Raw ZooKeeper handles, and which ZooKeeper release is lockchaos' own. */
 public final class ZooKeepers {
+    /** The servers run the ZooKeeper lockchaos is built with ({@code zookeeper}'s default). */
+    public static final String LINKED = "linked";
+    /** The version of {@link #LINKED}. */
+    public static final String LINKED_VERSION = "3.9.5";
+
     private ZooKeepers() {
+    }
+
+    /** Whether {@code version} (a {@code zookeeper} value) is the release lockchaos is built with. */
+    public static boolean linked(String version) {
+        return version == null || version.equals(LINKED) || version.equals(LINKED_VERSION);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.lockchaos.core;
 
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.cluster.ZooKeepers;
 
 /**
  * The ensemble a test runs against.
@@ -16,9 +17,9 @@ import io.lockchaos.cluster.ClusterKind;
  */
 public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis, String zooKeeper) {
     /** The servers run the ZooKeeper lockchaos is built with. */
-    public static final String LINKED = "linked";
+    public static final String LINKED = ZooKeepers.LINKED;
     /** The version of {@link #LINKED}. */
-    public static final String LINKED_VERSION = "3.9.5";
+    public static final String LINKED_VERSION = ZooKeepers.LINKED_VERSION;
 
     /** The ranges of these keys, each refusal naming its key. */
     public ClusterSpec {
@@ -44,7 +45,7 @@ public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long cont
 
     /** Whether the servers run the ZooKeeper lockchaos is built with. */
     public boolean linkedZooKeeper() {
-        return zooKeeper == null || zooKeeper.equals(LINKED) || zooKeeper.equals(LINKED_VERSION);
+        return ZooKeepers.linked(zooKeeper);
     }
 
     /** The ZooKeeper version the servers run. */

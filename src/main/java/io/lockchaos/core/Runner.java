@@ -20,9 +20,6 @@ import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ContainerEnsemble;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.EnvironmentProblem;
-import io.lockchaos.cluster.ExternalEnsemble;
-import io.lockchaos.cluster.LocalEnsemble;
-import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.PeerRouting;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -122,47 +119,20 @@ public final class Runner {
     private Cluster cluster(String folder, PeerRouting routing) throws IOException {
         boolean clock = spec.schedule().events().stream().anyMatch(e -> e.fault().movesServerClocks());
         Preflight.serversWithoutConnect(spec, external);
-        Cluster own = LockServices.of(spec.recipe()).start(new ServerPlan(runDir.resolve(folder),
-                spec.cluster().nodes(), spec.recipe(), clock, spec.cluster().namespaces(), routing,
+        boolean reconfigurable = spec.schedule().events().stream()
+                .anyMatch(e -> e.fault().kind().changesMembership());
+        return LockServices.of(spec.recipe()).start(new ServerPlan(runDir.resolve(folder), spec.cluster().nodes(),
+                spec.recipe(), spec.cluster().kind(), external, clock,
+                new ServerPlan.Membership(reconfigurable, spec.schedule().newServers()), routing, this::network,
                 this::setting));
-        if (own != null) {
-            return own;
-        }
-        if (external != null) {
-            return ExternalEnsemble.of(external);
-        }
-        if (spec.cluster().ssh()) {
-            SshEnsemble.Builder b = SshEnsemble.builder(runDir.resolve(folder))
-                    .hosts(TestSpecs.hostList(spec.text("hosts"))).options(sshOptions(spec))
-                    .tickTime(spec.cluster().tickMillis()).clockShift(clock);
-            long every = spec.cluster().containerCheckMillis();
-            return (every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every))).build();
-        }
-        if (containers()) {
-            return ContainerEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                    .tickTime(spec.cluster().tickMillis()).routing(routing).network(network()).build();
-        }
-        if (spec.cluster().namespaces()) {
-            // servers reach each other directly; cuts are iptables rules in their namespaces, not proxies
-            // servers that join later (membership faults) get namespaces of their own too
-            Netns ns = Netns.create(spec.cluster().nodes()
-                    + spec.schedule().newServers());
-            try {
-                return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                        .tickTime(spec.cluster().tickMillis()).netns(ns).clockShift(clock)
-                        .firstServerId((int) spec.number("first_server_id")).zooKeeperJars(zooKeeperJars())).build();
-            } catch (IOException | RuntimeException e) {
-                ns.close();
-                throw e;
-            }
-        }
-        return reaping(LocalEnsemble.builder(runDir.resolve(folder)).size(spec.cluster().nodes())
-                .tickTime(spec.cluster().tickMillis()).routing(routing).clockShift(clock)
-                .firstServerId((int) spec.number("first_server_id")).zooKeeperJars(zooKeeperJars())).build();
     }
 
     /** A workload key's value as the spec holds it, for a lock service that reads its own keys. */
     private Object setting(String key) {
+        return setting(spec, key);
+    }
+
+    private static Object setting(TestSpec spec, String key) {
         Keys.Key k = Keys.named(key);
         if (k == null || k.value() == null) {
             throw new IllegalStateException("a lock service asked for '" + key + "', which no part of the spec holds");
@@ -172,30 +142,7 @@ public final class Runner {
 
     /** How a run logs in to its hosts ({@code cluster ssh}). */
     static SshOptions sshOptions(TestSpec spec) {
-        return SshOptions.defaults(spec.text("ssh_user"), spec.text("ssh_key"),
-                (int) spec.number("ssh_port"), spec.text("ssh_known_hosts"), spec.flag("ssh_accept_new"));
-    }
-
-    /** The jars of the servers' ZooKeeper release, or null for the linked one. */
-    private List<Path> zooKeeperJars() throws IOException {
-        if (spec.cluster().linkedZooKeeper()) {
-            return null;
-        }
-        try {
-            return VersionResolver.defaults(VersionResolver.Module.ZOOKEEPER)
-                    .classpath(spec.cluster().zooKeeper());
-        } catch (VersionResolver.UnresolvableVersion e) {
-            throw new IllegalArgumentException(e.getMessage());
-        }
-    }
-
-    /** The servers' container reaping interval, when the spec sets one; reconfiguration, when a fault needs it. */
-    private LocalEnsemble.Builder reaping(LocalEnsemble.Builder b) {
-        if (spec.schedule().events().stream().anyMatch(e -> e.fault().kind().changesMembership())) {
-            b.reconfigurable().spares(spec.schedule().newServers());
-        }
-        long every = spec.cluster().containerCheckMillis();
-        return every < 0 ? b : b.systemProperty("znode.container.checkIntervalMs", Long.toString(every));
+        return SshOptions.of(key -> setting(spec, key));
     }
 
     /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */
@@ -581,7 +528,7 @@ public final class Runner {
             return null;
         }
         if (!spec.text("client_hosts").isBlank()) {
-            List<String> hosts = TestSpecs.hostList(spec.text("client_hosts"));
+            List<String> hosts = SshOptions.hosts(spec.text("client_hosts"));
             SshAgents a;
             try (Phases.Step s = phases == null ? null : phases.start("starting " + hosts.size()
                     + " client agent(s) over SSH on " + String.join(",", hosts))) {

@@ -18,6 +18,7 @@ import io.lockchaos.fault.FaultEvent;
 import io.lockchaos.fault.FaultKind;
 import io.lockchaos.fault.Schedule;
 import io.lockchaos.store.RunDir;
+import io.lockchaos.ssh.SshOptions;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -295,7 +296,7 @@ public final class TestSpecs {
 
     /** The hosts of {@code hosts}: names or addresses separated by commas, spaces allowed around them. */
     public static java.util.List<String> hostList(String text) {
-        return java.util.Arrays.stream(text.split(",")).map(String::strip).filter(h -> !h.isEmpty()).toList();
+        return SshOptions.hosts(text);
     }
 
     /** What cluster ssh needs: hosts, one per server, and ZooKeeper servers it can run there. */

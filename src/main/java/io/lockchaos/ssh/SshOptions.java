@@ -2,7 +2,9 @@ package io.lockchaos.ssh;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * How the runner logs in to its hosts.
@@ -43,6 +45,18 @@ public record SshOptions(String user, Path key, int port, Path knownHosts, boole
         }
         return "ssh_key: " + key + " holds no key lockchaos can use (an RSA or ECDSA key in OpenSSH or PEM format,"
                 + " not encrypted; ed25519 keys are not read)";
+    }
+
+    /** The options a run's workload keys give ({@code ssh_user}, {@code ssh_key}, ...), read by {@code settings}. */
+    public static SshOptions of(Function<String, Object> settings) {
+        return defaults(String.valueOf(settings.apply("ssh_user")), String.valueOf(settings.apply("ssh_key")),
+                ((Number) settings.apply("ssh_port")).intValue(), String.valueOf(settings.apply("ssh_known_hosts")),
+                (Boolean) settings.apply("ssh_accept_new"));
+    }
+
+    /** The hosts of a comma-separated list ({@code hosts}, {@code client_hosts}), blanks dropped. */
+    public static List<String> hosts(String text) {
+        return Arrays.stream(text.split(",")).map(String::strip).filter(h -> !h.isEmpty()).toList();
     }
 
     /**

@@ -1,10 +1,19 @@
 package io.lockchaos.zookeeper;
 
+import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.cluster.ContainerEnsemble;
+import io.lockchaos.cluster.ExternalEnsemble;
+import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.Netns;
+import io.lockchaos.ssh.SshEnsemble;
+import io.lockchaos.ssh.SshOptions;
+import java.io.IOException;
+import java.nio.file.Path;
 import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -47,9 +56,64 @@ public final class ZooKeeperService implements LockService {
         return recipe.curator() ? new CuratorLockFactory(recipe) : new ZooKeeperLockFactory(recipe);
     }
 
+    /** Every kind of ensemble: the user's, on SSH hosts, in containers, in namespaces, or child JVMs here. */
     @Override
-    public Cluster start(ServerPlan plan) {
-        return null;
+    public Cluster start(ServerPlan plan) throws IOException {
+        if (plan.connect() != null) {
+            return ExternalEnsemble.of(plan.connect());
+        }
+        long every = plan.number("container_check_ms");
+        int tick = (int) plan.number("tick_ms");
+        switch (plan.cluster()) {
+            case SSH -> {
+                SshEnsemble.Builder b = SshEnsemble.builder(plan.folder()).hosts(SshOptions.hosts(plan.text("hosts")))
+                        .options(SshOptions.of(plan::setting)).tickTime(tick).clockShift(plan.clockShift());
+                return (every < 0 ? b : b.systemProperty(REAP_EVERY, Long.toString(every))).build();
+            }
+            case CONTAINER -> {
+                return ContainerEnsemble.builder(plan.folder()).size(plan.nodes()).tickTime(tick)
+                        .routing(plan.routing()).network(plan.network().get()).build();
+            }
+            case NETNS -> {
+                // servers reach each other directly; cuts are iptables rules in their namespaces, not proxies;
+                // servers that join later (membership faults) get namespaces of their own too
+                Netns ns = Netns.create(plan.nodes() + plan.membership().spares());
+                try {
+                    return local(plan, tick, every).netns(ns).build();
+                } catch (IOException | RuntimeException e) {
+                    ns.close();
+                    throw e;
+                }
+            }
+            default -> {
+                return local(plan, tick, every).routing(plan.routing()).build();
+            }
+        }
+    }
+
+    private static final String REAP_EVERY = "znode.container.checkIntervalMs";
+
+    /** Child JVMs on this machine, on the release {@code zookeeper} names. */
+    private static LocalEnsemble.Builder local(ServerPlan plan, int tick, long every) throws IOException {
+        LocalEnsemble.Builder b = LocalEnsemble.builder(plan.folder()).size(plan.nodes()).tickTime(tick)
+                .clockShift(plan.clockShift()).firstServerId((int) plan.number("first_server_id"))
+                .zooKeeperJars(jars(plan.text("zookeeper")));
+        if (plan.membership().reconfigurable()) {
+            b.reconfigurable().spares(plan.membership().spares());
+        }
+        return every < 0 ? b : b.systemProperty(REAP_EVERY, Long.toString(every));
+    }
+
+    /** The jars of the servers' ZooKeeper release, or null for the linked one. */
+    private static List<Path> jars(String version) throws IOException {
+        if (ZooKeepers.linked(version)) {
+            return null;
+        }
+        try {
+            return VersionResolver.defaults(VersionResolver.Module.ZOOKEEPER).classpath(version);
+        } catch (VersionResolver.UnresolvableVersion e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
     }
 
     @Override

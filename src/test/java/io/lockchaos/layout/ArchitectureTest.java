@@ -32,11 +32,15 @@ class ArchitectureTest {
     private static final Pattern FULL_CLASS_NAME = Pattern.compile("\\bio\\.lockchaos\\.[a-z]+\\.[A-Z]");
     /** Packages where a service decides about itself: each service's own, and client, where the recipes are listed. */
     private static final Set<String> SERVICE_PACKAGES = Set.of("client", "zookeeper", "redis", "pg", "etcd");
-    /** A branch on which service a lock runs on, or a reach into another service's package. */
+    /**
+     * A branch on which service a lock runs on, a reach into another service's package, or a ZooKeeper ensemble built
+     * outside ZooKeeper's service (its servers start behind {@code LockService.start}, as every service's do).
+     */
     private static final Pattern IDENTITY = Pattern.compile("recipe\\(\\)\\.(redis|postgres|etcd|zooKeeper|naive"
             + "|multiInstance)\\(\\)|Backend\\.(ZOOKEEPER|REDIS|POSTGRES|ETCD)\\b|Kind\\.(REDISSON|REDISSON_FENCED"
             + "|REDLOCK|REDLOCK_TUTORIAL|REDIS_SINGLE|PG_[A-Z_]+|ETCD_[A-Z_]+|NAIVE_[A-Z_]+)\\b"
-            + "|^import io\\.lockchaos\\.(redis|pg|etcd)\\.", Pattern.MULTILINE);
+            + "|^import io\\.lockchaos\\.(redis|pg|etcd|zookeeper)\\.|\\b(Local|Ssh|Container)Ensemble\\.builder\\(",
+            Pattern.MULTILINE);
     /**
      * Where a branch on a service's identity is still allowed, and how many: the public API's default backend
      * (ZooKeeper, for a user's factory that says nothing) is the API's own.
