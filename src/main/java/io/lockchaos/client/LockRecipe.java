@@ -189,7 +189,10 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         return new LockRecipe(Kind.USER, 1, lock);
     }
 
-    /** A library's recipe, its factory loaded in client agents from {@code classpath} (the library's resolved jars). */
+    /**
+     * A library's recipe, its factory loaded in client agents from {@code classpath}: the library's resolved jars, or
+     * none until the run resolves the release it names.
+     */
     public static LockRecipe library(Kind kind, List<String> classpath) {
         return new LockRecipe(kind, 1, new UserLock(classpath, kind.library.factory(), kind.promises.promises(),
                 kind.backend));

@@ -78,6 +78,7 @@ public final class Preflight {
                 throw new IllegalArgumentException(e.getMessage());
             }
         }
+        LibraryLocks.agentsLock(spec); // a library's release, resolved (and cached) before anything starts
     }
 
     /** What a container run says when no Docker engine answers. */

@@ -523,10 +523,10 @@ public final class Runner {
      */
     private ClientAgents startAgents(Phases phases) throws Exception {
         int n = spec.clients().agentCount(pausesClients());
-        UserLock user = spec.recipe().user();
         if (!spec.inAgents()) {
             return null;
         }
+        UserLock user = LibraryLocks.agentsLock(spec);
         if (!spec.text("client_hosts").isBlank()) {
             List<String> hosts = SshOptions.hosts(spec.text("client_hosts"));
             SshAgents a;

@@ -211,7 +211,7 @@ public final class TestSpecs {
 
     /** Builds a spec from every key's text form; each value that cannot be read is named with its key. */
     private static TestSpec build(String source, Map<String, String> m) throws SpecException {
-        LockRecipe recipe = m.get("lock_class").isEmpty() ? LibraryLocks.resolved(source, parsed(source, "recipe", m,
+        LockRecipe recipe = m.get("lock_class").isEmpty() ? LibraryLocks.recipe(source, parsed(source, "recipe", m,
                 LockRecipe::parse), m.get("library_version")) : UserLocks.recipe(source, m);
         ClientMode mode = ClientMode.parse(m.get("client_mode"));
         if (mode == null) {

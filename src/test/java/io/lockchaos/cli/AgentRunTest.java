@@ -210,6 +210,15 @@ class AgentRunTest extends ConsoleCapturing {
         assertEquals(1, err().strip().lines().count(), err());
         assertTrue(err().startsWith("lockchaos: curator: version 0.0.1 cannot be resolved from "), err());
         assertFalse(Files.exists(dir.resolve("default")), "no run was started");
+        // a library's release is resolved at the same point: the spec only said it was a version
+        err.reset();
+        code = Main.run("run", "--workload", "workloads/shedlock-jdbc-kill.json", "--library-version", "0.0.1",
+                "--store", dir.toString());
+        assertEquals(2, code);
+        assertEquals(1, err().strip().lines().count(), err());
+        assertTrue(err().startsWith("lockchaos: library_version: shedlock-jdbc: version 0.0.1 cannot be resolved"
+                + " from "), err());
+        assertFalse(Files.exists(dir.resolve("shedlock-jdbc-kill")), "no run was started");
         code = Main.run("run", "--curator", "5.4.0", "--recipe", "naive-exclusive", "--store", dir.toString());
         assertEquals(2, code);
         assertTrue(err().contains("--curator: client agents run Curator's recipes; naive-exclusive is not one"),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.UserLock;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.cluster.ClusterKind;
@@ -319,16 +320,19 @@ class TestSpecsTest {
     }
 
     @Test
-    void aLibrarysRecipeRunsInAgentsOnTheReleaseItResolvedAndItsKeysAreRefusedElsewhere() throws Exception {
+    void aLibrarysRecipeRunsInAgentsOnTheReleaseItResolvesAndItsKeysAreRefusedElsewhere() throws Exception {
         TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "shedlock-jdbc",
                 "nodes", "1", "lock_settings", "{\"using_db_time\": true}")));
         assertTrue(s.inAgents(), "the library loads in client agents only");
         assertTrue(s.recipe().postgres());
         assertEquals("io.lockchaos.shedlock.ShedLockJdbc", s.recipe().user().className());
-        assertTrue(s.recipe().user().classpath().stream().anyMatch(j -> j.endsWith(
-                "shedlock-provider-jdbc-template-6.3.1.jar")), s.recipe().user().classpath().toString());
-        assertTrue(s.recipe().user().classpath().stream().anyMatch(j -> j.contains("postgresql-")), "the driver"
-                + " beside it: " + s.recipe().user().classpath());
+        assertEquals(List.of(), s.recipe().user().classpath(), "a spec is data: the release is resolved by the run");
+        UserLock agents = LibraryLocks.agentsLock(s);
+        assertEquals(s.recipe().user().className(), agents.className());
+        assertTrue(agents.classpath().stream().anyMatch(j -> j.endsWith("shedlock-provider-jdbc-template-6.3.1.jar")),
+                agents.classpath().toString());
+        assertTrue(agents.classpath().stream().anyMatch(j -> j.contains("postgresql-")), "the driver beside it: "
+                + agents.classpath());
         assertEquals("exclusive leased", s.recipe().promises().promises().words());
         Map<String, Object> written = s.toMap();
         assertEquals("", written.get("lock_class"), "a library's recipe is not a lock from a jar: test.json names"
