@@ -117,6 +117,15 @@ public interface LockService {
     /** What this machine lacks to start the service's servers, in one line naming how to get it; null for nothing. */
     String missing();
 
+    /**
+     * Fetches what the servers of {@code spec} need before anything starts (ZooKeeper: the jars of the release {@code
+     * zookeeper} names, into the local Maven repository once); one line naming the key when it cannot be had, null
+     * when it is there.
+     */
+    default String fetch(ServiceSpec spec) {
+        return null;
+    }
+
     /** The versions a run on this service records in test.json beside lockchaos' own (its server, its client). */
     Map<String, String> versions();
 

@@ -63,13 +63,9 @@ public final class Preflight {
                         "partitioner: iptables"));
             }
         }
-        if (!spec.cluster().linkedZooKeeper() && connect == null) {
-            try {
-                VersionResolver.defaults(VersionResolver.Module.ZOOKEEPER)
-                        .classpath(spec.cluster().zooKeeper());
-            } catch (VersionResolver.UnresolvableVersion e) {
-                throw new IllegalArgumentException(e.getMessage());
-            }
+        String unfetched = connect == null ? service.fetch(TestSpecs.view(spec)) : null;
+        if (unfetched != null) {
+            throw new IllegalArgumentException(unfetched);
         }
         if (spec.clients().agents()) {
             try {

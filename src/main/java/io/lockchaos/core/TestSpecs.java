@@ -359,11 +359,6 @@ public final class TestSpecs {
                     + " servers; " + s.recipe().wireName() + " runs on " + s.recipe().backend().name().toLowerCase(
                     java.util.Locale.ROOT));
         }
-        if (!c.linkedZooKeeper()) {
-            throw new SpecException(source + ": zookeeper: the hosts run the linked ZooKeeper ("
-                    + ClusterSpec.LINKED_VERSION + ") from lockchaos' own classes; another release runs on cluster"
-                    + " local or netns");
-        }
         refuseFaults(source, s, f -> {
             FaultKind k = f.kind();
             if (k.damagesDisk()) {
@@ -413,20 +408,6 @@ public final class TestSpecs {
                             + " the target servers and needs cluster netns or partitioner iptables (proxies carry"
                             + " streams, not packets)");
                 }
-                if (k.damagesDisk() && (!LockServices.of(s.recipe()).ownFaults().contains(k)
-                        || cluster.containers())) {
-                    throw new SpecException(source + ": nemesis: " + k.wireName() + ": disk faults change ZooKeeper"
-                            + " servers' transaction logs, which this machine has only for cluster local or netns and"
-                            + " a ZooKeeper recipe");
-                }
-                if (k.changesMembership()) {
-                    membershipProblem(source, s, schedule);
-                }
-                long txns = f.option("txns", 10);
-                if (k == FaultKind.TRUNCATE_LOG && (txns < 1 || txns > 100_000)) {
-                    throw new SpecException(source + ": nemesis: truncate-log: txns: expected 1 to 100000, got "
-                            + txns);
-                }
                 if (f.movesClientClocks()) {
                     clientClockProblem(source, s, f);
                 }
@@ -442,73 +423,6 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
-        }
-    }
-
-    /**
-     * Reconfiguration gives the whole ensemble one list of server addresses: ZooKeeper servers this machine runs, at
-     * least 3, that dial each other directly (no peer proxies, which give each server its own view of the others).
-     */
-    private static void membershipProblem(String source, TestSpec s, Schedule schedule)
-            throws SpecException {
-        ClusterSpec c = s.cluster();
-        String at = source + ": nemesis: " + schedule.events().stream().map(e -> e.fault().kind())
-                .filter(FaultKind::changesMembership).findFirst().orElseThrow().wireName() + ": ";
-        if (schedule.events().stream().anyMatch(e -> e.fault().kind().changesMembership()
-                && !LockServices.of(s.recipe()).ownFaults().contains(e.fault().kind())) || c.containers()) {
-            throw new SpecException(at + "membership changes reconfigure ZooKeeper servers this machine runs: a"
-                    + " ZooKeeper recipe on cluster local or netns");
-        }
-        if (c.nodes() < 3) {
-            throw new SpecException(at + "needs 3 or 5 nodes, got " + c.nodes());
-        }
-        if (schedule.needsPeerProxies() && !c.namespaces()) {
-            throw new SpecException(at + "one configuration for the whole ensemble cannot carry the per-server"
-                    + " addresses of peer proxies: cut servers apart with cluster netns (iptables)");
-        }
-        for (FaultEvent e : schedule.events()) {
-            long count = e.fault().option("count", 1);
-            if (e.fault().kind() == FaultKind.ADD_MEMBER && (count < 1 || count > 2)) {
-                throw new SpecException(source + ": nemesis: add-member: count: expected 1 or 2, got " + count);
-            }
-        }
-        int spares = schedule.newServers();
-        if (spares > 2) {
-            throw new SpecException(source + ": nemesis: add-member, replace-member: " + spares + " servers the"
-                    + " ensemble never had; a run starts at most 2 (each joins once)");
-        }
-        // the newcomers take myids after the others
-        if (s.number("first_server_id") + c.nodes() + spares - 1 > 254) {
-            throw new SpecException(source + ": first_server_id: " + (c.nodes() + spares) + " servers from "
-                    + s.number("first_server_id") + " pass 254, the highest myid ZooKeeper takes");
-        }
-    }
-
-    /**
-     * Servers of another ZooKeeper release run its own QuorumPeerMain as child JVMs here: a ZooKeeper recipe, cluster
-     * local or netns, and no cut between servers through proxies (which needs lockchaos' server main).
-     */
-    private static void validateZooKeeperVersion(String source, TestSpec s) throws SpecException {
-        ClusterSpec c = s.cluster();
-        if (c.linkedZooKeeper()) {
-            return;
-        }
-        String at = source + ": zookeeper: ";
-        if (!VersionResolver.plausible(c.zooKeeper())) {
-            throw new SpecException(at + "expected " + ClusterSpec.LINKED + " or a version such as 3.8.4, got '"
-                    + c.zooKeeper() + "'");
-        }
-        if (!LockServices.of(s.recipe()).keys().contains("zookeeper")) {
-            throw new SpecException(at + "a ZooKeeper release is for ZooKeeper recipes; " + s.recipe().wireName()
-                    + " runs on " + s.recipe().backend().name().toLowerCase(java.util.Locale.ROOT));
-        }
-        if (c.containers()) {
-            throw new SpecException(at + "containers run the linked ZooKeeper (" + ClusterSpec.LINKED_VERSION
-                    + "); another release runs on cluster local or netns");
-        }
-        if (!c.namespaces() && s.schedule().needsPeerProxies()) {
-            throw new SpecException(at + c.zooKeeper() + " runs ZooKeeper's own QuorumPeerMain, whose election"
-                    + " connections bypass peer proxies: cut servers apart with cluster netns (iptables)");
         }
     }
 
@@ -630,15 +544,20 @@ public final class TestSpecs {
         return String.join(" or ", names);
     }
 
+    /** The parts of {@code s} a lock service judges. */
+    static ServiceSpec view(TestSpec s) {
+        return new ServiceSpec(s.recipe(), s.cluster().kind(), s.cluster().nodes(), s.clients().reentryDepth(),
+                s.schedule(), s.faults().nemesis(), key -> key.equals("lease_ms")
+                ? (Object) s.redis().leaseMillis() // the lease the recipe takes, the declaration's when none is asked
+                : Keys.named(key).value().apply(s));
+    }
+
     /**
      * What the lock service says of the spec (its own set-ups, keys and faults), then what each other service says of
      * what is its own: the first refusal, with the file named.
      */
     private static void serviceRefusal(String source, TestSpec s) throws SpecException {
-        ServiceSpec view = new ServiceSpec(s.recipe(), s.cluster().kind(), s.cluster().nodes(),
-                s.clients().reentryDepth(), s.schedule(), s.faults().nemesis(), key -> key.equals("lease_ms")
-                ? (Object) s.redis().leaseMillis() // the lease the recipe takes, the declaration's when none is asked
-                : Keys.named(key).value().apply(s));
+        ServiceSpec view = view(s);
         LockService own = LockServices.of(s.recipe());
         List<String> why = new ArrayList<>();
         for (LockService other : LockServices.all()) {
@@ -671,23 +590,6 @@ public final class TestSpecs {
             throw new SpecException(source + ": keys: a multi-lock needs at least 2 keys, got " + w.keys());
         }
         LockService service = LockServices.of(s.recipe());
-        boolean own = service.keys().contains("container_check_ms");
-        if (cluster.containerCheckMillis() != -1 && (cluster.containers() || !own)) {
-            throw new SpecException(source + ": container_check_ms: sets a system property of the ZooKeeper servers"
-                    + " lockchaos starts as child JVMs (cluster local or netns), got " + (!own
-                    ? "recipe " + s.recipe().wireName() : "cluster container"));
-        }
-        own = service.keys().contains("first_server_id");
-        if (s.number("first_server_id") != 1 && (!own || cluster.containers() || cluster.ssh())) {
-            throw new SpecException(source + ": first_server_id: sets the myid of ZooKeeper servers lockchaos starts"
-                    + " as child JVMs (cluster local or netns), got " + (!own
-                    ? "recipe " + s.recipe().wireName() : "cluster " + cluster.kind().name().toLowerCase(
-                    java.util.Locale.ROOT)));
-        }
-        if (s.number("first_server_id") + cluster.nodes() - 1 > 254) {
-            throw new SpecException(source + ": first_server_id: " + cluster.nodes() + " servers from "
-                    + s.number("first_server_id") + " pass 254, the highest myid ZooKeeper takes");
-        }
         if (w.downgradePct() > 0 && s.recipe().kind() != LockRecipe.Kind.READ_WRITE) {
             throw new SpecException(source + ": downgrade_pct: only a read/write lock (recipe rw) downgrades, got "
                     + s.recipe().wireName());
@@ -703,7 +605,6 @@ public final class TestSpecs {
         }
         validateSsh(source, s);
         validateSchedule(source, s);
-        validateZooKeeperVersion(source, s);
         validateAgents(source, s);
         serviceRefusal(source, s);
         long min = 2L * cluster.tickMillis();

@@ -23,7 +23,11 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultEvent;
 import io.lockchaos.fault.FaultKind;
+import io.lockchaos.fault.Schedule;
+import java.util.Locale;
 import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
@@ -104,6 +108,16 @@ public final class ZooKeeperService implements LockService {
         return every < 0 ? b : b.systemProperty(REAP_EVERY, Long.toString(every));
     }
 
+    @Override
+    public String fetch(ServiceSpec spec) {
+        try {
+            jars(String.valueOf(spec.setting("zookeeper")));
+            return null;
+        } catch (IllegalArgumentException | IOException e) {
+            return e.getMessage();
+        }
+    }
+
     /** The jars of the servers' ZooKeeper release, or null for the linked one. */
     private static List<Path> jars(String version) throws IOException {
         if (ZooKeepers.linked(version)) {
@@ -159,10 +173,145 @@ public final class ZooKeeperService implements LockService {
 
     @Override
     public String refusal(ServiceSpec s) {
-        return s.firstRefusedFault(f -> !f.kind().movesClocks() ? null : s.cluster() == ClusterKind.CONTAINER
-                ? "the clock library moves the clocks of servers this machine starts (cluster local or netns), not"
-                + " of containers"
-                : ServiceSpec.clockProblem(f));
+        return ServiceSpec.first(releaseProblem(s), serverIdProblem(s), reapingProblem(s), diskProblem(s),
+                membershipProblem(s), s.firstRefusedFault(f -> clockProblem(s, f)));
+    }
+
+    /** ZooKeeper's keys, disk faults and membership changes, on a run of another service. */
+    @Override
+    public String refusalOfOthers(ServiceSpec s) {
+        String version = String.valueOf(s.setting("zookeeper"));
+        if (!ZooKeepers.linked(version)) {
+            return VersionResolver.plausible(version) ? "zookeeper: a ZooKeeper release is for ZooKeeper recipes; "
+                    + s.recipe().wireName() + " runs on " + s.recipe().backend().name().toLowerCase(Locale.ROOT)
+                    : notAVersion(version);
+        }
+        if (s.number("container_check_ms") != -1) {
+            return REAPING + "recipe " + s.recipe().wireName();
+        }
+        if (s.number("first_server_id") != 1) {
+            return SERVER_ID + "recipe " + s.recipe().wireName();
+        }
+        for (FaultEvent e : s.schedule().events()) {
+            FaultKind k = e.fault().kind();
+            if (k.changesMembership()) {
+                return "nemesis: " + k.wireName() + ": " + MEMBERSHIP;
+            }
+            if (k.damagesDisk()) {
+                return "nemesis: " + k.wireName() + ": " + DISK;
+            }
+        }
+        return null;
+    }
+
+    private static final String REAPING = "container_check_ms: sets a system property of the ZooKeeper servers"
+            + " lockchaos starts as child JVMs (cluster local or netns), got ";
+    private static final String SERVER_ID = "first_server_id: sets the myid of ZooKeeper servers lockchaos starts"
+            + " as child JVMs (cluster local or netns), got ";
+    private static final String MEMBERSHIP = "membership changes reconfigure ZooKeeper servers this machine runs: a"
+            + " ZooKeeper recipe on cluster local or netns";
+    private static final String DISK = "disk faults change ZooKeeper servers' transaction logs, which this machine"
+            + " has only for cluster local or netns and a ZooKeeper recipe";
+
+    private static String notAVersion(String version) {
+        return "zookeeper: expected " + ZooKeepers.LINKED + " or a version such as 3.8.4, got '" + version + "'";
+    }
+
+    /**
+     * Servers of another ZooKeeper release run its own QuorumPeerMain as child JVMs here: cluster local or netns, and
+     * no cut between servers through proxies (which needs lockchaos' server main).
+     */
+    private static String releaseProblem(ServiceSpec s) {
+        String version = String.valueOf(s.setting("zookeeper"));
+        if (ZooKeepers.linked(version)) {
+            return null;
+        }
+        if (!VersionResolver.plausible(version)) {
+            return notAVersion(version);
+        }
+        return switch (s.cluster()) {
+            case SSH -> "zookeeper: the hosts run the linked ZooKeeper (" + ZooKeepers.LINKED_VERSION + ") from"
+                    + " lockchaos' own classes; another release runs on cluster local or netns";
+            case CONTAINER -> "zookeeper: containers run the linked ZooKeeper (" + ZooKeepers.LINKED_VERSION
+                    + "); another release runs on cluster local or netns";
+            case LOCAL -> s.schedule().needsPeerProxies() ? "zookeeper: " + version + " runs ZooKeeper's own"
+                    + " QuorumPeerMain, whose election connections bypass peer proxies: cut servers apart with"
+                    + " cluster netns (iptables)" : null;
+            case NETNS -> null;
+        };
+    }
+
+    /** The myids of the servers this machine starts, the ones membership faults add after them. */
+    private static String serverIdProblem(ServiceSpec s) {
+        long first = s.number("first_server_id");
+        if (first != 1 && (s.cluster() == ClusterKind.CONTAINER || s.cluster() == ClusterKind.SSH)) {
+            return SERVER_ID + "cluster " + s.cluster().name().toLowerCase(Locale.ROOT);
+        }
+        int servers = s.nodes() + s.schedule().newServers();
+        return first + servers - 1 > 254 ? "first_server_id: " + servers + " servers from " + first + " pass 254, the"
+                + " highest myid ZooKeeper takes" : null;
+    }
+
+    private static String reapingProblem(ServiceSpec s) {
+        return s.number("container_check_ms") != -1 && s.cluster() == ClusterKind.CONTAINER ? REAPING
+                + "cluster container" : null;
+    }
+
+    /**
+     * Reconfiguration gives the whole ensemble one list of server addresses: servers this machine runs, at least 3,
+     * that dial each other directly (no peer proxies, which give each server its own view of the others).
+     */
+    private static String membershipProblem(ServiceSpec s) {
+        Schedule schedule = s.schedule();
+        FaultKind first = schedule.events().stream().map(e -> e.fault().kind()).filter(FaultKind::changesMembership)
+                .findFirst().orElse(null);
+        if (first == null) {
+            return null;
+        }
+        String at = "nemesis: " + first.wireName() + ": ";
+        if (s.cluster() == ClusterKind.CONTAINER) {
+            return at + MEMBERSHIP;
+        }
+        if (s.nodes() < 3) {
+            return at + "needs 3 or 5 nodes, got " + s.nodes();
+        }
+        if (schedule.needsPeerProxies() && !s.namespaces()) {
+            return at + "one configuration for the whole ensemble cannot carry the per-server addresses of peer"
+                    + " proxies: cut servers apart with cluster netns (iptables)";
+        }
+        for (FaultEvent e : schedule.events()) {
+            long count = e.fault().option("count", 1);
+            if (e.fault().kind() == FaultKind.ADD_MEMBER && (count < 1 || count > 2)) {
+                return "nemesis: add-member: count: expected 1 or 2, got " + count;
+            }
+        }
+        int spares = schedule.newServers();
+        return spares > 2 ? "nemesis: add-member, replace-member: " + spares + " servers the ensemble never had; a run"
+                + " starts at most 2 (each joins once)" : null;
+    }
+
+    /** Clocks move in processes this machine starts (not in containers), as far as the clock library moves them. */
+    private static String clockProblem(ServiceSpec s, Fault f) {
+        if (!f.kind().movesClocks()) {
+            return null;
+        }
+        return s.cluster() == ClusterKind.CONTAINER ? "the clock library moves the clocks of servers this machine"
+                + " starts (cluster local or netns), not of containers" : ServiceSpec.clockProblem(f);
+    }
+
+    /** A transaction log is edited on this machine's disk (not a container's), by a cut of 1 to 100000 txns. */
+    private static String diskProblem(ServiceSpec s) {
+        for (FaultEvent e : s.schedule().events()) {
+            FaultKind k = e.fault().kind();
+            if (k.damagesDisk() && s.cluster() == ClusterKind.CONTAINER) {
+                return "nemesis: " + k.wireName() + ": " + DISK;
+            }
+            long txns = e.fault().option("txns", 10);
+            if (k == FaultKind.TRUNCATE_LOG && (txns < 1 || txns > 100_000)) {
+                return "nemesis: truncate-log: txns: expected 1 to 100000, got " + txns;
+            }
+        }
+        return null;
     }
 
     @Override

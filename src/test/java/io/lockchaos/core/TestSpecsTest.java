@@ -266,6 +266,34 @@ class TestSpecsTest {
     }
 
     @Test
+    void zooKeepersOwnKeysAndFaultsAreJudgedByItsServiceOnItsRunsAndOnOthers() {
+        Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(Map.of("zookeeper", "3.6; rm"), "t: zookeeper: expected linked or a version such as 3.8.4, got"
+                + " '3.6; rm'");
+        refused.put(Map.of("zookeeper", "3.6.4", "cluster", "ssh", "hosts", "a,b,c"), "t: zookeeper: the hosts run"
+                + " the linked ZooKeeper (3.9.5)");
+        refused.put(Map.of("zookeeper", "3.6.4", "cluster", "container"), "t: zookeeper: containers run the linked");
+        refused.put(Map.of("zookeeper", "3.6.4", "recipe", "redis-single", "nodes", "1"), "t: zookeeper: a ZooKeeper"
+                + " release is for ZooKeeper recipes; redis-single runs on redis");
+        refused.put(Map.of("container_check_ms", "500", "cluster", "container"), "t: container_check_ms: sets a"
+                + " system property of the ZooKeeper servers lockchaos starts as child JVMs (cluster local or netns),"
+                + " got cluster container");
+        refused.put(Map.of("container_check_ms", "500", "recipe", "etcd-lock"), "t: container_check_ms: sets a system"
+                + " property of the ZooKeeper servers lockchaos starts as child JVMs (cluster local or netns), got recipe"
+                + " etcd-lock");
+        refused.put(Map.of("first_server_id", "2", "cluster", "ssh", "hosts", "a,b,c"), "t: first_server_id: sets the"
+                + " myid of ZooKeeper servers lockchaos starts as child JVMs (cluster local or netns), got cluster ssh");
+        refused.put(Map.of("first_server_id", "253", "nodes", "5"), "t: first_server_id: 5 servers from 253 pass 254");
+        refused.put(Map.of("nemesis", "at 1s truncate-log leader txns=0 for 1s", "cluster", "container"), "t: nemesis:"
+                + " truncate-log: disk faults change ZooKeeper servers' transaction logs");
+        refused.put(Map.of("nemesis", "at 1s truncate-log leader txns=0 for 1s"), "t: nemesis: truncate-log: txns: expected 1"
+                + " to 100000, got 0");
+        refused.put(Map.of("nemesis", "at 1s remove-member leader for 1s", "recipe", "pg-lease", "nodes", "3"), "t: nemesis:"
+                + " remove-member: membership changes reconfigure ZooKeeper servers this machine runs");
+        assertRefused(refused);
+    }
+
+    @Test
     void sshHostsGiveTheNodesAndWhatSshCannotDoIsRefusedInOneLine() throws Exception {
         TestSpec five = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "ssh",
                 "hosts", "zk1, zk2,zk3,zk4,zk5", "nemesis", "at 1s partition-halves for 1s; at 3s isolate-client"
