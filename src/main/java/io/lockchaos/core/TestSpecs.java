@@ -206,10 +206,16 @@ public final class TestSpecs {
             m.put("lock_class", ""); // a recipe named now replaces a lock from a jar named before
             m.put("lock_jar", "");
         }
+        if (!m.get("lock_class").isEmpty()) {
+            UserLocks.declare(source, m); // reading a lock's keys asks it what they do not say, once
+        }
         return build(source, m);
     }
 
-    /** Builds a spec from every key's text form; each value that cannot be read is named with its key. */
+    /**
+     * Builds a spec from every key's text form, starting nothing; each value that cannot be read is named with its
+     * key.
+     */
     private static TestSpec build(String source, Map<String, String> m) throws SpecException {
         LockRecipe recipe = m.get("lock_class").isEmpty() ? LibraryLocks.recipe(source, parsed(source, "recipe", m,
                 LockRecipe::parse), m.get("library_version")) : UserLocks.recipe(source, m);

@@ -16,15 +16,20 @@ import java.util.Map;
 
 /**
  * Reads the lock-from-your-jar keys ({@code lock_class}, {@code lock_jar}, {@code lock_promises}, {@code
- * lock_backend}) into a recipe. What the lock promises and runs on is asked of its factory, in a JVM of the agents'
- * classpath (the runner never loads the user's classes), unless the keys say it (a stored run's test.json does, so
- * that its history can be checked again without the jar).
+ * lock_backend}) into a recipe. What the lock promises and runs on is asked of its factory when its keys are read, in
+ * a JVM of the agents' classpath (the runner never loads the user's classes), unless the keys say it (a stored run's
+ * test.json does, so that its history can be checked again without the jar); building the recipe starts nothing.
  */
 final class UserLocks {
     private UserLocks() {
     }
 
-    static LockRecipe recipe(String source, Map<String, String> m) throws SpecException {
+    /**
+     * Puts what the lock promises and runs on into {@code m} ({@code lock_promises}, {@code lock_backend}), asked of
+     * its factory where {@code m} does not say it. This is what reading a lock's keys starts, a JVM on the lock's
+     * classpath, once per lock: the spec keeps the answer, and a spec is built from keys without starting anything.
+     */
+    static void declare(String source, Map<String, String> m) throws SpecException {
         String recipe = m.get("recipe");
         if (!recipe.equals(LockRecipe.Kind.USER.wireName()) && !recipe.equals(Keys.named("recipe").defaultText())) {
             throw new SpecException(source + ": recipe: '" + recipe + "' and lock_class both name the lock under test:"
@@ -34,21 +39,27 @@ final class UserLocks {
             throw new SpecException(source + ": library_version: a lock from your jar brings its library in lock_jar"
                     + " (drop library_version)");
         }
-        String className = m.get("lock_class");
         List<String> classpath = classpath(source, m.get("lock_jar"));
-        String words = m.get("lock_promises");
-        String backend = m.get("lock_backend");
-        if (words.isEmpty() || backend.isEmpty()) {
-            Map<String, Object> said = ask(source, classpath, className);
-            words = words.isEmpty() ? (String) said.get("promises") : words;
-            backend = backend.isEmpty() ? (String) said.get("backend") : backend;
+        if (m.get("lock_promises").isEmpty() || m.get("lock_backend").isEmpty()) {
+            Map<String, Object> said = ask(source, classpath, m.get("lock_class"));
+            if (m.get("lock_promises").isEmpty()) {
+                m.put("lock_promises", (String) said.get("promises"));
+            }
+            if (m.get("lock_backend").isEmpty()) {
+                m.put("lock_backend", (String) said.get("backend"));
+            }
         }
+    }
+
+    /** The lock its declared keys name; it starts nothing ({@link #declare} has asked what they did not say). */
+    static LockRecipe recipe(String source, Map<String, String> m) throws SpecException {
         Promises promises;
         try {
-            promises = Promises.parse(words);
+            promises = Promises.parse(m.get("lock_promises"));
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": lock_promises: " + e.getMessage());
         }
+        String backend = m.get("lock_backend");
         Backend b;
         try {
             b = Backend.valueOf(backend.toUpperCase(Locale.ROOT));
@@ -56,7 +67,7 @@ final class UserLocks {
             throw new SpecException(source + ": lock_backend: expected zookeeper, redis or postgres, got '" + backend
                     + "'");
         }
-        return LockRecipe.user(new UserLock(classpath, className, promises, b));
+        return LockRecipe.user(new UserLock(classpath(source, m.get("lock_jar")), m.get("lock_class"), promises, b));
     }
 
     /** The entries of {@code lock_jar}; each must exist (a {@code dir/*} entry: its folder). */

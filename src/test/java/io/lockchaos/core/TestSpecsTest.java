@@ -266,6 +266,18 @@ class TestSpecsTest {
     }
 
     @Test
+    void aSpecOfALockFromAJarIsBuiltFromItsKeysWithoutAskingTheLockAgain() throws Exception {
+        // no such class on "."; asking the lock would fail, so a spec that builds has asked nothing
+        TestSpec s = TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("lock_class",
+                "com.example.NoSuchLock", "lock_jar", ".", "lock_promises", "exclusive leased", "lock_backend",
+                "redis", "nodes", "1")));
+        assertEquals("exclusive leased", s.recipe().fromJar().promises().words());
+        TestSpec derived = TestSpecs.validate("t", TestSpecs.with("t", s, Map.of("seed", "7", "time_s", "3")));
+        assertEquals(s.recipe(), derived.recipe(), "a derived spec (explore, shrink, matrix) keeps the answer");
+        assertEquals("redis", derived.toMap().get("lock_backend"));
+    }
+
+    @Test
     void zooKeepersOwnKeysAndFaultsAreJudgedByItsServiceOnItsRunsAndOnOthers() {
         Map<Map<String, String>, String> refused = new java.util.LinkedHashMap<>();
         refused.put(Map.of("zookeeper", "3.6; rm"), "t: zookeeper: expected linked or a version such as 3.8.4, got"
