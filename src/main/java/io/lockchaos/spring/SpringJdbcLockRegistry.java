@@ -49,10 +49,14 @@ import org.springframework.transaction.CannotCreateTransactionException;
  * takes: it is written as a user writes a lock, against the release the run names.
  */
 public final class SpringJdbcLockRegistry implements LockFactory {
-    /** Spring Integration's own schema-postgresql.sql, for the lock table. */
+    /**
+     * Spring Integration's own schema-postgresql.sql, for the lock table: 6.x's, with 7.x's {@code EXPIRED_AFTER}
+     * (NOT NULL there) as a column that may be null, which 6.x never names and 7.x always writes, so that the recipe
+     * runs on either.
+     */
     static final String TABLE = "CREATE TABLE IF NOT EXISTS INT_LOCK (LOCK_KEY CHAR(36) NOT NULL, REGION VARCHAR(100)"
-            + " NOT NULL, CLIENT_ID CHAR(36), CREATED_DATE TIMESTAMP NOT NULL, constraint INT_LOCK_PK primary key"
-            + " (LOCK_KEY, REGION))";
+            + " NOT NULL, CLIENT_ID CHAR(36), CREATED_DATE TIMESTAMP NOT NULL, EXPIRED_AFTER TIMESTAMP,"
+            + " constraint INT_LOCK_PK primary key (LOCK_KEY, REGION))";
     /** The registry's default pause between tries, kept between tries that found no connection. */
     private static final long IDLE_MILLIS = 100;
     /** The repository's default time to live, when the run names no lease. */
