@@ -39,6 +39,19 @@ public record Library(String name, String factory, String group, String artifact
             "org.springframework.integration", "spring-integration-jdbc", "6.5.10", "6.0.0..6.5.10",
             List.of(POSTGRES_DRIVER));
 
+    /**
+     * Spring Integration's RedisLockRegistry, on Lettuce, the Redis client Spring Data Redis defaults to (it leaves the
+     * client to its user).
+     */
+    static final Library SPRING_REDIS = new Library("spring-integration", "io.lockchaos.spring.SpringRedisLockRegistry",
+            "org.springframework.integration", "spring-integration-redis", "6.5.10", "6.0.0..7.0.0",
+            List.of("io.lettuce:lettuce-core:6.6.0.RELEASE"));
+
+    /** Spring Integration's ZookeeperLockRegistry, on the Curator lockchaos links (it comes first in the agents). */
+    static final Library SPRING_ZOOKEEPER = new Library("spring-integration",
+            "io.lockchaos.spring.SpringZooKeeperLockRegistry", "org.springframework.integration",
+            "spring-integration-zookeeper", "6.5.0", "6.0.0..6.5.0", List.of());
+
     public Library {
         alongside = List.copyOf(alongside);
     }

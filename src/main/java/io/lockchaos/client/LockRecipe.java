@@ -96,6 +96,18 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         SPRING_JDBC("spring-jdbc", Backend.POSTGRES, new Recipe("spring-jdbc",
                 Promises.exclusive().withOwnerOnlyRelease().withLease()), Library.SPRING_JDBC),
         /**
+         * Spring Integration's RedisLockRegistry on one instance: a key per lock holding the registry's client id,
+         * expired by the instance after {@code expireAfter}; released by its owner only (a script compares the id).
+         */
+        SPRING_REDIS("spring-redis", Backend.REDIS, new Recipe("spring-redis",
+                Promises.exclusive().withOwnerOnlyRelease().withLease()), Library.SPRING_REDIS),
+        /**
+         * Spring Integration's ZookeeperLockRegistry: Curator's InterProcessMutex, an ephemeral node held for as long
+         * as the holder's session lives; the registry does not listen to the connection, so a holder is never told.
+         */
+        SPRING_ZOOKEEPER("spring-zookeeper", Backend.ZOOKEEPER, new Recipe("spring-zookeeper",
+                Promises.exclusive().withOwnerOnlyRelease()), Library.SPRING_ZOOKEEPER),
+        /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
          */

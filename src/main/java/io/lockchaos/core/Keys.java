@@ -109,7 +109,7 @@ public final class Keys {
                     + " default asked of its factory", s -> s.recipe().fromJar() == null ? ""
                     : s.recipe().fromJar().backend().name().toLowerCase(java.util.Locale.ROOT)),
             key("library_version", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, "--library-version", "a library's"
-                    + " recipe (`shedlock-jdbc`, `shedlock-redis`, `shedlock-zookeeper`, `spring-jdbc`): the library's release, resolved from Maven Central and loaded in client"
+                    + " recipe (`shedlock-jdbc`, `shedlock-redis`, `shedlock-zookeeper`, `spring-jdbc`, `spring-redis`, `spring-zookeeper`): the library's release, resolved from Maven Central and loaded in client"
                     + " agents; none: the release the recipe is compiled against (see Lock libraries)"),
             key("lock_settings", Type.TEXT, "", Long.MIN_VALUE, Long.MAX_VALUE, null, "settings for your lock or a library's, a JSON"
                     + " object (e.g. `{\"using_db_time\": true}` for `shedlock-jdbc`): its factory reads them as"

@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(23, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(25, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -57,6 +57,8 @@ class LockRecipeTest {
         expected.put("shedlock-zookeeper", "1 - - - - - l");
         // Spring Integration's JdbcLockRegistry: its unlock deletes the row only where it names its own client id
         expected.put("spring-jdbc", "1 - o - - - l");
+        expected.put("spring-redis", "1 - o - - - l");
+        expected.put("spring-zookeeper", "1 - o - - - -");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -116,6 +118,8 @@ class LockRecipeTest {
         expected.put("shedlock-redis", "mutex");
         expected.put("shedlock-zookeeper", "mutex");
         expected.put("spring-jdbc", "owner-mutex");
+        expected.put("spring-redis", "owner-mutex");
+        expected.put("spring-zookeeper", "owner-mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }
@@ -131,7 +135,9 @@ class LockRecipeTest {
         assertEquals(null, resolved.fromJar());
         assertEquals(named.promises(), resolved.promises(), "the recipe's name, not its factory's, in the reports");
         assertEquals("shedlock", LockRecipe.Kind.SHEDLOCK_JDBC.library().name());
-        assertEquals("shedlock-jdbc, shedlock-redis, shedlock-zookeeper or spring-jdbc", LockRecipe.Names.libraries(),
+        assertEquals("shedlock-jdbc, shedlock-redis, shedlock-zookeeper, spring-jdbc, spring-redis or"
+                + " spring-zookeeper",
+                LockRecipe.Names.libraries(),
                 "what a message that needs a library's recipe lists, from the kinds");
         assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.PG_LEASE, 1,
                 resolved.user()), "only a library's recipe or a lock from a jar has a factory");

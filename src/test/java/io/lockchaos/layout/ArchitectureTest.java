@@ -54,7 +54,9 @@ class ArchitectureTest {
     private static final Map<String, List<String>> LIBRARY_PACKAGES = Map.of("shedlock", List.of(
             "net.javacrumbs.shedlock.", "org.springframework.jdbc.", "org.springframework.transaction.",
             "org.postgresql.", "org.apache.curator.", "org.apache.zookeeper.", "redis.clients.jedis."), "spring", List.of("org.springframework.integration.", "org.springframework.jdbc.",
-            "org.springframework.transaction.", "org.springframework.dao.", "org.postgresql."));
+            "org.springframework.transaction.", "org.springframework.dao.", "org.postgresql.",
+            "org.springframework.data.redis.", "org.springframework.scheduling.", "io.lettuce.core.",
+            "org.apache.curator.", "org.apache.zookeeper."));
     private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
 
     /** A source file: its package (under io.lockchaos), its path under it, and its text without comments. */
