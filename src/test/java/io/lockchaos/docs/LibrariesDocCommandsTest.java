@@ -12,6 +12,6 @@ import org.junit.jupiter.api.Test;
 class LibrariesDocCommandsTest {
     @Test
     void theLibrariesPagesCommandsRunAsWritten() throws Exception {
-        DocCommandsTest.runPages(DocCommandsTest.LIBRARY_PAGES, 11);
+        DocCommandsTest.runPages(DocCommandsTest.LIBRARY_PAGES, 12);
     }
 }
