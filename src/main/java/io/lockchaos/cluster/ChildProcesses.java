@@ -2,6 +2,9 @@ package io.lockchaos.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -69,11 +72,43 @@ public final class ChildProcesses {
             if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
                 throw new IllegalStateException("kill " + sig + " " + pid + " failed");
             }
+            if (sig.equals("-STOP")) {
+                awaitStopped(pid);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while signalling " + what + " " + id, e);
+        }
+    }
+
+    /**
+     * Waits (up to 2 s) until every thread of {@code pid} is stopped: {@code kill} returns once the signal is sent,
+     * and a thread running on another core stops only when it next enters the kernel, so a request could still be
+     * answered right after a pause began.
+     */
+    static void awaitStopped(long pid) throws InterruptedException {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+                for (Path t : threads) {
+                    String stat = Files.readString(t.resolve("stat"));
+                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                    if (state != 'T' && state != 't' && state != 'Z' && state != 'X') {
+                        all = false;
+                        break;
+                    }
+                }
+            } catch (IOException e) {
+                return; // the process (or a thread) is gone, or there is no /proc: nothing left to wait for
+            }
+            if (all) {
+                return;
+            }
+            Thread.sleep(1);
         }
     }
 
