@@ -3,6 +3,9 @@ package io.lockchaos.compare;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
+import io.lockchaos.core.SpecException;
+import io.lockchaos.core.TestSpec;
+import io.lockchaos.core.TestSpecs;
 import java.util.List;
 import java.util.Map;
 
@@ -71,7 +74,7 @@ public record Column(String title, String deployment, String recipe, int nodes, 
     /**
      * The column of any recipe ({@code compare --locks}): the tutorial's own column where the recipe is one of its
      * four, else the same plan on the recipe's service as its usual set-up runs it (3 servers where they decide by a
-     * majority, else 1; a 2 s lease for a leased lock, 2 s sessions and stop on SUSPENDED for a session's), with no
+     * majority and the recipe takes 3, else 1; a 2 s lease for a leased lock, 2 s sessions and stop on SUSPENDED for a session's), with no
      * claim of the tutorial's and no hand-written code to count.
      *
      * @throws IllegalArgumentException for a name that is no recipe (one line)
@@ -92,13 +95,27 @@ public record Column(String title, String deployment, String recipe, int nodes, 
             keys.put("client_mode", "stop-on-suspended");
             keys.put("session_timeout_ms", "2000");
         }
-        int nodes = service.majority() ? 3 : 1;
+        int nodes = service.majority() && takes(name, 3) ? 3 : 1;
         String none = "not in the tutorial";
         return new Column(name, name + " on " + nodes + " " + service.servers() + (keys.isEmpty() ? ""
                 : "; " + keys.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(
                 java.util.stream.Collectors.joining(", "))), name, nodes, keys, List.of(), List.of(),
                 Map.of(Claim.RELIABILITY, none, Claim.PERFORMANCE, none, Claim.COMPLEXITY, none, Claim.HERD, none,
                         Claim.LOCK_TYPES, none, Claim.RECOVERY, none));
+    }
+
+    /**
+     * Whether the recipe's service takes {@code nodes} servers for it: Redis decides by a majority of instances for
+     * the RedLocks, but its single-instance recipes (Redisson's, ShedLock's, Spring's) run on one.
+     */
+    private static boolean takes(String recipe, int nodes) {
+        try {
+            TestSpecs.validate("compare", TestSpecs.with("compare", TestSpec.DEFAULTS, Map.of("recipe", recipe,
+                    "nodes", Integer.toString(nodes))));
+            return true;
+        } catch (SpecException e) {
+            return false;
+        }
     }
 
     /** The database: PostgreSQL's session-level advisory lock on a connection of its own. */

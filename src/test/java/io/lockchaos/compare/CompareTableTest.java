@@ -208,6 +208,10 @@ class CompareTableTest {
         assertEquals(3, naive.nodes(), "ZooKeeper decides by a majority");
         assertEquals("stop-on-suspended", naive.keys().get("client_mode"));
         assertEquals(3, Column.of("etcd-lock-fenced").nodes());
+        assertEquals(1, Column.of("redisson").nodes(), "a single-instance Redis recipe on one instance");
+        assertEquals(1, Column.of("shedlock-redis").nodes());
+        assertEquals(1, Column.of("spring-redis").nodes());
+        assertEquals(3, Column.of("spring-zookeeper").nodes());
         Plan p = Plan.quick().withColumns(List.of(shed, naive));
         assertEquals(List.of("shedlock-jdbc", "naive-queue"), p.columns().stream().map(Column::title).toList());
         assertEquals(Plan.quick().faults(), p.faults());
