@@ -270,6 +270,20 @@ public final class Keys {
         return m;
     }
 
+    /**
+     * The value of the workload key {@code key} as {@code spec} holds it, for the parts that read keys by name (a lock
+     * service's own keys, SSH options).
+     *
+     * @throws IllegalStateException for a name no key has
+     */
+    public static Object value(TestSpec spec, String key) {
+        Key k = named(key);
+        if (k == null || k.value() == null) {
+            throw new IllegalStateException("asked for the key '" + key + "', which no part of the spec holds");
+        }
+        return k.value().apply(spec);
+    }
+
     /** The spec as test.json has it: every key, in declaration order. */
     public static Map<String, Object> toMap(TestSpec spec) {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -129,20 +129,12 @@ public final class Runner {
 
     /** A workload key's value as the spec holds it, for a lock service that reads its own keys. */
     private Object setting(String key) {
-        return setting(spec, key);
-    }
-
-    private static Object setting(TestSpec spec, String key) {
-        Keys.Key k = Keys.named(key);
-        if (k == null || k.value() == null) {
-            throw new IllegalStateException("a lock service asked for '" + key + "', which no part of the spec holds");
-        }
-        return k.value().apply(spec);
+        return Keys.value(spec, key);
     }
 
     /** How a run logs in to its hosts ({@code cluster ssh}). */
     static SshOptions sshOptions(TestSpec spec) {
-        return SshOptions.of(key -> setting(spec, key));
+        return SshOptions.of(key -> Keys.value(spec, key));
     }
 
     /** What cuts servers apart: iptables in their namespaces, else the proxies (or nothing). */

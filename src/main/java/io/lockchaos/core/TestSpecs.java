@@ -195,7 +195,7 @@ public final class TestSpecs {
             m.put(e.getKey(), e.getValue());
         }
         if (overrides.containsKey("hosts") && !overrides.containsKey("nodes") && !overrides.get("hosts").isBlank()) {
-            m.put("nodes", Integer.toString(hostList(overrides.get("hosts")).size())); // a server on each host
+            m.put("nodes", Integer.toString(SshOptions.hosts(overrides.get("hosts")).size())); // a server on each host
         }
         if (overrides.containsKey("lock_class") || overrides.containsKey("lock_jar")) {
             // another lock: what the last one promised is asked again unless the overrides say it
@@ -300,19 +300,14 @@ public final class TestSpecs {
         }
     }
 
-    /** The hosts of {@code hosts}: names or addresses separated by commas, spaces allowed around them. */
-    public static java.util.List<String> hostList(String text) {
-        return SshOptions.hosts(text);
-    }
-
     /** What cluster ssh needs: hosts, one per server, and ZooKeeper servers it can run there. */
     private static void validateSsh(String source, TestSpec s) throws SpecException {
         ClusterSpec c = s.cluster();
-        java.util.List<String> hosts = hostList(s.text("hosts"));
-        java.util.List<String> clientHosts = hostList(s.text("client_hosts"));
+        java.util.List<String> hosts = SshOptions.hosts(s.text("hosts"));
+        java.util.List<String> clientHosts = SshOptions.hosts(s.text("client_hosts"));
         if (!c.ssh()) {
             for (String key : java.util.List.of("hosts", "client_hosts")) {
-                if (!hostList(s.text(key)).isEmpty()) {
+                if (!SshOptions.hosts(s.text(key)).isEmpty()) {
                     throw new SpecException(source + ": " + key + ": names hosts of cluster ssh, got cluster "
                             + c.kind().wireName() + " (add --cluster ssh)");
                 }
@@ -555,7 +550,7 @@ public final class TestSpecs {
         return new ServiceSpec(s.recipe(), s.cluster().kind(), s.cluster().nodes(), s.clients().reentryDepth(),
                 s.schedule(), s.faults().nemesis(), key -> key.equals("lease_ms")
                 ? (Object) s.redis().leaseMillis() // the lease the recipe takes, the declaration's when none is asked
-                : Keys.named(key).value().apply(s));
+                : Keys.value(s, key));
     }
 
     /**

@@ -64,8 +64,8 @@ public final class SpringRedisLockRegistry implements LockFactory {
 
     @Override
     public void setUp(LockContext ctx) {
-        lockType(ctx); // a bad setting stops the run here, in one line, before any client opens
-        renews(ctx);
+        lockType(ctx.settings()); // a bad setting stops the run here, in one line, before any client opens
+        renews(ctx.settings());
     }
 
     /** Lock keys of the run still set: each has the expiry the registry gave it, so none is a leak. */
@@ -95,9 +95,9 @@ public final class SpringRedisLockRegistry implements LockFactory {
         LettuceConnectionFactory factory = connections(ctx);
         Duration expire = ctx.leaseAsked().orElse(DEFAULT_EXPIRE);
         RedisLockRegistry registry = new RedisLockRegistry(factory, REGISTRY, expire.toMillis());
-        registry.setRedisLockType(lockType(ctx));
+        registry.setRedisLockType(lockType(ctx.settings()));
         ScheduledExecutorService renewals = null;
-        if (renews(ctx)) {
+        if (renews(ctx.settings())) {
             renewals = Executors.newSingleThreadScheduledExecutor();
             registry.setRenewalTaskScheduler(new ConcurrentTaskScheduler(renewals));
         }
@@ -122,8 +122,9 @@ public final class SpringRedisLockRegistry implements LockFactory {
         return factory;
     }
 
-    static RedisLockRegistry.RedisLockType lockType(LockContext ctx) {
-        String type = ctx.settings().getOrDefault("lock_type", "spin");
+    /** How waiters wait, from {@code lock_type}: polling ({@code spin}, the default) or on unlock messages. */
+    static RedisLockRegistry.RedisLockType lockType(Map<String, String> settings) {
+        String type = settings.getOrDefault("lock_type", "spin");
         return switch (type.toLowerCase(Locale.ROOT)) {
             case "spin" -> RedisLockRegistry.RedisLockType.SPIN_LOCK;
             case "pub-sub" -> RedisLockRegistry.RedisLockType.PUB_SUB_LOCK;
@@ -132,8 +133,9 @@ public final class SpringRedisLockRegistry implements LockFactory {
         };
     }
 
-    static boolean renews(LockContext ctx) {
-        String renew = ctx.settings().getOrDefault("renew", "false");
+    /** Whether the registry renews a held lock, from {@code renew} (default false). */
+    static boolean renews(Map<String, String> settings) {
+        String renew = settings.getOrDefault("renew", "false");
         if (!renew.equals("true") && !renew.equals("false")) {
             throw new IllegalArgumentException("lock_settings: renew: expected true or false, got '" + renew + "'");
         }

@@ -40,6 +40,9 @@ import java.util.Set;
  * itself, and reads the lock nodes left at the end on a session of its own.
  */
 public final class ZooKeeperService implements LockService {
+    /** The servers' system property for how often they reap empty container nodes ({@code container_check_ms}). */
+    private static final String REAP_EVERY = "znode.container.checkIntervalMs";
+
     @Override
     public Backend backend() {
         return Backend.ZOOKEEPER;
@@ -95,10 +98,8 @@ public final class ZooKeeperService implements LockService {
         }
     }
 
-    private static final String REAP_EVERY = "znode.container.checkIntervalMs";
-
     /** Child JVMs on this machine, on the release {@code zookeeper} names. */
-    private static LocalEnsemble.Builder local(ServerPlan plan, int tick, long every) throws IOException {
+    private static LocalEnsemble.Builder local(ServerPlan plan, int tick, long every) {
         LocalEnsemble.Builder b = LocalEnsemble.builder(plan.folder()).size(plan.nodes()).tickTime(tick)
                 .clockShift(plan.clockShift()).firstServerId((int) plan.number("first_server_id"))
                 .zooKeeperJars(jars(plan.text("zookeeper")));
@@ -113,13 +114,13 @@ public final class ZooKeeperService implements LockService {
         try {
             jars(String.valueOf(spec.setting("zookeeper")));
             return null;
-        } catch (IllegalArgumentException | IOException e) {
+        } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
     }
 
     /** The jars of the servers' ZooKeeper release, or null for the linked one. */
-    private static List<Path> jars(String version) throws IOException {
+    private static List<Path> jars(String version) {
         if (ZooKeepers.linked(version)) {
             return null;
         }

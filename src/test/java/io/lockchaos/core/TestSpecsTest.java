@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.UserLock;
+import io.lockchaos.ssh.SshOptions;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.cluster.ClusterKind;
@@ -313,7 +314,7 @@ class TestSpecsTest {
         assertEquals(5, five.cluster().nodes(), "nodes follows the hosts");
         assertTrue(five.cluster().ssh());
         assertTrue(five.cutsWithIptables(), "servers on hosts are cut apart with the hosts' iptables");
-        assertEquals(List.of("zk1", "zk2", "zk3", "zk4", "zk5"), TestSpecs.hostList(five.text("hosts")));
+        assertEquals(List.of("zk1", "zk2", "zk3", "zk4", "zk5"), SshOptions.hosts(five.text("hosts")));
         assertTrue(TestSpecs.validate("t", TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("cluster", "ssh", "hosts",
                 "a,b,c", "nemesis", "at 1s clock-jump leader by_ms=60000 for 2s"))).schedule().events().get(0).fault()
                 .movesServerClocks(), "server clocks move on hosts too (the library is uploaded)");
