@@ -2,8 +2,9 @@ package io.lockchaos.cli;
 
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockRecipe;
-import io.lockchaos.cluster.ExternalEnsemble;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.core.AnomalyExpectation;
+import io.lockchaos.core.Keys;
 import io.lockchaos.core.Preflight;
 import io.lockchaos.core.RecorderOverhead;
 import io.lockchaos.core.ResourceGrowth;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import io.lockchaos.core.Keys;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -106,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (connect != null) {
             try {
-                ExternalEnsemble.of(connect);
+                ServerNode.ofConnectString(connect);
             } catch (IllegalArgumentException e) {
                 throw new UserError("--connect: " + e.getMessage());
             }

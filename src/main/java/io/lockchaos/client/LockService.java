@@ -4,6 +4,7 @@ import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.cluster.ContainerAddresses;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.util.List;
@@ -49,6 +50,14 @@ public interface LockService {
 
     /** Where its servers can run: this machine, namespaces, containers, SSH hosts. */
     Set<ClusterKind> clusters();
+
+    /**
+     * How its servers in containers are reached from inside their network, for the Toxiproxy container that cuts
+     * them; null when it runs none ({@link #clusters} without {@code container}).
+     */
+    default ContainerAddresses containerAddresses() {
+        return null;
+    }
 
     /**
      * The workload keys that set its servers up (ZooKeeper's {@code zookeeper}, {@code first_server_id}, {@code
@@ -131,8 +140,8 @@ public interface LockService {
 
     /**
      * What the servers at {@code connect} still hold of {@code keys} at the end of a run: what will never go away by
-     * itself, and what will expire. Null when the run inspects the service itself (ZooKeeper's nodes are read on a
-     * session of the run, beside the sessions it still has open).
+     * itself, and what will expire (ZooKeeper's lock nodes carry their owner's session id, which the run compares
+     * with the sessions it still has open).
      *
      * @throws RuntimeException when the inspection was cut short (the run records why)
      */

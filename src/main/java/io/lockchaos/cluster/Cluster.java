@@ -27,6 +27,14 @@ public interface Cluster extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Where iptables cuts the servers apart when they run beyond this machine's network namespaces (each on a host
+     * over SSH, each in a container), or null where there is no such place: see {@link #netns} for namespaces here.
+     */
+    default ServerNamespaces namespaces() {
+        return null;
+    }
+
     /** Stops everything this object started. Never throws for servers that are already gone. */
     @Override
     void close();

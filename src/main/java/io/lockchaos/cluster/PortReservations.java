@@ -1,6 +1,8 @@
 package io.lockchaos.cluster;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -21,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * there (a link to a folder of theirs, or one they own) would let them read and steer where a run, often root's, writes
  * its files; it is refused in one line, and nothing is written through it.
  */
-final class PortReservations {
+public final class PortReservations {
     static final Path DIR = Path.of(System.getProperty("java.io.tmpdir"), "lockchaos-ports-" + uid());
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> PRIVATE =
             java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
@@ -130,6 +132,50 @@ final class PortReservations {
             } catch (IOException | RuntimeException e) {
                 // gone already, or another's now
             }
+        }
+    }
+
+    /** Ports this JVM has handed out: a port is free again once released, but a server may still be about to bind it. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A free loopback port below the kernel's ephemeral range. A port from the ephemeral range (what binding port 0
+     * gives) can be taken, between this check and the server's bind, by any outgoing connection's local end, and a
+     * run opens many: the server then dies with "Address already in use". Below the range only another listener can
+     * take it, and this class keeps other runners on the machine (parallel test JVMs, runs started
+     * together) from picking it between this check and that bind. Falls back to port 0 where the range cannot be read.
+     */
+    public static int freePort() throws IOException {
+        int low = ephemeralLow();
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; low > 12_000 && attempt < 200; attempt++) {
+            int port = r.nextInt(10_000, low);
+            if (!HANDED_OUT.add(port)) {
+                continue; // the set is the gate: two threads never get the same port
+            }
+            if (!reserve(port)) {
+                continue; // another runner on this machine handed it out and may not have bound it yet
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(false);
+                s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException taken) {
+                // in use by another listener: try another (it stays marked, so it is not tried again here)
+            }
+        }
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range, or 0 where it cannot be read. */
+    private static int ephemeralLow() {
+        try {
+            String range = Sysctl.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 }

@@ -17,58 +17,30 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 
 /**
- * The part of a classpath that a ZooKeeper server started by {@link ChildServer} loads: this package, ZooKeeper and
- * jute, slf4j, and ZooKeeper's own dependencies. A container gets its classpath as a copy through the Docker API,
- * and the runner's whole classpath (the 72 MB shaded jar, or the test JVM's hundred jars) took a minute to copy
- * into three containers; what a server loads is a few megabytes. A jar that holds these packages among others (the
- * shaded jar) is replaced by a filtered copy, written once per JVM into a {@link ScratchFolders scratch folder} that is
- * deleted at exit, or by a later sweep when the JVM was killed or halted (a test JVM's end may skip exit hooks).
+ * The part of a classpath that a server started from this JVM's classes loads: the packages its service names (for
+ * ZooKeeper: its own launcher, ZooKeeper and jute, slf4j and ZooKeeper's dependencies). A container gets its
+ * classpath as a copy through the Docker API, and the runner's whole classpath (the 72 MB shaded jar, or the test
+ * JVM's hundred jars) took a minute to copy into three containers; what a server loads is a few megabytes. A jar that
+ * holds these packages among others (the shaded jar) is replaced by a filtered copy, written once per JVM into a
+ * {@link ScratchFolders scratch folder} that is deleted at exit, or by a later sweep when the JVM was killed or halted
+ * (a test JVM's end may skip exit hooks).
  */
 public final class ServerClasspath {
-    /** Whole packages, so that a class first loaded on an error path is there too. */
-    static final List<String> PACKAGES = List.of("io/lockchaos/cluster/", "org/apache/zookeeper/",
-            "org/apache/jute/", "org/slf4j/", "com/codahale/metrics/", "org/xerial/snappy/", "org/apache/yetus/",
-            "io/netty/", "org/apache/commons/io/", "META-INF/services/", "META-INF/native/");
-
-    /**
-     * What a server of another ZooKeeper version needs of the runner's classpath: this package (ChildServer and its
-     * watchdog) and slf4j with its simple back-end, first on the classpath so that the server logs as ours do (slf4j
-     * 2's API serves callers of 1.7's), and the metrics and snappy libraries that ZooKeeper 3.6 and 3.7 declare as
-     * provided (their server needs Dropwizard's metrics-core to start: NoClassDefFoundError on
-     * com/codahale/metrics/Reservoir without it); ZooKeeper and its other dependencies come from that version's jars.
-     */
-    static final List<String> LAUNCHER = List.of("io/lockchaos/cluster/", "org/slf4j/", "com/codahale/metrics/",
-            "org/xerial/snappy/", "META-INF/services/");
-
     private static final Map<String, Path> FILTERED = new ConcurrentHashMap<>();
     private static Path scratch;
 
     private ServerClasspath() {
     }
 
-    /** The entries of {@code classpath} a server needs, with mixed jars replaced by filtered copies. */
-    static List<Path> of(List<Path> classpath) {
-        return of(classpath, PACKAGES);
-    }
-
     /**
-     * The classpath of a server of another ZooKeeper version: {@link #LAUNCHER}'s part of {@code classpath}, then
-     * {@code zooKeeperJars}.
+     * What a server loads of this JVM's classpath ({@code packages}, whole: a class first loaded on an error path is
+     * there too) as jar files only, a class folder packed into a jar of its own: the files a host reached over SSH is
+     * sent (one upload per file, no folder trees).
      */
-    static List<Path> launcher(List<Path> classpath, List<Path> zooKeeperJars) {
-        List<Path> out = new ArrayList<>(of(classpath, LAUNCHER));
-        out.addAll(zooKeeperJars);
-        return out;
-    }
-
-    /**
-     * What a server loads of this JVM's classpath as jar files only, a class folder packed into a jar of its own: the
-     * files a host reached over SSH is sent (one upload per file, no folder trees).
-     */
-    public static List<Path> serverJars() throws IOException {
+    public static List<Path> jars(List<String> packages) throws IOException {
         List<Path> out = new ArrayList<>();
-        for (Path entry : of(runnerClasspath())) {
-            out.add(Files.isDirectory(entry) ? packed(entry, name -> needed(name, PACKAGES)) : entry);
+        for (Path entry : of(runnerClasspath(), packages)) {
+            out.add(Files.isDirectory(entry) ? packed(entry, name -> needed(name, packages)) : entry);
         }
         return out;
     }
@@ -85,7 +57,8 @@ public final class ServerClasspath {
         return out;
     }
 
-    private static List<Path> runnerClasspath() {
+    /** This JVM's classpath, each entry an absolute path that exists. */
+    public static List<Path> runnerClasspath() {
         List<Path> cp = new ArrayList<>();
         for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             if (!e.isEmpty() && Files.exists(Path.of(e))) {
@@ -113,7 +86,11 @@ public final class ServerClasspath {
         return out;
     }
 
-    private static List<Path> of(List<Path> classpath, List<String> packages) {
+    /**
+     * The entries of {@code classpath} that hold {@code packages} (folder prefixes such as {@code org/apache/jute/}),
+     * a jar that holds others too replaced by a filtered copy.
+     */
+    public static List<Path> of(List<Path> classpath, List<String> packages) {
         List<Path> out = new ArrayList<>();
         for (Path entry : classpath) {
             try {

@@ -1,6 +1,8 @@
 package io.lockchaos.cluster;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One server of a lock service: a ZooKeeper server, a Redis instance, a PostgreSQL server, an etcd member.
@@ -25,5 +27,35 @@ public record ServerNode(int id, String host, int clientPort, int quorumPort, in
 
     public String clientAddress() {
         return host + ":" + clientPort;
+    }
+
+    /**
+     * The servers of a connect string {@code host:port[,host:port...]} (a suffix from the first {@code /}, ZooKeeper's
+     * chroot, is not a server's), numbered from 1.
+     *
+     * @throws IllegalArgumentException naming the entry that is not host:port
+     */
+    public static List<ServerNode> ofConnectString(String connectString) {
+        String hosts = connectString;
+        int chroot = hosts.indexOf('/');
+        if (chroot >= 0) {
+            hosts = hosts.substring(0, chroot);
+        }
+        List<ServerNode> nodes = new ArrayList<>();
+        int id = 1;
+        for (String part : hosts.split(",")) {
+            int colon = part.lastIndexOf(':');
+            int port;
+            try {
+                port = colon > 0 ? Integer.parseInt(part.substring(colon + 1)) : -1;
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("connect string: '" + part + "' is not host:port");
+            }
+            nodes.add(new ServerNode(id++, part.substring(0, colon), port, -1, -1, null, null));
+        }
+        return nodes;
     }
 }

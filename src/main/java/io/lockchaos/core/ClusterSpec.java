@@ -1,7 +1,7 @@
 package io.lockchaos.core;
 
 import io.lockchaos.cluster.ClusterKind;
-import io.lockchaos.cluster.ZooKeepers;
+import org.apache.zookeeper.Version;
 
 /**
  * The ensemble a test runs against.
@@ -17,9 +17,9 @@ import io.lockchaos.cluster.ZooKeepers;
  */
 public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long containerCheckMillis, String zooKeeper) {
     /** The servers run the ZooKeeper lockchaos is built with. */
-    public static final String LINKED = ZooKeepers.LINKED;
+    public static final String LINKED = "linked";
     /** The version of {@link #LINKED}. */
-    public static final String LINKED_VERSION = ZooKeepers.LINKED_VERSION;
+    public static final String LINKED_VERSION = Version.getVersion();
 
     /** The ranges of these keys, each refusal naming its key. */
     public ClusterSpec {
@@ -45,7 +45,7 @@ public record ClusterSpec(ClusterKind kind, int nodes, int tickMillis, long cont
 
     /** Whether the servers run the ZooKeeper lockchaos is built with. */
     public boolean linkedZooKeeper() {
-        return ZooKeepers.linked(zooKeeper);
+        return zooKeeper == null || zooKeeper.equals(LINKED) || zooKeeper.equals(LINKED_VERSION);
     }
 
     /** The ZooKeeper version the servers run. */

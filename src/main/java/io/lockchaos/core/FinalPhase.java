@@ -3,8 +3,8 @@ package io.lockchaos.core;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.client.LockService;
-import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.LockServices;
+import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
 import io.lockchaos.client.Resources;
 import io.lockchaos.history.Fn;
@@ -16,9 +16,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * The end of a run, after the final heal and quiesce and while the workers' sessions are still open: one probe
@@ -105,12 +102,9 @@ final class FinalPhase {
         return spec.recipe().promises().leased() ? Math.max(t, spec.redis().leaseMillis() + 1000) : t;
     }
 
-    /** A sequential node's name: ZooKeeper appends ten digits; lockchaos' own data nodes are not sequential. */
-    private static final java.util.regex.Pattern SEQUENTIAL = java.util.regex.Pattern.compile(".*\\d{10}");
-
     private void inspect(String connect, Recorder rec) throws Exception {
         Op inv = rec.invoke(Op.NEMESIS, Fn.INSPECT, null, null);
-        // what the servers still hold without end, and what will expire by itself, when the service reads it itself
+        // what the servers still hold without end, and what will expire by itself
         LockService.Inspection found;
         try {
             // a lock that keeps itself where the service's inspection cannot see (a table of its own) inspects itself
@@ -120,48 +114,11 @@ final class FinalPhase {
             rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
             return;
         }
-        if (found != null) {
-            rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
-                    sessions.currentIds()), null);
+        if (found == null) {
+            rec.complete(inv, OpType.INFO, null, "inspection cut short: the lock service inspected nothing");
             return;
         }
-        List<Map<String, Object>> nodes = new ArrayList<>();
-        ZooKeeper admin;
-        try {
-            admin = sessions.zookeeper(connect, false);
-        } catch (Exception e) {
-            rec.complete(inv, OpType.INFO, null, "no session to inspect with: " + e.getMessage());
-            return;
-        }
-        try {
-            for (String key : keys) {
-                for (String dir : List.of(key, key + "/leases", key + "/locks")) {
-                    List<String> children;
-                    try {
-                        children = admin.getChildren(dir, false);
-                    } catch (KeeperException.NoNodeException e) {
-                        continue;
-                    }
-                    for (String c : children) {
-                        Stat s = admin.exists(dir + "/" + c, false);
-                        // a sequential child with no owner is a lock node that no session's end will remove: the
-                        // recipes make them ephemeral, and ZooKeeper 3.5.3 kept some as TTL nodes (ZOOKEEPER-2901)
-                        if (s != null && (s.getEphemeralOwner() != 0 || SEQUENTIAL.matcher(c).matches())) {
-                            Map<String, Object> n = new LinkedHashMap<>();
-                            n.put("key", key);
-                            n.put("node", dir + "/" + c);
-                            n.put("owner", s.getEphemeralOwner());
-                            nodes.add(n);
-                        }
-                    }
-                }
-            }
-        } catch (KeeperException e) {
-            rec.complete(inv, OpType.INFO, null, "inspection cut short: " + e.getMessage());
-            return;
-        } finally {
-            admin.close();
-        }
-        rec.complete(inv, OpType.OK, Map.of("nodes", nodes, "sessions", sessions.currentIds()), null);
+        rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
+                sessions.currentIds()), null);
     }
 }

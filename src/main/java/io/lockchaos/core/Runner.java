@@ -17,21 +17,21 @@ import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.UserLock;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.Cluster;
-import io.lockchaos.cluster.ContainerEnsemble;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.cluster.ServerNamespaces;
+import io.lockchaos.fault.FaultKind;
+import io.lockchaos.fault.Schedule;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
 import io.lockchaos.history.JsonlHistoryReader;
-import io.lockchaos.fault.FaultKind;
 import io.lockchaos.nemesis.IptablesPartitioner;
+import io.lockchaos.nemesis.Nemeses;
 import io.lockchaos.nemesis.NemesisContext;
 import io.lockchaos.nemesis.NemesisDriver;
-import io.lockchaos.nemesis.Nemeses;
 import io.lockchaos.nemesis.Partitioner;
 import io.lockchaos.nemesis.ProxyNetwork;
-import io.lockchaos.fault.Schedule;
 import io.lockchaos.nemesis.ToxiproxyBackend;
 import io.lockchaos.nemesis.ToxiproxyBackends;
 import io.lockchaos.report.OverlapStory;
@@ -42,7 +42,6 @@ import io.lockchaos.report.ResultsJson;
 import io.lockchaos.report.RunnerStalls;
 import io.lockchaos.report.Throughput;
 import io.lockchaos.ssh.SshAgents;
-import io.lockchaos.ssh.SshEnsemble;
 import io.lockchaos.ssh.SshOptions;
 import io.lockchaos.store.RunDir;
 import java.io.IOException;
@@ -142,11 +141,10 @@ public final class Runner {
         if (zk.netns() != null) {
             return new IptablesPartitioner(zk.netns());
         }
-        if (zk instanceof SshEnsemble s) {
-            return new IptablesPartitioner(s.namespaces());
-        }
-        if (zk instanceof ContainerEnsemble c && spec.cutsWithIptables()) {
-            return new IptablesPartitioner(c.namespaces());
+        // containers are cut by the Toxiproxy container unless the workload asks for iptables in their namespaces
+        ServerNamespaces elsewhere = zk.namespaces();
+        if (elsewhere != null && (!containers() || spec.cutsWithIptables())) {
+            return new IptablesPartitioner(elsewhere);
         }
         return net;
     }
@@ -188,7 +186,8 @@ public final class Runner {
         }
         if (containers()) {
             int proxies = spec.clients().count() * spec.cluster().nodes();
-            ToxiproxyBackend b = ToxiproxyBackends.container(network(), proxies);
+            ToxiproxyBackend b = ToxiproxyBackends.container(network(), proxies,
+                    LockServices.of(spec.recipe()).containerAddresses());
             if (schedule.needsClientProxies() && proxies > b.clientProxyCapacity()) {
                 b.close();
                 throw new IllegalArgumentException("cluster: container: " + spec.clients().count() + " clients x "

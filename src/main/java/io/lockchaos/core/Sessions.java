@@ -4,6 +4,7 @@ import io.lockchaos.agent.AgentLauncher;
 import io.lockchaos.agent.AgentWire;
 import io.lockchaos.agent.ClientAgents;
 import io.lockchaos.agent.RemoteClient;
+import io.lockchaos.api.LockClient;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.api.LockInspection;
 import io.lockchaos.client.ClientContext;
@@ -12,9 +13,7 @@ import io.lockchaos.client.ForwardingLockClient;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockSettings;
-import io.lockchaos.api.LockClient;
 import io.lockchaos.client.Recorder;
-import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -260,15 +259,6 @@ final class Sessions {
         } catch (Exception e) {
             // closing is best effort: the servers go at the end anyway
         }
-    }
-
-    /** A raw handle; kept open until {@link #closeAll} when {@code keep}, else the caller closes it. */
-    ZooKeeper zookeeper(String connect, boolean keep) throws Exception {
-        ZooKeeper zk = ZooKeepers.connect(connect, (int) spec.clients().sessionTimeoutMillis(), Duration.ofSeconds(30));
-        if (keep) {
-            register(zk::close, zk::getSessionId);
-        }
-        return zk;
     }
 
     private synchronized void register(AutoCloseable session, LongSupplier id) {

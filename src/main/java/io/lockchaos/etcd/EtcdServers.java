@@ -4,13 +4,13 @@ import io.lockchaos.cluster.ChildProcesses;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.PortReservations;
 import io.lockchaos.cluster.Roles;
 import io.lockchaos.cluster.ScratchFolders;
-import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.cluster.Sessionless;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -136,8 +136,8 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
             Files.writeString(dir.resolve("data-folder.txt"), scratch.resolve("etcd-" + id) + " (deleted when the"
                     + " run ends)\n");
             nodes.add(new ServerNode(id, netns == null ? "127.0.0.1" : netns.address(id),
-                    netns == null ? LocalEnsemble.freePort() : CLIENT_PORT, 0, 0, dir, dir.resolve("etcd.log")));
-            peers.put(id, netns == null ? LocalEnsemble.freePort() : PEER_PORT);
+                    netns == null ? PortReservations.freePort() : CLIENT_PORT, 0, 0, dir, dir.resolve("etcd.log")));
+            peers.put(id, netns == null ? PortReservations.freePort() : PEER_PORT);
         }
         return new EtcdServers(nodes, scratch, peers, exe, netns);
     }

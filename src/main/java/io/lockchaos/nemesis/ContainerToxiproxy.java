@@ -1,7 +1,7 @@
 package io.lockchaos.nemesis;
 
 import eu.rekawek.toxiproxy.ToxiproxyClient;
-import io.lockchaos.cluster.ContainerEnsemble;
+import io.lockchaos.cluster.ContainerAddresses;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.ServerNode;
 import java.net.InetSocketAddress;
@@ -12,8 +12,8 @@ import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * A Toxiproxy server in a container on the ensemble's network, with the network alias {@value #ALIAS}: the backend for
- * {@link ContainerEnsemble}. Host-side clients reach a proxy only through a port the container publishes, and the
+ * A Toxiproxy server in a container on the servers' network, with the network alias {@value #ALIAS}: the backend for
+ * servers in containers (ZooKeeper's {@code cluster container}). Host-side clients reach a proxy only through a port the container publishes, and the
  * published ports are fixed when the container is created: Testcontainers' ToxiproxyContainer publishes 32
  * ({@value #FIRST_CLIENT_PORT}-8697) and this class publishes more on request. Every client has its own proxy to every
  * server (so one client can be cut off alone), which takes clients x servers of them: 10 clients on 3 servers take 30.
@@ -21,7 +21,7 @@ import org.testcontainers.utility.DockerImageName;
  * first client proxy beyond the range fails with one line naming the range.
  * Peer proxies (two per directed pair of servers: 12 for 3 servers, 40 for 5) are dialled only from inside the
  * network, so they take unpublished ports from {@value #FIRST_PEER_PORT} up and never run short. Proxies forward to
- * the servers' aliases ({@link ContainerEnsemble#alias}).
+ * the servers' aliases ({@link ContainerAddresses}).
  */
 final class ContainerToxiproxy implements ToxiproxyBackend {
     static final String DEFAULT_IMAGE = "ghcr.io/shopify/toxiproxy:2.12.0";
@@ -35,14 +35,17 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
     private final ToxiproxyClient client;
     private final Placement placement;
 
-    private ContainerToxiproxy(ToxiproxyContainer container, int clientPorts) {
+    private ContainerToxiproxy(ToxiproxyContainer container, int clientPorts, ContainerAddresses servers) {
         this.container = container;
         this.client = new ToxiproxyClient(container.getHost(), container.getControlPort());
-        this.placement = new Placement(container.getHost(), container::getMappedPort, clientPorts);
+        this.placement = new Placement(container.getHost(), container::getMappedPort, clientPorts, servers);
     }
 
-    /** Starts the container on {@code network}, publishing {@code clientPorts} proxy ports (at least 32). */
-    static ContainerToxiproxy start(Network network, String image, int clientPorts) {
+    /**
+     * Starts the container on {@code network}, publishing {@code clientPorts} proxy ports (at least 32), for the
+     * servers that {@code servers} says how to reach.
+     */
+    static ContainerToxiproxy start(Network network, String image, int clientPorts, ContainerAddresses servers) {
         if (clientPorts < 1 || clientPorts > 1000) {
             throw new IllegalArgumentException("client proxy ports: expected 1 to 1000, got " + clientPorts);
         }
@@ -55,7 +58,7 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
             c.addExposedPort(p);
         }
         c.start();
-        return new ContainerToxiproxy(c, Math.max(clientPorts, PUBLISHED_BY_DEFAULT));
+        return new ContainerToxiproxy(c, Math.max(clientPorts, PUBLISHED_BY_DEFAULT), servers);
     }
 
     @Override
@@ -81,6 +84,7 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
         private final String host;
         private final IntUnaryOperator mappedPort;
         private final int clientPorts;
+        private final ContainerAddresses servers;
         private final AtomicInteger nextClientPort = new AtomicInteger(FIRST_CLIENT_PORT);
         private final AtomicInteger nextPeerPort = new AtomicInteger(FIRST_PEER_PORT);
 
@@ -88,11 +92,13 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
          * @param host where the Docker host publishes ports
          * @param mappedPort the published port of a container port
          * @param clientPorts how many ports from {@value #FIRST_CLIENT_PORT} are published
+         * @param servers how the proxies reach the servers on the network
          */
-        Placement(String host, IntUnaryOperator mappedPort, int clientPorts) {
+        Placement(String host, IntUnaryOperator mappedPort, int clientPorts, ContainerAddresses servers) {
             this.host = host;
             this.mappedPort = mappedPort;
             this.clientPorts = clientPorts;
+            this.servers = servers;
         }
 
         @Override
@@ -105,7 +111,7 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
                 throw new IllegalStateException("toxiproxy container: client proxy " + name + " needs a published"
                         + " port, but all " + clientPorts + " (" + FIRST_CLIENT_PORT + "-"
                         + (FIRST_CLIENT_PORT + clientPorts - 1) + ") are taken: each client needs one per server,"
-                        + " so run fewer clients or publish more ports (ToxiproxyBackends.container(network, ports))");
+                        + " so run fewer clients or publish more ports (ToxiproxyBackends.container(network, ports, servers))");
             }
             return "0.0.0.0:" + port;
         }
@@ -122,12 +128,11 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
 
         @Override
         public String upstream(ServerNode n, Target target) {
-            int port = switch (target) {
-                case CLIENT -> ContainerEnsemble.CLIENT_PORT;
-                case QUORUM -> ContainerEnsemble.QUORUM_PORT;
-                case ELECTION -> ContainerEnsemble.ELECTION_PORT;
-            };
-            return ContainerEnsemble.alias(n.id()) + ":" + port;
+            return servers.of(n, switch (target) {
+                case CLIENT -> servers.clientPort();
+                case QUORUM -> servers.quorumPort();
+                case ELECTION -> servers.electionPort();
+            });
         }
     }
 

@@ -2,6 +2,7 @@ package io.lockchaos.nemesis;
 
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -63,9 +64,12 @@ public final class Nemeses {
         };
     }
 
-    /** The nemeses a run uses: network faults when it has proxies, and the others when the cluster allows them. */
+    /**
+     * The nemeses a run uses: network faults when it has proxies, the others the shared ones make, and those of the
+     * cluster's own service ({@link ServerFaults}).
+     */
     public static Nemesis standard(NemesisContext context) {
-        List<Nemesis> members = new java.util.ArrayList<>();
+        List<Nemesis> members = new ArrayList<>();
         if (context.network() != null || context.partitioner() != null) {
             members.add(new NetworkNemesis());
         }
@@ -74,8 +78,9 @@ public final class Nemeses {
         members.add(new ClientPauseNemesis());
         members.add(new ClockNemesis());
         members.add(new FailoverNemesis());
-        members.add(new DiskNemesis());
-        members.add(new MembershipNemesis());
+        if (context.cluster() instanceof ServerFaults own) {
+            members.addAll(own.nemeses());
+        }
         return compose(members);
     }
 }

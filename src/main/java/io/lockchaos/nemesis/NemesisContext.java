@@ -3,7 +3,6 @@ package io.lockchaos.nemesis;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
 import io.lockchaos.cluster.Cluster;
-import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.Roles;
 import io.lockchaos.cluster.ServerNode;
 import java.util.ArrayList;
@@ -91,7 +90,7 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
     }
 
     /** The servers a target names: leader, follower, random, minority, majority, all or node:N. */
-    List<ServerNode> servers(String target) {
+    public List<ServerNode> servers(String target) {
         List<ServerNode> nodes = cluster.nodes();
         if (target.startsWith("node:")) {
             int id = Integer.parseInt(target.substring("node:".length()));
@@ -108,8 +107,7 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
             if (nonVoting.contains(n.id())) {
                 continue; // removed from the members, it may still say "follower" (it follows without a vote)
             }
-            String mode = cluster instanceof Roles r ? r.role(n, 1000)
-                    : FourLetterWords.mode(n, 1000).orElse("down");
+            String mode = cluster instanceof Roles r ? r.role(n, 1000) : "down";
             if (mode.equals("leader") || mode.equals("standalone")) {
                 leaders.add(n);
             } else if (mode.equals("follower")) {
@@ -141,7 +139,7 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
      * Marks server {@code id} as out of the voting members or back in ({@code votes}): a server a membership fault
      * removed may still say "follower", and no leader or follower target may name it.
      */
-    void votes(int id, boolean votes) {
+    public void votes(int id, boolean votes) {
         if (votes) {
             nonVoting.remove(id);
         } else {
@@ -150,7 +148,7 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
     }
 
     /** The voting members now: the ensemble's servers still in it and the newcomers that joined. */
-    List<ServerNode> members() {
+    public List<ServerNode> members() {
         List<ServerNode> out = new ArrayList<>();
         for (ServerNode n : cluster.nodes()) {
             if (!nonVoting.contains(n.id())) {

@@ -9,13 +9,13 @@ import java.util.List;
  * started once, with empty data, and never asked to join again), and which of them are voting members now, so that
  * role targets (leader, follower) can name them while they are.
  */
-final class Newcomers {
+public final class Newcomers {
     private int used;
     private final List<ServerNode> started = new ArrayList<>();
     private final List<ServerNode> joined = new ArrayList<>();
 
     /** The next {@code count} of {@code spares} not used yet, marked used. */
-    synchronized List<ServerNode> take(List<ServerNode> spares, int count) {
+    public synchronized List<ServerNode> take(List<ServerNode> spares, int count) {
         if (used + count > spares.size()) {
             throw new IllegalStateException("no server left to join: " + spares.size() + " spare(s) laid out, "
                     + used + " used");
@@ -26,7 +26,7 @@ final class Newcomers {
         return out;
     }
 
-    synchronized void joined(List<ServerNode> ns, boolean in) {
+    public synchronized void joined(List<ServerNode> ns, boolean in) {
         joined.removeAll(ns);
         if (in) {
             joined.addAll(ns);
@@ -34,17 +34,17 @@ final class Newcomers {
     }
 
     /** The newcomers that are voting members now. */
-    synchronized List<ServerNode> joined() {
+    public synchronized List<ServerNode> joined() {
         return List.copyOf(joined);
     }
 
     /** Every newcomer started so far, member or not. */
-    synchronized List<ServerNode> started() {
+    public synchronized List<ServerNode> started() {
         return List.copyOf(started);
     }
 
     /** Forgets a newcomer that left and was stopped. */
-    synchronized void gone(ServerNode n) {
+    public synchronized void gone(ServerNode n) {
         started.remove(n);
         joined.remove(n);
     }

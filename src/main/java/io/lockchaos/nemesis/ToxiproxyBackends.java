@@ -2,6 +2,7 @@ package io.lockchaos.nemesis;
 
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
+import io.lockchaos.cluster.ContainerAddresses;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.proxy.ProxyServer;
 import java.io.IOException;
@@ -40,26 +41,28 @@ public final class ToxiproxyBackends {
     }
 
     /**
-     * A Toxiproxy container ({@code ghcr.io/shopify/toxiproxy:2.12.0}) on {@code network}, the ensemble's (see {@link
-     * io.lockchaos.cluster.ContainerEnsemble.Builder#network}), stopped and removed on close. Its {@link
-     * ToxiproxyBackend#placement() placement} must be used for the run's {@link ProxyNetwork}. It publishes the 32
-     * proxy ports Testcontainers' ToxiproxyContainer does, which is room for 32 client proxies (one per client per
-     * server: 10 clients on 3 servers); see {@link #container(Network, int)} for more. Needs Docker.
+     * A Toxiproxy container ({@code ghcr.io/shopify/toxiproxy:2.12.0}) on {@code network}, the servers' (ZooKeeper's
+     * {@code ContainerEnsemble.Builder#network}), stopped and removed on close; its proxies reach the servers as
+     * {@code servers} says. Its {@link ToxiproxyBackend#placement() placement} must be used for the run's {@link
+     * ProxyNetwork}. It publishes the 32 proxy ports Testcontainers' ToxiproxyContainer does, which is room for 32
+     * client proxies (one per client per server: 10 clients on 3 servers); see {@link #container(Network, int,
+     * ContainerAddresses)} for more. Needs Docker.
      *
      * @throws IllegalStateException when Docker is not available
      */
-    public static ToxiproxyBackend container(Network network) {
-        return container(network, ContainerToxiproxy.PUBLISHED_BY_DEFAULT);
+    public static ToxiproxyBackend container(Network network, ContainerAddresses servers) {
+        return container(network, ContainerToxiproxy.PUBLISHED_BY_DEFAULT, servers);
     }
 
     /**
-     * As {@link #container(Network)}, publishing {@code clientProxyPorts} proxy ports (8666 up) so that clients x
-     * servers client proxies fit: a run that needs more fails at the first proxy beyond them, with one line.
+     * As {@link #container(Network, ContainerAddresses)}, publishing {@code clientProxyPorts} proxy ports (8666 up) so
+     * that clients x servers client proxies fit: a run that needs more fails at the first proxy beyond them, with one
+     * line.
      */
-    public static ToxiproxyBackend container(Network network, int clientProxyPorts) {
+    public static ToxiproxyBackend container(Network network, int clientProxyPorts, ContainerAddresses servers) {
         // the embedded server's image where docker/build-images made it, else Shopify's (pulled)
         return ContainerToxiproxy.start(network, Docker.image(
-                Docker.LOCAL_TOXIPROXY, ContainerToxiproxy.DEFAULT_IMAGE), clientProxyPorts);
+                Docker.LOCAL_TOXIPROXY, ContainerToxiproxy.DEFAULT_IMAGE), clientProxyPorts, servers);
     }
 
     /**

@@ -5,13 +5,13 @@ import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.cluster.PortReservations;
 import io.lockchaos.cluster.Promotable;
 import io.lockchaos.cluster.ServerClocks;
-import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.cluster.Sessionless;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,7 +170,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
                 run(List.of("chown", "postgres:postgres", home.toString()), dir.resolve("initdb.log"));
                 Files.writeString(dir.resolve("data-folder.txt"), home + "\n");
             }
-            int port = LocalEnsemble.freePort();
+            int port = PortReservations.freePort();
             // a replica's connection to the primary is their "quorum" link: the peer proxies carry it
             ServerNode n = new ServerNode(id, "127.0.0.1", port, replication == PgReplication.NONE ? 0 : port, 0, dir,
                     dir.resolve("postgres.log"));

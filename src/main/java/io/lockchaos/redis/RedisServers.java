@@ -6,11 +6,11 @@ import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.PortReservations;
 import io.lockchaos.cluster.ServerClocks;
-import io.lockchaos.cluster.Sessionless;
 import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.cluster.Sessionless;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -166,7 +166,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
 
     /** A free loopback port below the ephemeral range, as the ZooKeeper servers get (no client socket takes it). */
     private static int freePort() throws IOException {
-        return LocalEnsemble.freePort();
+        return PortReservations.freePort();
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.lockchaos.api.LockContext;
 import io.lockchaos.client.Closing;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.RecipeFactory;
-import io.lockchaos.cluster.ZooKeepers;
 import java.time.Duration;
 import org.apache.zookeeper.ZooKeeper;
 

@@ -1,38 +1,37 @@
 package io.lockchaos.zookeeper;
 
 import io.lockchaos.agent.VersionResolver;
+import io.lockchaos.api.Backend;
+import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
+import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ClusterKind;
-import io.lockchaos.cluster.ContainerEnsemble;
-import io.lockchaos.cluster.ExternalEnsemble;
-import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.cluster.ContainerAddresses;
 import io.lockchaos.cluster.Netns;
-import io.lockchaos.ssh.SshEnsemble;
-import io.lockchaos.ssh.SshOptions;
-import java.io.IOException;
-import java.nio.file.Path;
-import io.lockchaos.cluster.ZooKeepers;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.ZooKeeper;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultEvent;
 import io.lockchaos.fault.FaultKind;
 import io.lockchaos.fault.Schedule;
-import java.util.Locale;
+import io.lockchaos.ssh.SshOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
-import io.lockchaos.api.Backend;
-import io.lockchaos.api.LockFactory;
-import io.lockchaos.cluster.Cluster;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * ZooKeeper as a lock service: Curator's recipes and the tutorial's hand-written locks on a raw handle. Its servers
@@ -366,12 +365,65 @@ public final class ZooKeeperService implements LockService {
     }
 
     @Override
+    public ContainerAddresses containerAddresses() {
+        return ContainerEnsemble.ADDRESSES;
+    }
+
+    @Override
     public Map<String, String> versions() {
         return Map.of();
     }
 
+    /**
+     * The inspecting session's timeout: the session is closed when the read is done, so it only bounds how long its
+     * server keeps it should the runner die mid-read (the servers clamp it to their 2 to 20 ticks).
+     */
+    private static final int INSPECTION_SESSION_MILLIS = 4_000;
+
+    /** A sequential node's name: ZooKeeper appends ten digits; lockchaos' own data nodes are not sequential. */
+    private static final Pattern SEQUENTIAL = Pattern.compile(".*\\d{10}");
+
+    /**
+     * The lock nodes under each key (its own children, and Curator's {@code leases} and {@code locks} folders) that
+     * belong to a session, or that no session's end removes: everything here is left until a session ends.
+     */
     @Override
-    public Inspection inspect(String connect, List<String> keys) {
-        return null;
+    public Inspection inspect(String connect, List<String> keys) throws InterruptedException {
+        ZooKeeper admin;
+        try {
+            admin = ZooKeepers.connect(connect, INSPECTION_SESSION_MILLIS, Duration.ofSeconds(30));
+        } catch (IOException e) {
+            throw new IllegalStateException("no session to inspect with: " + e.getMessage(), e);
+        }
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        try {
+            for (String key : keys) {
+                for (String dir : List.of(key, key + "/leases", key + "/locks")) {
+                    List<String> children;
+                    try {
+                        children = admin.getChildren(dir, false);
+                    } catch (KeeperException.NoNodeException e) {
+                        continue;
+                    }
+                    for (String c : children) {
+                        Stat s = admin.exists(dir + "/" + c, false);
+                        // a sequential child with no owner is a lock node that no session's end will remove: the
+                        // recipes make them ephemeral, and ZooKeeper 3.5.3 kept some as TTL nodes (ZOOKEEPER-2901)
+                        if (s != null && (s.getEphemeralOwner() != 0 || SEQUENTIAL.matcher(c).matches())) {
+                            Map<String, Object> n = new LinkedHashMap<>();
+                            n.put("key", key);
+                            n.put("node", dir + "/" + c);
+                            n.put("owner", s.getEphemeralOwner());
+                            nodes.add(n);
+                        }
+                    }
+                }
+            }
+        } catch (KeeperException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } finally {
+            admin.close();
+        }
+        return new Inspection(nodes, List.of());
     }
 }

@@ -1,15 +1,8 @@
 package io.lockchaos.agent;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.lockchaos.api.Grant;
 import io.lockchaos.client.LockSettings;
-import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.zookeeper.LocalEnsemble;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +18,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Client agents on an older Curator than the linked one (5.4.0, resolved from Maven Central), against a real

@@ -1,9 +1,5 @@
 package io.lockchaos.client;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -11,6 +7,7 @@ import io.lockchaos.history.JsonlHistoryReader;
 import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import io.lockchaos.zookeeper.CuratorMutexClient;
+import io.lockchaos.zookeeper.LocalEnsemble;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +17,8 @@ import org.apache.curator.retry.RetryNTimes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A holder whose server is frozen (SIGSTOP) for longer than the client's read timeout sees SUSPENDED. A client that

@@ -1,9 +1,6 @@
 package io.lockchaos.client;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.lockchaos.cluster.LocalEnsemble;
+import io.lockchaos.zookeeper.LocalEnsemble;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
@@ -15,6 +12,8 @@ import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A client-side expiry of a live Curator client leaves the session to the server: injection after injection, the old

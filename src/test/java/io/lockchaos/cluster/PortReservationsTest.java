@@ -1,17 +1,15 @@
 package io.lockchaos.cluster;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A port is handed out once across the runners of a machine; a dead runner's ports are taken over; the folder is one
@@ -51,7 +49,7 @@ class PortReservationsTest {
         int low = Integer.parseInt(lowHigh[0]);
         org.junit.jupiter.api.Assumptions.assumeTrue(low > 12_000, "an ephemeral range from " + low);
         for (int i = 0; i < 20; i++) {
-            int port = LocalEnsemble.freePort();
+            int port = PortReservations.freePort();
             assertTrue(port >= 10_000 && port < low, port + " is below " + low);
             assertTrue(java.nio.file.Files.exists(PortReservations.DIR.resolve(Integer.toString(port))),
                     port + " is reserved for this runner");

@@ -1,10 +1,5 @@
 package io.lockchaos.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.cli.Main;
 import java.io.ByteArrayOutputStream;
@@ -17,6 +12,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
@@ -134,13 +133,13 @@ class RunTest {
 
     @Test
     void runsAgainstAnExistingEnsemble() throws Exception {
-        try (io.lockchaos.cluster.LocalEnsemble zk = io.lockchaos.cluster.LocalEnsemble.builder(dir.resolve("ext"))
+        try (io.lockchaos.zookeeper.LocalEnsemble zk = io.lockchaos.zookeeper.LocalEnsemble.builder(dir.resolve("ext"))
                 .size(1).build()) {
             zk.start();
             zk.awaitHealthy(java.time.Duration.ofSeconds(60));
             assertEquals(0, Main.run("run", "--connect", zk.connectString(), "--clients", "2", "--time", "1s",
                     "--store", dir.resolve("runs").toString()));
-            assertTrue(zk.leader().isEmpty() && io.lockchaos.cluster.FourLetterWords.mode(zk.nodes().get(0), 1000)
+            assertTrue(zk.leader().isEmpty() && io.lockchaos.zookeeper.FourLetterWords.mode(zk.nodes().get(0), 1000)
                     .isPresent(), "the user's server is still running");
             assertTrue(!Files.exists(dir.resolve("runs/default/latest/servers/node-1")), "no server was started");
         }

@@ -1,14 +1,10 @@
 package io.lockchaos.nemesis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static io.lockchaos.cluster.ServerClockProbe.minutesAhead;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.lockchaos.client.ClientRegistry;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
+import io.lockchaos.zookeeper.LocalEnsemble;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -21,6 +17,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static io.lockchaos.cluster.ServerClockProbe.minutesAhead;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Clock faults on a real server: what a node's ctime (the server's wall clock) reads while they run and after. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -37,7 +36,7 @@ class ClockNemesisTest {
             ServerNode n = e.nodes().get(0);
             NemesisContext ctx = new NemesisContext(e, new ClientRegistry(0), null, 2000, new SplittableRandom(1));
             ClockNemesis clocks = new ClockNemesis();
-            ZooKeeper zk = io.lockchaos.cluster.ZooKeepers.connect(e.connectString(), 4000, Duration.ofSeconds(20));
+            ZooKeeper zk = io.lockchaos.zookeeper.ZooKeepers.connect(e.connectString(), 4000, Duration.ofSeconds(20));
             try {
                 Nemesis.Started s = clocks.start(new Fault(FaultKind.CLOCK_STROBE, "node:1",
                         Map.of("by_ms", 3_600_000L, "period_ms", 50L)), 2000, ctx);

@@ -1,18 +1,12 @@
 package io.lockchaos.nemesis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.lockchaos.client.ClientRegistry;
-import io.lockchaos.cluster.FourLetterWords;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ServerNode;
-import io.lockchaos.cluster.ZooKeepers;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
+import io.lockchaos.zookeeper.FourLetterWords;
+import io.lockchaos.zookeeper.LocalEnsemble;
+import io.lockchaos.zookeeper.ZooKeepers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +21,11 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Each fault verified on a real local ensemble by its effect. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -272,7 +271,7 @@ class FaultEffectsTest {
                 "Docker is not available on this machine: container tests skipped");
         String why = io.lockchaos.cluster.Netns.unavailable();
         org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
-        try (io.lockchaos.cluster.ContainerEnsemble zk = io.lockchaos.cluster.ContainerEnsemble.builder(dir).size(3)
+        try (io.lockchaos.zookeeper.ContainerEnsemble zk = io.lockchaos.zookeeper.ContainerEnsemble.builder(dir).size(3)
                 .build()) {
             zk.start();
             zk.awaitHealthy(Duration.ofSeconds(120));

@@ -1,15 +1,15 @@
 package io.lockchaos.nemesis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import eu.rekawek.toxiproxy.Proxy;
+import io.lockchaos.cluster.ContainerAddresses;
 import io.lockchaos.cluster.ServerNode;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Where proxies listen and how they are reached, without Docker and without ZooKeeper. */
 class ProxyPlacementTest {
@@ -40,7 +40,8 @@ class ProxyPlacementTest {
 
     @Test
     void containerClientProxiesUsePublishedPortsUntilTheyRunOut() {
-        ContainerToxiproxy.Placement p = new ContainerToxiproxy.Placement("localhost", port -> port + 30000, 32);
+        ContainerToxiproxy.Placement p = new ContainerToxiproxy.Placement("localhost", port -> port + 30000, 32,
+                new ContainerAddresses("zk", 2181, 2888, 3888));
         for (int i = 0; i < 32; i++) {
             assertEquals("0.0.0.0:" + (8666 + i), p.listen("client-" + i + "-n1", true));
         }
@@ -55,7 +56,8 @@ class ProxyPlacementTest {
 
     @Test
     void containerPeerProxiesNeverRunOutAndAreReachedOnTheNetwork() {
-        ContainerToxiproxy.Placement p = new ContainerToxiproxy.Placement("localhost", port -> port, 32);
+        ContainerToxiproxy.Placement p = new ContainerToxiproxy.Placement("localhost", port -> port, 32,
+                new ContainerAddresses("zk", 2181, 2888, 3888));
         for (int i = 0; i < 40; i++) { // 5 servers: 2 proxies per directed pair
             assertEquals("0.0.0.0:" + (9000 + i), p.listen("peer-" + i, false));
         }

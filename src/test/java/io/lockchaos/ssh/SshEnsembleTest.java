@@ -1,14 +1,9 @@
 package io.lockchaos.ssh;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.lockchaos.cluster.FourLetterWords;
-import io.lockchaos.ssh.SshEnsemble;
 import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.nemesis.IptablesPartitioner;
+import io.lockchaos.zookeeper.FourLetterWords;
+import io.lockchaos.zookeeper.SshEnsemble;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * ZooKeeper over SSH on hosts of this machine's own ({@link SshLab}: namespaces running Debian's sshd), driven as a
@@ -117,7 +116,7 @@ class SshEnsembleTest {
     /** A node's ctime is the leader's System.currentTimeMillis: the library uploaded to its host moves it. */
     private static void clocksMove(SshEnsemble zk) throws Exception {
         ServerNode leader = leader(zk, Duration.ofSeconds(10));
-        try (org.apache.zookeeper.ZooKeeper c = io.lockchaos.cluster.ZooKeepers.connect(leader.clientAddress(), 4_000,
+        try (org.apache.zookeeper.ZooKeeper c = io.lockchaos.zookeeper.ZooKeepers.connect(leader.clientAddress(), 4_000,
                 Duration.ofSeconds(10))) {
             assertEquals(0, io.lockchaos.cluster.ServerClockProbe.minutesAhead(c, "/before"));
             zk.shiftClock(leader, 3_600_000);

@@ -1,8 +1,8 @@
 package io.lockchaos.ssh;
 
-import io.lockchaos.ssh.SshEnsemble;
 import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.nemesis.IptablesPartitioner;
+import io.lockchaos.zookeeper.SshEnsemble;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,5 @@
 package io.lockchaos.zookeeper;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
@@ -11,7 +8,6 @@ import io.lockchaos.checker.linear.LinearizabilityChecker;
 import io.lockchaos.checker.linear.Models;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -29,6 +25,8 @@ import org.apache.curator.retry.RetryNTimes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Real InterProcessMutex clients on a real ensemble, no faults: the recorded history must check valid. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)

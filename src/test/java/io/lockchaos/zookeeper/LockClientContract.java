@@ -1,16 +1,12 @@
 package io.lockchaos.zookeeper;
 
 import io.lockchaos.api.LockClient;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -29,6 +25,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What every Curator recipe client must do on a healthy ensemble: several processes take turns and the recorded

@@ -1,10 +1,7 @@
 package io.lockchaos.zookeeper;
 
-import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Grant;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.lockchaos.api.LockClient;
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.AnomalyKind;
 import io.lockchaos.checker.CheckResult;
@@ -13,7 +10,6 @@ import io.lockchaos.checker.Recipe;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.HistoryWriter;
@@ -31,6 +27,8 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tutorial's naive locks on a real ensemble, without faults: the checkers find their defects. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -40,7 +38,7 @@ class NaiveLocksTest {
     Path dir;
 
     private static ZooKeeper connect(String connect) throws Exception {
-        return io.lockchaos.cluster.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
+        return io.lockchaos.zookeeper.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
     }
 
     private static boolean has(CheckResult r, AnomalyKind k) {

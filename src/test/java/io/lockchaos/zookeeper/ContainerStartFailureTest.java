@@ -1,9 +1,8 @@
-package io.lockchaos.cluster;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+package io.lockchaos.zookeeper;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What a failed container start says: Testcontainers' outer message names no reason, its causes do. */
 class ContainerStartFailureTest {

@@ -1,12 +1,13 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /** A user's existing ensemble, given by connect string: nothing is started, stopped, killed or paused. */
-public final class ExternalEnsemble implements Cluster {
+public final class ExternalEnsemble implements Cluster, FourLetterRoles {
     private final String connectString;
     private final List<ServerNode> nodes;
 
@@ -21,27 +22,7 @@ public final class ExternalEnsemble implements Cluster {
      * @throws IllegalArgumentException naming the entry that is not host:port
      */
     public static ExternalEnsemble of(String connectString) {
-        String hosts = connectString;
-        int chroot = hosts.indexOf('/');
-        if (chroot >= 0) {
-            hosts = hosts.substring(0, chroot);
-        }
-        List<ServerNode> nodes = new ArrayList<>();
-        int id = 1;
-        for (String part : hosts.split(",")) {
-            int colon = part.lastIndexOf(':');
-            int port;
-            try {
-                port = colon > 0 ? Integer.parseInt(part.substring(colon + 1)) : -1;
-            } catch (NumberFormatException e) {
-                port = -1;
-            }
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("connect string: '" + part + "' is not host:port");
-            }
-            nodes.add(new ServerNode(id++, part.substring(0, colon), port, -1, -1, null, null));
-        }
-        return new ExternalEnsemble(connectString, nodes);
+        return new ExternalEnsemble(connectString, ServerNode.ofConnectString(connectString));
     }
 
     @Override

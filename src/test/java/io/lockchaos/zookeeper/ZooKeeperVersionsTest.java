@@ -1,8 +1,4 @@
-package io.lockchaos.cluster;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.lockchaos.zookeeper;
 
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
@@ -16,6 +12,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The servers run another ZooKeeper release when a workload names one: docs/zookeeper.md's matrix command, run exactly

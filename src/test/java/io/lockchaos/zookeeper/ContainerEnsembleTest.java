@@ -1,12 +1,9 @@
-package io.lockchaos.cluster;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.lockchaos.zookeeper;
 
 import eu.rekawek.toxiproxy.model.ToxicDirection;
+import io.lockchaos.cluster.Docker;
+import io.lockchaos.cluster.EnvironmentProblem;
+import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.nemesis.ProxyNetwork;
 import io.lockchaos.nemesis.ToxiproxyBackend;
 import io.lockchaos.nemesis.ToxiproxyBackends;
@@ -30,6 +27,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.containers.Network;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A 3-node {@link ContainerEnsemble} whose peers talk through the Toxiproxy container, and whose clients each have their
@@ -56,7 +58,7 @@ class ContainerEnsembleTest {
             return; // each test then reports itself skipped (an assumption here would hide them: "Tests run: 0")
         }
         network = Docker.network();
-        proxies = ToxiproxyBackends.container(network);
+        proxies = ToxiproxyBackends.container(network, ContainerEnsemble.ADDRESSES);
         net = new ProxyNetwork(proxies.client(), proxies.placement());
         zk = ContainerEnsemble.builder(dir).size(3).network(network).routing(net).build();
         long t0 = System.nanoTime();

@@ -1,9 +1,10 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.Version;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -12,7 +13,7 @@ public final class ZooKeepers {
     /** The servers run the ZooKeeper lockchaos is built with ({@code zookeeper}'s default). */
     public static final String LINKED = "linked";
     /** The version of {@link #LINKED}. */
-    public static final String LINKED_VERSION = "3.9.5";
+    public static final String LINKED_VERSION = Version.getVersion();
 
     private ZooKeepers() {
     }

@@ -1,5 +1,8 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
+import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.zookeeper.server.ChildServer;
+import io.lockchaos.zookeeper.server.RoutedQuorumPeerMain;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
+import io.lockchaos.cluster.ServerNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,10 +1,7 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.lockchaos.cluster.PortReservations;
+import io.lockchaos.zookeeper.server.ChildServer;
 import java.io.File;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,28 +17,32 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What a container gets of the classpath: enough for a server, and little else. */
-class ServerClasspathTest {
+class ServerJarsTest {
     @TempDir
     Path dir;
 
     @Test
     void aMixedJarIsFilteredToTheServersPackagesAndRootResources() throws Exception {
-        Path mixed = jar("mixed.jar", "io/lockchaos/cluster/ChildServer.class", "io/lockchaos/checker/Verdict.class",
+        Path mixed = jar("mixed.jar", "io/lockchaos/zookeeper/server/ChildServer.class", "io/lockchaos/checker/Verdict.class",
                 "org/apache/zookeeper/ZooKeeper.class", "org/postgresql/Driver.class", "simplelogger.properties",
                 "META-INF/services/org.slf4j.spi.SLF4JServiceProvider");
         Path onlyServer = jar("zk.jar", "org/apache/zookeeper/server/ZooKeeperServer.class");
         Path unrelated = jar("pg.jar", "org/postgresql/Driver.class");
-        List<Path> cp = ServerClasspath.of(List.of(mixed, onlyServer, unrelated));
+        List<Path> cp = ServerJars.of(List.of(mixed, onlyServer, unrelated));
         assertEquals(2, cp.size(), cp.toString());
         assertNotEquals(mixed, cp.get(0), "a mixed jar is replaced by a filtered copy");
         assertTrue(cp.get(0).getParent().getFileName().toString().startsWith("lockchaos-server-classpath-"),
                 "in a scratch folder that a later sweep removes if this JVM's exit hooks never run: " + cp.get(0));
         assertEquals(onlyServer, cp.get(1), "a jar of only needed classes is kept as it is");
-        assertEquals(Set.of("io/lockchaos/cluster/ChildServer.class", "org/apache/zookeeper/ZooKeeper.class",
+        assertEquals(Set.of("io/lockchaos/zookeeper/server/ChildServer.class", "org/apache/zookeeper/ZooKeeper.class",
                 "simplelogger.properties", "META-INF/services/org.slf4j.spi.SLF4JServiceProvider"), names(cp.get(0)));
-        assertEquals(cp.get(0), ServerClasspath.of(List.of(mixed)).get(0), "filtered once per JVM");
+        assertEquals(cp.get(0), ServerJars.of(List.of(mixed)).get(0), "filtered once per JVM");
     }
 
     @Test
@@ -50,12 +51,12 @@ class ServerClasspathTest {
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             full.add(Path.of(e));
         }
-        List<Path> cp = ServerClasspath.of(full);
+        List<Path> cp = ServerJars.of(full);
         String joined = cp.toString();
         assertTrue(cp.size() < full.size() / 3, cp.size() + " of " + full.size() + ": " + joined);
         assertFalse(joined.contains("curator-framework") || joined.contains("testcontainers")
                 || joined.contains("postgresql"), joined);
-        int port = LocalEnsemble.freePort();
+        int port = PortReservations.freePort();
         Path data = Files.createDirectories(dir.resolve("data"));
         Path cfg = dir.resolve("zoo.cfg");
         Files.writeString(cfg, "tickTime=200\ninitLimit=10\nsyncLimit=5\ndataDir=" + data + "\nclientPort=" + port

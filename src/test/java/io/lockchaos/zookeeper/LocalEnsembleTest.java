@@ -1,11 +1,6 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
-import static io.lockchaos.cluster.ServerClockProbe.minutesAhead;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.lockchaos.cluster.ServerNode;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +15,11 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import static io.lockchaos.cluster.ServerClockProbe.minutesAhead;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
@@ -28,7 +28,7 @@ class LocalEnsembleTest {
     Path dir;
 
     private static ZooKeeper connect(String connect) throws Exception {
-        return io.lockchaos.cluster.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
+        return io.lockchaos.zookeeper.ZooKeepers.connect(connect, 4000, java.time.Duration.ofSeconds(20));
     }
 
     private static ServerNode awaitLeader(LocalEnsemble e, Duration timeout) throws InterruptedException {

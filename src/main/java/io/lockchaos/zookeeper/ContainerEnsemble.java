@@ -1,8 +1,17 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.DockerException;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ContainerAddresses;
+import io.lockchaos.cluster.Docker;
+import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.cluster.ServerNamespaces;
+import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.zookeeper.server.ChildServer;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -33,7 +42,7 @@ import org.testcontainers.utility.MountableFile;
 /**
  * 1, 3 or 5 ZooKeeper servers as Docker containers on one Testcontainers {@link Network}, running this project's own
  * {@link ChildServer} (and so {@link RoutedQuorumPeerMain} when the peers go through proxies) on a plain JRE image:
- * what a server loads of the current JVM's classpath ({@link ServerClasspath}) is copied into each container.
+ * what a server loads of the current JVM's classpath ({@link ServerJars}) is copied into each container.
  * Server N has the network alias {@link #alias}(N) and listens on the container ports {@value #CLIENT_PORT},
  * {@value #QUORUM_PORT} and {@value #ELECTION_PORT}; its client port is published on a fixed host port chosen at
  * {@link Builder#build()}, so that the connect string stays valid when a killed server is started again (Docker may
@@ -53,7 +62,7 @@ import org.testcontainers.utility.MountableFile;
  * clients dial); their {@code quorumPort} and {@code electionPort} are the container ports, reached on the alias;
  * {@code dataDir} is null (it lives in the container). Needs Docker: check {@link Docker#available()} first.
  */
-public final class ContainerEnsemble implements Cluster, Killable, Pausable {
+public final class ContainerEnsemble implements Cluster, Killable, Pausable, FourLetterRoles {
     /**
      * The runtime image where a registry can be reached: any image with {@code java} 17+ on the PATH will do. Where
      * {@code docker/build-images} has made {@link Docker#LOCAL_JRE} from Debian's packages, that is used instead.
@@ -62,6 +71,9 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
     public static final int CLIENT_PORT = 2181;
     public static final int QUORUM_PORT = 2888;
     public static final int ELECTION_PORT = 3888;
+    /** How a proxy on the servers' network reaches them. */
+    public static final ContainerAddresses ADDRESSES = new ContainerAddresses("zk", CLIENT_PORT, QUORUM_PORT,
+            ELECTION_PORT);
 
     private final Path baseDir;
     private final List<ServerNode> nodes;
@@ -97,7 +109,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
     /** The network alias of server {@code id}: {@code zk1}, {@code zk2}, ... */
     public static String alias(int id) {
-        return "zk" + id;
+        return ADDRESSES.alias(id);
     }
 
     /** Options of a container ensemble. */
@@ -156,7 +168,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
 
         /**
          * The jars and class folders copied into each container (default: what a server loads of this JVM's
-         * {@code java.class.path}, see {@link ServerClasspath}).
+         * {@code java.class.path}, see {@link ServerJars}).
          */
         public Builder classpath(List<Path> entries) {
             classpath = List.copyOf(entries);
@@ -176,7 +188,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
                 image = Docker.image(Docker.LOCAL_JRE, DEFAULT_IMAGE);
             }
             if (classpath == null) {
-                classpath = ServerClasspath.of(currentClasspath());
+                classpath = ServerJars.of(currentClasspath());
             }
             String host = DockerClientFactory.instance().dockerHostIpAddress();
             List<ServerNode> nodes = new ArrayList<>();
@@ -376,6 +388,7 @@ public final class ContainerEnsemble implements Cluster, Killable, Pausable {
      * the Docker host, so a local engine. A server's address is its container's on the ensemble's network; the pid is
      * looked up at each use, since a restarted container has a new one.
      */
+    @Override
     public ServerNamespaces namespaces() {
         return new ServerNamespaces() {
             @Override

@@ -1,12 +1,11 @@
-package io.lockchaos.cluster;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+package io.lockchaos.zookeeper;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class ExternalEnsembleTest {

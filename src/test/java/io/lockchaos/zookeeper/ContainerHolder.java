@@ -1,4 +1,4 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
 import java.nio.file.Files;
 import java.time.Duration;

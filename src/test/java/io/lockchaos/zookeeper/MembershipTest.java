@@ -1,10 +1,10 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
+import io.lockchaos.cluster.ServerNode;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The configuration as ZooKeeper hands it back from a reconfiguration, and the line that adds a server back. */
 class MembershipTest {

@@ -1,5 +1,6 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper.server;
 
+import io.lockchaos.cluster.ParentWatchdog;
 import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
 /**
@@ -32,7 +33,7 @@ public final class ChildServer {
 
 
     /** System property naming, per peer id, the address that peer dials to reach this server's election port. */
-    static final String ADVERTISE = "lockchaos.advertise";
+    public static final String ADVERTISE = "lockchaos.advertise";
 
     /** As QuorumPeerMain.main does, with the routed peer; exits as it does. */
     private static void runRouted(java.util.Map<Long, java.net.InetSocketAddress> advertise, String config) {

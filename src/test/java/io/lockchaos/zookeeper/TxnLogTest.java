@@ -1,8 +1,4 @@
-package io.lockchaos.cluster;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.lockchaos.zookeeper;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -25,6 +21,9 @@ import org.apache.zookeeper.txn.Txn;
 import org.apache.zookeeper.txn.TxnHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The transaction log as ZooKeeper's own FileTxnLog writes and reads it, cut and damaged as the disk faults do. */
 class TxnLogTest {

@@ -1,11 +1,10 @@
-package io.lockchaos.nemesis;
+package io.lockchaos.zookeeper;
 
-import io.lockchaos.cluster.FourLetterWords;
-import io.lockchaos.cluster.LocalEnsemble;
-import io.lockchaos.cluster.TxnLog;
 import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
+import io.lockchaos.nemesis.Nemesis;
+import io.lockchaos.nemesis.NemesisContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,5 +1,19 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper;
 
+import io.lockchaos.cluster.ChildProcesses;
+import io.lockchaos.cluster.ClockShiftLibrary;
+import io.lockchaos.cluster.ClockShiftable;
+import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.Netns;
+import io.lockchaos.cluster.Pausable;
+import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.cluster.PortReservations;
+import io.lockchaos.cluster.ServerClocks;
+import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.nemesis.Nemesis;
+import io.lockchaos.nemesis.ServerFaults;
+import io.lockchaos.zookeeper.server.ChildServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -21,7 +35,8 @@ import java.util.Optional;
  * JVM is gone (see {@link ChildServer}), and a shutdown hook kills them on a normal exit. Build with {@link
  * #builder(Path)}.
  */
-public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockShiftable {
+public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockShiftable, FourLetterRoles,
+        ServerFaults {
     private final List<ServerNode> nodes;
     /** Servers laid out but not in the ensemble: membership faults start them to join it (see {@link #startNew}). */
     private final List<ServerNode> spares;
@@ -43,7 +58,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
             PeerRouting routing, Netns netns, Map<String, String> properties, Path shiftLibrary,
             List<Path> zooKeeperJars) {
         this.classpath = zooKeeperJars == null ? System.getProperty("java.class.path")
-                : String.join(java.io.File.pathSeparator, ServerClasspath.launcher(java.util.Arrays.stream(System
+                : String.join(java.io.File.pathSeparator, ServerJars.launcher(java.util.Arrays.stream(System
                         .getProperty("java.class.path").split(java.io.File.pathSeparator)).map(Path::of).toList(),
                         zooKeeperJars).stream().map(Path::toString).toList());
         List<ServerNode> all = new ArrayList<>(nodes);
@@ -191,7 +206,7 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
                 nodes.add(netns != null
                         ? new ServerNode(id, netns.address(id), 2181, 2888, 3888, dir.resolve("data"),
                                 dir.resolve("server.log"), firstServerId + id - 1)
-                        : new ServerNode(id, "127.0.0.1", freePort(), freePort(), freePort(), dir.resolve("data"),
+                        : new ServerNode(id, "127.0.0.1", PortReservations.freePort(), PortReservations.freePort(), PortReservations.freePort(), dir.resolve("data"),
                                 dir.resolve("server.log"), firstServerId + id - 1));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
@@ -208,48 +223,10 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         }
     }
 
-    /** Ports this JVM has handed out: a port is free again once released, but a server may still be about to bind it. */
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    /**
-     * A free loopback port below the kernel's ephemeral range. A port from the ephemeral range (what binding port 0
-     * gives) can be taken, between this check and the server's bind, by any outgoing connection's local end, and a
-     * run opens many: the server then dies with "Address already in use". Below the range only another listener can
-     * take it, and {@link PortReservations} keeps other runners on the machine (parallel test JVMs, runs started
-     * together) from picking it between this check and that bind. Falls back to port 0 where the range cannot be read.
-     */
-    public static int freePort() throws IOException {
-        int low = ephemeralLow();
-        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
-        for (int attempt = 0; low > 12_000 && attempt < 200; attempt++) {
-            int port = r.nextInt(10_000, low);
-            if (!HANDED_OUT.add(port)) {
-                continue; // the set is the gate: two threads never get the same port
-            }
-            if (!PortReservations.reserve(port)) {
-                continue; // another runner on this machine handed it out and may not have bound it yet
-            }
-            try (ServerSocket s = new ServerSocket()) {
-                s.setReuseAddress(false);
-                s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-                return port;
-            } catch (IOException taken) {
-                // in use by another listener: try another (it stays marked, so it is not tried again here)
-            }
-        }
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** The first port of the kernel's ephemeral range, or 0 where it cannot be read. */
-    private static int ephemeralLow() {
-        try {
-            String range = Sysctl.read(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
-            return Integer.parseInt(range.split("\\s+")[0]);
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
+    /** ZooKeeper's own faults: a server's transaction log truncated or corrupted, and members taken out or added. */
+    @Override
+    public List<Nemesis> nemeses() {
+        return List.of(new DiskNemesis(), new MembershipNemesis());
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.lockchaos.cluster;
+package io.lockchaos.zookeeper.server;
 
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import org.apache.zookeeper.server.quorum.auth.NullQuorumAuthServer;
  * advertises, to each peer, the address that peer itself uses to reach it (its proxy for that pair). Nothing else
  * changes: it binds the same ports and speaks the same protocol.
  */
-final class RoutedQuorumPeerMain extends QuorumPeerMain {
+public final class RoutedQuorumPeerMain extends QuorumPeerMain {
     private final Map<Long, InetSocketAddress> advertise;
 
     /** @param advertise for each peer id, the address that peer dials to reach this server's election port */
@@ -27,7 +27,7 @@ final class RoutedQuorumPeerMain extends QuorumPeerMain {
     }
 
     /** Parses {@code id=host:port,id=host:port}. */
-    static Map<Long, InetSocketAddress> parse(String spec) {
+    public static Map<Long, InetSocketAddress> parse(String spec) {
         Map<Long, InetSocketAddress> m = new HashMap<>();
         for (String entry : spec.split(",")) {
             String[] kv = entry.split("=");
@@ -39,7 +39,7 @@ final class RoutedQuorumPeerMain extends QuorumPeerMain {
     }
 
     /** Formats what {@link #parse} reads. */
-    static String format(Map<Long, InetSocketAddress> m) {
+    public static String format(Map<Long, InetSocketAddress> m) {
         StringBuilder s = new StringBuilder();
         m.forEach((id, a) -> s.append(s.length() == 0 ? "" : ",").append(id).append('=')
                 .append(a.getHostString()).append(':').append(a.getPort()));

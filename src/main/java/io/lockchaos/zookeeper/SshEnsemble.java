@@ -1,19 +1,19 @@
-package io.lockchaos.ssh;
+package io.lockchaos.zookeeper;
 
-import io.lockchaos.cluster.ChildServer;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
-import io.lockchaos.cluster.FourLetterWords;
 import io.lockchaos.cluster.Killable;
-import io.lockchaos.cluster.LocalEnsemble;
 import io.lockchaos.cluster.ParentWatchdog;
 import io.lockchaos.cluster.Pausable;
-import io.lockchaos.cluster.ServerClasspath;
 import io.lockchaos.cluster.ServerClocks;
 import io.lockchaos.cluster.ServerNode;
-import io.lockchaos.cluster.ZooCfg;
+import io.lockchaos.ssh.HostRun;
+import io.lockchaos.ssh.SshHost;
+import io.lockchaos.ssh.SshHosts;
+import io.lockchaos.ssh.SshOptions;
+import io.lockchaos.zookeeper.server.ChildServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +36,7 @@ import org.apache.sshd.client.SshClient;
  * machine's architecture), its offset file in the run's folder there. When the ensemble closes, the
  * servers' logs are copied into the local run folder and each host's keeper removes everything the run left there.
  */
-public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShiftable {
+public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShiftable, FourLetterRoles {
     /** ZooKeeper's usual ports, which every host uses. */
     static final int CLIENT_PORT = 2181;
     static final int QUORUM_PORT = 2888;
@@ -157,6 +157,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
     }
 
     /** The hosts' iptables, for {@code io.lockchaos.nemesis.IptablesPartitioner}; null before {@link #start}. */
+    @Override
     public synchronized SshHosts namespaces() {
         return namespaces;
     }
@@ -182,7 +183,7 @@ public final class SshEnsemble implements Cluster, Killable, Pausable, ClockShif
                 hosts.add(null);
                 runs.add(null);
             }
-            List<Path> jars = ServerClasspath.serverJars();
+            List<Path> jars = ServerJars.forHosts();
             // every host set up at once: each step is a round trip, and hosts may be far away
             List<java.util.concurrent.Future<Void>> setups = new ArrayList<>();
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
