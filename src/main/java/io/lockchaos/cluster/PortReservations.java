@@ -135,7 +135,9 @@ public final class PortReservations {
         }
     }
 
-    /** Ports this JVM has handed out: a port is free again once released, but a server may still be about to bind it. */
+    /**
+     * Ports this JVM has handed out: a port is free again once released, but a server may still be about to bind it.
+     */
     private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**

@@ -2,6 +2,7 @@ package io.lockchaos.core;
 
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockServices;
 import io.lockchaos.fault.Schedule;
 import java.util.Map;
 import java.util.Objects;
@@ -89,18 +90,20 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
 
     /** How long the final quiesce lasts. */
     public long quiesce() {
-        // what a fault left behind is gone after a session timeout and a second; on Redis a second for restarted
-        // instances, since the final probes wait out a lease that a fault left running
+        // what a fault left behind is gone after a session timeout and a second; without sessions (Redis) a second for
+        // restarted instances, since the final probes wait out a lease that a fault left running
         return faults.quiesceMillis() >= 0 ? faults.quiesceMillis()
-                : faults.none() ? 0 : !recipe.zooKeeper() ? 1000 : clients.sessionTimeoutMillis() + 1000;
+                : faults.none() ? 0
+                : !LockServices.of(recipe).sessions() ? 1000 : clients.sessionTimeoutMillis() + 1000;
     }
 
     /**
-     * The verdict this run is expected to reach on the Curator its clients run and, for a ZooKeeper recipe, the
-     * ZooKeeper its servers run, if the workload states one.
+     * The verdict this run is expected to reach on the Curator its clients run and, for a service whose servers run
+     * the release {@code zookeeper} names, on that release, if the workload states one.
      */
     public java.util.Optional<Verdict> expectedVerdict() {
-        return checking.expected(clients.curatorVersion(), recipe.zooKeeper() ? cluster.zooKeeperVersion() : null);
+        boolean release = LockServices.of(recipe).keys().contains("zookeeper");
+        return checking.expected(clients.curatorVersion(), release ? cluster.zooKeeperVersion() : null);
     }
 
     /** The spec as the key/value map a workload file holds (the keys workload files have always used). */

@@ -13,8 +13,8 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * A Toxiproxy server in a container on the servers' network, with the network alias {@value #ALIAS}: the backend for
- * servers in containers (ZooKeeper's {@code cluster container}). Host-side clients reach a proxy only through a port the container publishes, and the
- * published ports are fixed when the container is created: Testcontainers' ToxiproxyContainer publishes 32
+ * servers in containers (ZooKeeper's {@code cluster container}). Host-side clients reach a proxy only through a port
+ * the container publishes, and the published ports are fixed when the container is created: Testcontainers' ToxiproxyContainer publishes 32
  * ({@value #FIRST_CLIENT_PORT}-8697) and this class publishes more on request. Every client has its own proxy to every
  * server (so one client can be cut off alone), which takes clients x servers of them: 10 clients on 3 servers take 30.
  * {@link #clientProxyCapacity()} tells a runner how many fit, so it can refuse a topology up front; otherwise the
@@ -111,7 +111,8 @@ final class ContainerToxiproxy implements ToxiproxyBackend {
                 throw new IllegalStateException("toxiproxy container: client proxy " + name + " needs a published"
                         + " port, but all " + clientPorts + " (" + FIRST_CLIENT_PORT + "-"
                         + (FIRST_CLIENT_PORT + clientPorts - 1) + ") are taken: each client needs one per server,"
-                        + " so run fewer clients or publish more ports (ToxiproxyBackends.container(network, ports, servers))");
+                        + " so run fewer clients or publish more ports"
+                        + " (ToxiproxyBackends.container(network, ports, servers))");
             }
             return "0.0.0.0:" + port;
         }

@@ -36,7 +36,7 @@ class ArchitectureTest {
      * A branch on which service a lock runs on, a reach into another service's package, or a ZooKeeper ensemble built
      * outside ZooKeeper's service (its servers start behind {@code LockService.start}, as every service's do).
      */
-    private static final Pattern IDENTITY = Pattern.compile("recipe\\(\\)\\.(redis|postgres|etcd|zooKeeper|naive"
+    private static final Pattern IDENTITY = Pattern.compile("\\brecipe(\\(\\))?\\.(redis|postgres|etcd|zooKeeper|naive"
             + "|multiInstance)\\(\\)|Backend\\.(ZOOKEEPER|REDIS|POSTGRES|ETCD)\\b|Kind\\.(REDISSON|REDISSON_FENCED"
             + "|REDLOCK|REDLOCK_TUTORIAL|REDIS_SINGLE|PG_[A-Z_]+|ETCD_[A-Z_]+|NAIVE_[A-Z_]+)\\b"
             + "|^import io\\.lockchaos\\.(redis|pg|etcd|zookeeper)\\.|\\b(Local|Ssh|Container)Ensemble\\.builder\\(",
