@@ -38,6 +38,19 @@ public interface TransactionalSet {
         return false;
     }
 
+    /**
+     * Thrown by a {@link #writeSet} that certainly changed nothing for another reason than a refusal: its transaction
+     * failed before its commit was sent (a cut connection, a server that is down). The add fails; anything else a
+     * durable write throws leaves its outcome unknown.
+     */
+    final class NotWritten extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public NotWritten(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** Thrown by a {@link #writeSet} that certainly changed nothing: the store refused it (a stale holder's write). */
     final class Rejected extends Exception {
         private static final long serialVersionUID = 1L;

@@ -1,7 +1,7 @@
 package io.lockchaos.client;
 
-import io.lockchaos.api.LockClient;
 import io.lockchaos.api.DangerPoint;
+import io.lockchaos.api.LockClient;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,6 +25,7 @@ public final class ClientHandle {
     private volatile SessionControl session = SessionControl.NONE;
     private volatile PauseRequest pause;
     private volatile PauseRequest releasePause;
+    private volatile PauseRequest commitLoss;
 
     public ClientHandle(int worker) {
         this.worker = worker;
@@ -112,6 +113,34 @@ public final class ClientHandle {
             return;
         }
         releasePause = null;
+        if (r.claim()) {
+            r.run(this);
+        }
+    }
+
+    /**
+     * Asks the worker to run {@code r} (with no pause) the next time it is about to send the COMMIT of its critical
+     * section's transaction on the protected data in a database. One request may be given to many workers: the first
+     * takes it.
+     */
+    public void requestCommitLoss(PauseRequest r) {
+        commitLoss = r;
+    }
+
+    /** Withdraws a commit request the worker has not reached yet. */
+    public void cancelCommitLoss(PauseRequest r) {
+        if (commitLoss == r) {
+            commitLoss = null;
+        }
+    }
+
+    /** Called by the worker just before it sends a COMMIT: runs a commit request if one was asked for and is free. */
+    void commitPoint() throws InterruptedException {
+        PauseRequest r = commitLoss;
+        if (r == null) {
+            return;
+        }
+        commitLoss = null;
         if (r.claim()) {
             r.run(this);
         }

@@ -123,6 +123,25 @@ public interface LockService {
             throws Exception {
     }
 
+    /**
+     * Whether its servers can keep the protected data of a run whose lock is any service's ({@code protected_data}
+     * names it): a database, which the run starts beside the lock's servers as one server of its own.
+     */
+    default boolean keepsData() {
+        return false;
+    }
+
+    /**
+     * A connection to the protected data on the server at {@code address} (host:port: the worker's proxy, or the
+     * server itself for the final read), opened at first use; {@code timeout} bounds connecting and each statement,
+     * so that a lost answer ends as an unknown outcome.
+     *
+     * @throws UnsupportedOperationException for a service that does not {@link #keepsData}
+     */
+    default DataConnection openData(String address, java.time.Duration timeout) {
+        throw new UnsupportedOperationException(name() + " keeps no protected data");
+    }
+
     /** What this machine lacks to start the service's servers, in one line naming how to get it; null for nothing. */
     String missing();
 

@@ -1,7 +1,8 @@
 package io.lockchaos.client;
 
-import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.TransactionalSet;
 import io.lockchaos.checker.LockHolds;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.Op;
@@ -32,6 +33,9 @@ public final class LockWorker implements Runnable {
     private String mode;
     private List<String> keys;
     private Resources resources;
+    /** The worker's connection to the protected data in a database, or null when it is in the runner's memory. */
+    private DataConnection data;
+    private DataFencing fencing = DataFencing.NONE;
     private ClientMode clientMode = ClientMode.IGNORE;
     /** The client of the current process (its lease decides {@link #stillSafe} for Redis locks). */
     private LockClient current;
@@ -195,6 +199,20 @@ public final class LockWorker implements Runnable {
         }
     }
 
+    /** Just before a COMMIT on the protected data is sent, where the nemesis may lose its answer. */
+    private void commitPoint() {
+        if (handle == null) {
+            return;
+        }
+        try {
+            handle.commitPoint();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // the nemesis could not cut the way back: the commit goes on, and the fault records no process
+        }
+    }
+
     /** Inside a release, where a pause lets the lock expire between what the release reads and what it deletes. */
     private void releasePoint() throws InterruptedException {
         if (handle != null) {
@@ -205,6 +223,16 @@ public final class LockWorker implements Runnable {
     /** Runs the critical section on these resources while holding (instead of only sleeping). */
     public LockWorker resources(Resources r) {
         this.resources = r;
+        return this;
+    }
+
+    /**
+     * Keeps the protected set in a database through {@code connection} (the worker's own), fenced by the grant's token
+     * as {@code fencing} says; a lock that keeps its data in its own transaction keeps it there still.
+     */
+    public LockWorker data(DataConnection connection, DataFencing fencing) {
+        this.data = connection;
+        this.fencing = fencing;
         return this;
     }
 
@@ -386,9 +414,12 @@ public final class LockWorker implements Runnable {
     private boolean holdOnce(Grant g, Duration hold) {
         try {
             if (resources != null) {
+                TransactionalSet store = current == null ? null : current.transactionalSet();
+                if (store == null && data != null) {
+                    store = data.grant(g.czxid(), fencing, this::commitPoint);
+                }
                 awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(),
-                        this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()),
-                        current == null ? null : current.transactionalSet());
+                        this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()), store);
             } else {
                 holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
             }

@@ -190,6 +190,9 @@ public final class Resources {
         } catch (TransactionalSet.Rejected e) {
             rec.complete(add, OpType.FAIL, null, "rejected: " + e.getMessage());
             return null;
+        } catch (TransactionalSet.NotWritten e) {
+            rec.complete(add, OpType.FAIL, null, "not written: " + e.getMessage());
+            return null;
         } catch (Exception e) {
             if (durable) {
                 rec.complete(add, OpType.INFO, null, "unknown: " + e); // such a write may have landed

@@ -15,8 +15,9 @@ import java.util.TreeSet;
  * some schedule entry of that fault (any of its targets) passes {@link TestSpecs#validate} with one of that backend's
  * usual set-ups, which each lock service declares ({@link LockService#setUps}: for ZooKeeper, local and netns, 3 and
  * 5 servers, and 3 or 5 hosts over SSH; Redis, one instance and Redlock's three; PostgreSQL, one server and a primary
- * with two or four replicas; etcd, three members, five in namespaces, and clients in agents). The Faults page's table by backend is this table, so the page cannot claim what a workload file would be
- * refused.
+ * with two or four replicas; etcd, three members, five in namespaces, and clients in agents), each also with the
+ * protected data in a database ({@code protected_data}), whose path has faults of its own. The Faults page's table
+ * by backend is this table, so the page cannot claim what a workload file would be refused.
  */
 public final class FaultSupport {
     private FaultSupport() {
@@ -39,7 +40,15 @@ public final class FaultSupport {
         if (kind.takesNodes()) {
             targets.add("node:2");
         }
+        List<Map<String, String>> setUps = new ArrayList<>();
         for (Map<String, String> setUp : BACKENDS.get(backend)) {
+            setUps.add(setUp);
+            // the same set-up with the protected data in a database, where the faults of its path apply
+            Map<String, String> withData = new LinkedHashMap<>(setUp);
+            withData.put("protected_data", "postgres");
+            setUps.add(withData);
+        }
+        for (Map<String, String> setUp : setUps) {
             for (String target : targets) {
                 Map<String, String> keys = new LinkedHashMap<>(setUp);
                 keys.put("clients", "5");

@@ -2,6 +2,9 @@ package io.lockchaos.core;
 
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.TransactionalSet;
+import io.lockchaos.client.DataConnection;
+import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
@@ -35,7 +38,11 @@ final class FinalPhase {
         this.keys = keys;
     }
 
-    void run(String connect, Recorder rec, Collection<Resources> resources) throws Exception {
+    /**
+     * Probes every key, reads the protected sets (from the database at {@code dataAddress} when the data is kept
+     * there, null otherwise) and inspects what the servers still hold.
+     */
+    void run(String connect, Recorder rec, Collection<Resources> resources, String dataAddress) throws Exception {
         int process = Op.FIRST_FINAL_PROCESS;
         List<String> probeKeys = spec.recipe().spansKeys() ? List.of("multi") : keys;
         Map<String, LockClient> probes = new java.util.HashMap<>();
@@ -46,10 +53,18 @@ final class FinalPhase {
             }
         }
         int reader = process;
-        for (Resources r : resources) {
-            // a lock that keeps its data is read through a client of its own (the key's probe, its hold given back)
-            LockClient c = probes.get(r.lockKey());
-            r.finalRead(rec, reader, c == null ? null : c.transactionalSet());
+        try (DataConnection data = dataAddress == null ? null
+                : spec.dataService().openData(dataAddress, Duration.ofSeconds(10))) {
+            for (Resources r : resources) {
+                // a lock that keeps its data is read through a client of its own (the key's probe, its hold given
+                // back); data in a database is read there, on a connection of the final phase's own
+                LockClient c = probes.get(r.lockKey());
+                TransactionalSet store = c == null ? null : c.transactionalSet();
+                if (store == null && data != null) {
+                    store = data.grant(-1, DataFencing.NONE, () -> { });
+                }
+                r.finalRead(rec, reader, store);
+            }
         }
         inspect(connect, rec);
     }

@@ -198,6 +198,15 @@ public final class Keys {
                     + " `async` or `remote_apply` makes node 1 a primary and the other nodes its streaming replicas,"
                     + " commits waiting for none or for a replica's apply; the target of a `failover` takes over (see"
                     + " Database locks)"),
+            key("protected_data", Type.TEXT, "memory", Long.MIN_VALUE, Long.MAX_VALUE, "--protected-data", "where"
+                    + " the set a holder's critical section reads and writes back lives: `memory` (the runner's) or"
+                    + " `postgres` (a table of a PostgreSQL server the run starts beside the lock's, each client"
+                    + " through a proxy of its own: begin, read, hold, write, commit, then release; see Database"
+                    + " work)"),
+            key("data_fencing", Type.TEXT, "none", Long.MIN_VALUE, Long.MAX_VALUE, "--data-fencing",
+                    "`protected_data postgres`: `none` writes unconditioned; `token` conditions each write on the"
+                    + " grant's fencing token (`... WHERE fence <= token`); `claim` also raises the row's fence to"
+                    + " the token as it reads (see Database work)"),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"

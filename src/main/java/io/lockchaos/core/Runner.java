@@ -7,8 +7,10 @@ import io.lockchaos.checker.CheckResult;
 import io.lockchaos.checker.Checkers;
 import io.lockchaos.client.ClientHandle;
 import io.lockchaos.client.ClientRegistry;
+import io.lockchaos.client.DataConnection;
 import io.lockchaos.client.Library;
 import io.lockchaos.client.LiveMonitor;
+import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.client.LockWorker;
 import io.lockchaos.client.Recorder;
@@ -17,6 +19,7 @@ import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.UserLock;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.PeerRouting;
@@ -89,6 +92,12 @@ public final class Runner {
     private long agentStartMillis = -1;
     private final String external;
     private final Map<String, Resources> resources = new LinkedHashMap<>();
+    /**
+     * The servers of the protected data ({@code protected_data}) in this run, or null when it is in memory; and the
+     * workers' connections to it, closed when the workers are done.
+     */
+    private Cluster dataServers;
+    private final List<DataConnection> dataConnections = new ArrayList<>();
     private Sessions sessions;
     private java.io.PrintStream console;
     private int overheadRounds;
@@ -178,7 +187,7 @@ public final class Runner {
 
     private ToxiproxyBackend backend(Schedule schedule) throws IOException {
         boolean peers = schedule.needsPeerProxies() && !spec.cutsWithIptables();
-        if (!schedule.needsClientProxies() && !peers) {
+        if (!schedule.needsClientProxies() && !peers && spec.dataService() == null) {
             return null;
         }
         if (schedule.needsPeerProxies() && external != null) {
@@ -285,6 +294,7 @@ public final class Runner {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cutsWithIptables() ? net
                     : PeerRouting.DIRECT);
+                 Cluster data = dataServers();
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
                         : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
@@ -292,6 +302,13 @@ public final class Runner {
                     zk.start();
                     zk.awaitHealthy(Duration.ofSeconds(60));
                 }
+                if (data != null) {
+                    try (Phases.Step s = phases.start("starting the protected data's " + spec.dataService().servers())) {
+                        data.start();
+                        data.awaitHealthy(Duration.ofSeconds(60));
+                    }
+                }
+                dataServers = data;
                 Recorder rec = new Recorder(w);
                 agents = startAgents(phases);
                 sessions = new Sessions(spec, rec, agents);
@@ -334,7 +351,8 @@ public final class Runner {
                         driver.healAndQuiesce(spec.quiesce());
                     }
                     try (Phases.Step s = phases.start("final probes, reads and inspection")) {
-                        new FinalPhase(spec, sessions, allKeys()).run(zk.connectString(), rec, resources.values());
+                        new FinalPhase(spec, sessions, allKeys()).run(zk.connectString(), rec, resources.values(),
+                                data == null ? null : data.connectString());
                     }
                 } finally {
                     heartbeat.close();
@@ -397,6 +415,34 @@ public final class Runner {
     }
 
     /** Persistent parents for the naive locks (Curator creates its own containers). */
+    /**
+     * How long a statement on the protected data may wait for its answer: a lost answer then ends as an unknown
+     * outcome, and a holder is not kept past a few holds by a database that does not answer.
+     */
+    private static final Duration DATA_TIMEOUT = Duration.ofSeconds(5);
+
+    /** The protected data's server, not started yet, or null when the data is in memory. */
+    private Cluster dataServers() throws IOException {
+        LockService service = spec.dataService();
+        if (service == null) {
+            return null;
+        }
+        // one server of its own, in the default set-up of its service (its keys are the lock's, not the data's)
+        return service.start(new ServerPlan(runDir.resolve("data"), 1, spec.recipe(), ClusterKind.LOCAL, null, false,
+                ServerPlan.Membership.FIXED, PeerRouting.DIRECT, null, key -> Keys.value(TestSpec.DEFAULTS, key)));
+    }
+
+    /** Worker {@code worker}'s connection to the protected data, through its own proxy; null when it is in memory. */
+    private DataConnection dataConnection(NemesisContext ctx, int worker) {
+        if (dataServers == null) {
+            return null;
+        }
+        DataConnection c = spec.dataService().openData(ctx.network().dataAddress(worker, dataServers.nodes()),
+                DATA_TIMEOUT);
+        dataConnections.add(c);
+        return c;
+    }
+
     private void prepare(String connect) throws Exception {
         LockServices.of(spec.recipe()).prepare(connect, spec.recipe(), allKeys(),
                 (int) spec.clients().sessionTimeoutMillis());
@@ -462,7 +508,8 @@ public final class Runner {
                 lw.keys(allKeys());
             }
             if (spec.recipe().protectsResources() && !read) {
-                lw.resources(resources.computeIfAbsent(key, Resources::new));
+                lw.resources(resources.computeIfAbsent(key, Resources::new)).data(dataConnection(ctx, worker),
+                        spec.dataFencing());
             }
             Thread t = new Thread(() -> {
                 try {
@@ -500,6 +547,8 @@ public final class Runner {
                 }
             }
         }
+        dataConnections.forEach(DataConnection::close);
+        dataConnections.clear();
         // nemesis ops must not interleave: the final heal comes after the driver's last op
         nemesis.interrupt();
         nemesis.join();

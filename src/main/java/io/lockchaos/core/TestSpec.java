@@ -1,9 +1,14 @@
 package io.lockchaos.core;
 
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.fault.Schedule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -58,6 +63,34 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
     /** A text key's value. */
     public String text(String key) {
         return valueOf(key, Keys.Type.TEXT);
+    }
+
+    /**
+     * The service whose server keeps the protected data ({@code protected_data}), or null when the runner's memory
+     * does.
+     *
+     * @throws IllegalArgumentException naming the key, for a value that names no service that keeps data
+     */
+    public LockService dataService() {
+        String v = text("protected_data");
+        if (v.equals("memory")) {
+            return null;
+        }
+        for (LockService service : LockServices.all()) {
+            if (service.keepsData() && service.backend().name().equalsIgnoreCase(v)) {
+                return service;
+            }
+        }
+        List<String> names = new ArrayList<>(List.of("memory"));
+        LockServices.all().stream().filter(LockService::keepsData)
+                .forEach(d -> names.add(d.backend().name().toLowerCase(Locale.ROOT)));
+        throw new IllegalArgumentException("protected_data: expected " + String.join(" or ", names) + ", got '" + v
+                + "'");
+    }
+
+    /** How writes to the protected data in a database use the grant's token ({@code data_fencing}). */
+    public DataFencing dataFencing() {
+        return DataFencing.parse(text("data_fencing"));
     }
 
     /** A true-or-false key's value. */

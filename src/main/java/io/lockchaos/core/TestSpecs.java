@@ -7,18 +7,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
 import io.lockchaos.client.ClientMode;
-import io.lockchaos.client.LockSettings;
+import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
+import io.lockchaos.client.LockSettings;
 import io.lockchaos.client.ServiceSpec;
 import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultEvent;
 import io.lockchaos.fault.FaultKind;
 import io.lockchaos.fault.Schedule;
-import io.lockchaos.store.RunDir;
 import io.lockchaos.ssh.SshOptions;
+import io.lockchaos.store.RunDir;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -402,7 +403,7 @@ public final class TestSpecs {
             for (FaultEvent e : schedule.events()) {
                 Fault f = e.fault();
                 FaultKind k = f.kind();
-                boolean servers = !f.target().equals("clients");
+                boolean servers = !f.target().equals("clients") && !f.target().equals("data");
                 if (k == FaultKind.PACKET_LOSS && (!iptables
                         || !f.target().equals("servers"))) {
                     throw new SpecException(source + ": nemesis: packet-loss drops packets between servers: it takes"
@@ -424,6 +425,35 @@ public final class TestSpecs {
             }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": nemesis: " + e.getMessage());
+        }
+    }
+
+    /** Where the protected data lives, and the faults of its path: each refusal names its key. */
+    private static void validateData(String source, TestSpec s) throws SpecException {
+        LockService data;
+        try {
+            data = s.dataService();
+            if (s.dataFencing() != DataFencing.NONE && data == null) {
+                throw new IllegalArgumentException("data_fencing: " + s.dataFencing().wireName() + " conditions"
+                        + " writes to a database: it needs protected_data postgres");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new SpecException(source + ": " + e.getMessage());
+        }
+        if (data != null && !s.recipe().protectsResources()) {
+            throw new SpecException(source + ": protected_data: " + s.recipe().wireName() + " admits several holders"
+                    + " at once, which run no critical section");
+        }
+        if (data != null && s.cluster().kind() != ClusterKind.LOCAL) {
+            throw new SpecException(source + ": protected_data: the database runs beside servers of cluster local,"
+                    + " got cluster " + s.cluster().kind().wireName());
+        }
+        for (FaultEvent e : s.schedule().events()) {
+            Fault f = e.fault();
+            if (f.onData() && data == null) {
+                throw new SpecException(source + ": nemesis: " + f.kind().wireName() + " " + f.target() + " acts on"
+                        + " the path to the protected data in a database: it needs protected_data postgres");
+            }
         }
     }
 
@@ -606,6 +636,7 @@ public final class TestSpecs {
         }
         validateSsh(source, s);
         validateSchedule(source, s);
+        validateData(source, s);
         validateAgents(source, s);
         serviceRefusal(source, s);
         long min = 2L * cluster.tickMillis();

@@ -47,12 +47,18 @@ public record Fault(FaultKind kind, String target, Map<String, Long> options) {
     /** Whether the fault needs a proxy in front of every server for each client. */
     public boolean needsClientProxies() {
         return kind == FaultKind.ISOLATE_CLIENT || kind == FaultKind.ISOLATE_SERVER || kind == FaultKind.PAUSE_CLIENT
-                || traffic() && !target.equals("servers");
+                || traffic() && !target.equals("servers") && !onData();
+    }
+
+    /** Whether the fault acts on the clients' connections to the protected data in a database, not the lock's. */
+    public boolean onData() {
+        return kind == FaultKind.LOSE_COMMIT || target.equals("data");
     }
 
     /** Whether the fault needs a proxy on every directed pair of servers. */
     public boolean needsPeerProxies() {
-        return kind == FaultKind.ISOLATE_SERVER || kind.partitionsServers() || traffic() && !target.equals("clients");
+        return kind == FaultKind.ISOLATE_SERVER || kind.partitionsServers()
+                || traffic() && !target.equals("clients") && !onData();
     }
 
     /** The fault as the timeline writes it, e.g. {@code latency clients latency_ms=200}. */

@@ -42,6 +42,12 @@ public enum FaultKind {
      */
     PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME),
     /**
+     * A lost answer: the next holder to commit its critical section's transaction to the protected data in a database
+     * ({@code protected_data}) sends its COMMIT, and the answer is dropped (its connection's way back is cut just
+     * before, until the fault ends): the commit may have taken, and the holder cannot know.
+     */
+    LOSE_COMMIT(Targets.COMMIT, Fn.START, Fn.STOP),
+    /**
      * Moves servers' wall clocks {@code by_ms} ahead (negative: behind) for the fault's duration, then back: on Redis
      * a key then expires early on those instances only (servers this machine starts, under the clock-shift library).
      */
@@ -97,7 +103,10 @@ public enum FaultKind {
         HOLDER(Set.of("holder", "random", "releaser", "waiter", "next-waiter")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
-        TRAFFIC(Set.of("clients", "servers", "all")),
+        /** {@code data}: the clients' connections to the protected data in a database ({@code protected_data}). */
+        TRAFFIC(Set.of("clients", "servers", "all", "data")),
+        /** The next holder to commit (or {@code process:N}'s next commit). */
+        COMMIT(Set.of("holder")),
         /**
          * Servers as SERVERS names them, or client agents: {@code clients} (every one), or one client's own agent as
          * a client fault names it ({@code holder}, {@code waiter}, {@code next-waiter}, {@code process:N}): a lease
@@ -117,7 +126,7 @@ public enum FaultKind {
             if (names.contains(t)) {
                 return true;
             }
-            if (this == CLIENT || this == HOLDER || this == CLOCKS) {
+            if (this == CLIENT || this == HOLDER || this == CLOCKS || this == COMMIT) {
                 if (t.matches("process:[0-9]+")) {
                     return true;
                 }
@@ -132,7 +141,8 @@ public enum FaultKind {
                 case HOLDER -> "holder, releaser, waiter, next-waiter, random or process:N";
                 case SERVER -> "leader, follower, random or node:N";
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
-                case TRAFFIC -> "clients, servers or all";
+                case TRAFFIC -> "clients, servers, all or data";
+                case COMMIT -> "holder or process:N";
                 case CLOCKS -> "leader, follower, random, minority, majority, all or node:N (servers), clients,"
                         + " holder, waiter, next-waiter or process:N (client agents)";
             };
@@ -206,7 +216,7 @@ public enum FaultKind {
         }
         return switch (targets) {
             case NONE -> "";
-            case CLIENT, HOLDER -> "holder";
+            case CLIENT, HOLDER, COMMIT -> "holder";
             case SERVER, SERVERS, CLOCKS -> "random";
             case TRAFFIC -> "clients";
         };

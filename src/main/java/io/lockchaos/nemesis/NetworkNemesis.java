@@ -229,7 +229,8 @@ final class NetworkNemesis implements Nemesis {
     }
 
     private void traffic(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value) throws IOException {
-        boolean servers = !fault.target().equals("clients");
+        boolean data = fault.target().equals("data");
+        boolean servers = !fault.target().equals("clients") && !data;
         if (servers && ctx.partitioner() instanceof IptablesPartitioner) {
             betweenServers(fault, ctx, tag, value);
         } else if (fault.kind() == FaultKind.PACKET_LOSS) {
@@ -237,8 +238,11 @@ final class NetworkNemesis implements Nemesis {
                     + " and --cluster netns (proxies carry TCP streams, not packets)");
         }
         List<String> proxies = new ArrayList<>();
-        if (ctx.network() != null && !fault.target().equals("servers")) {
+        if (ctx.network() != null && !fault.target().equals("servers") && !data) {
             proxies.addAll(ctx.network().allClientProxies());
+        }
+        if (ctx.network() != null && data) {
+            proxies.addAll(ctx.network().allDataProxies());
         }
         if (ctx.network() != null && servers && !(ctx.partitioner() instanceof IptablesPartitioner)) {
             proxies.addAll(ctx.network().allPeerProxies());
@@ -256,6 +260,12 @@ final class NetworkNemesis implements Nemesis {
                     proxy.toxics().latency(name, ToxicDirection.DOWNSTREAM, fault.option("latency_ms", 100))
                             .setJitter(fault.option("jitter_ms", 0));
                     ctx.network().added(tag, p, ToxicDirection.DOWNSTREAM);
+                    if (data) {
+                        // a write held in flight on its way to the database lands after the lock has moved on
+                        proxy.toxics().latency(up, ToxicDirection.UPSTREAM, fault.option("latency_ms", 100))
+                                .setJitter(fault.option("jitter_ms", 0));
+                        ctx.network().added(tag, p, ToxicDirection.UPSTREAM);
+                    }
                 }
                 case BANDWIDTH -> {
                     proxy.toxics().bandwidth(name, ToxicDirection.DOWNSTREAM, fault.option("rate_kbs", 10));

@@ -68,6 +68,10 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
         return "client-" + worker + "-n" + n.id();
     }
 
+    static String dataProxy(int worker, ServerNode n) {
+        return "data-" + worker + "-n" + n.id();
+    }
+
     static String peerProxy(String port, ServerNode from, ServerNode to) {
         return "peer-" + port + "-" + from.id() + "-" + to.id();
     }
@@ -77,6 +81,21 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
         StringBuilder s = new StringBuilder();
         for (ServerNode n : nodes) {
             InetSocketAddress a = placement.clientSide(proxy(clientProxy(worker, n),
+                    placement.upstream(n, ProxyPlacement.Target.CLIENT), true).getListen());
+            s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
+        }
+        return s.toString();
+    }
+
+    /**
+     * The address ({@code host:port}, several comma-separated) worker {@code worker} reaches the protected data's
+     * servers at: its own proxy to each, apart from its proxies to the lock's servers, so that the data path has
+     * faults of its own.
+     */
+    public String dataAddress(int worker, List<ServerNode> nodes) {
+        StringBuilder s = new StringBuilder();
+        for (ServerNode n : nodes) {
+            InetSocketAddress a = placement.clientSide(proxy(dataProxy(worker, n),
                     placement.upstream(n, ProxyPlacement.Target.CLIENT), true).getListen());
             s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
         }
@@ -108,6 +127,16 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
     /** Every client proxy. */
     List<String> allClientProxies() {
         return proxies.keySet().stream().filter(p -> p.startsWith("client-")).toList();
+    }
+
+    /** Every proxy to the protected data's servers. */
+    List<String> allDataProxies() {
+        return proxies.keySet().stream().filter(p -> p.startsWith("data-")).toList();
+    }
+
+    /** Worker {@code worker}'s proxies to the protected data's servers. */
+    List<String> dataProxies(int worker) {
+        return proxies.keySet().stream().filter(p -> p.startsWith("data-" + worker + "-n")).toList();
     }
 
     /** Every peer proxy. */

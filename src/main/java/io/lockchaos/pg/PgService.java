@@ -1,17 +1,19 @@
 package io.lockchaos.pg;
 
-import io.lockchaos.cluster.ClusterKind;
-import io.lockchaos.fault.FaultKind;
-import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
+import io.lockchaos.client.DataConnection;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
-import io.lockchaos.fault.Fault;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,16 @@ public final class PgService implements LockService {
     public Cluster start(ServerPlan plan) throws IOException {
         return PgServers.create(plan.folder(), plan.nodes(), plan.recipe().promises().leased(), plan.clockShift(),
                 PgReplication.parse(String.valueOf(plan.setting("pg_replication"))), plan.routing());
+    }
+
+    @Override
+    public boolean keepsData() {
+        return true;
+    }
+
+    @Override
+    public DataConnection openData(String address, Duration timeout) {
+        return new PgData(address, timeout);
     }
 
     @Override

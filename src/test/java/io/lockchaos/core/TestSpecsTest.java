@@ -1,16 +1,12 @@
 package io.lockchaos.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.lockchaos.checker.Verdict;
-import io.lockchaos.client.UserLock;
-import io.lockchaos.ssh.SshOptions;
 import io.lockchaos.client.ClientMode;
+import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
+import io.lockchaos.client.UserLock;
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.ssh.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -20,6 +16,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TestSpecsTest {
     @TempDir
@@ -36,10 +36,41 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "library_version", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
+                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "stall_ms", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
+    }
+
+    @Test
+    void theProtectedDataGoesToADatabaseOnlyWhereItCanAndItsFaultsNeedIt() throws Exception {
+        TestSpec ok = TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("protected_data",
+                "postgres", "data_fencing", "claim", "nemesis", "at 1s lose-commit holder for 2s; at 4s latency data"
+                + " latency_ms=100 for 1s")));
+        assertEquals("PostgreSQL", ok.dataService().name());
+        assertEquals(DataFencing.CLAIM, ok.dataFencing());
+        assertEquals(null, TestSpec.DEFAULTS.dataService(), "memory: the runner's");
+        assertFalse(ok.schedule().needsPeerProxies() || ok.schedule().needsClientProxies(),
+                "faults of the data path need no proxies on the lock's path");
+        Map<Map<String, String>, String> refused = Map.of(
+                Map.of("protected_data", "mysql"), "w: protected_data: expected memory or postgres, got 'mysql'",
+                Map.of("data_fencing", "token"), "w: data_fencing: token conditions writes to a database: it needs"
+                        + " protected_data postgres",
+                Map.of("protected_data", "postgres", "data_fencing", "always"), "w: data_fencing: expected none,"
+                        + " token or claim, got 'always'",
+                Map.of("protected_data", "postgres", "recipe", "semaphore:2"), "w: protected_data: semaphore:2 admits"
+                        + " several holders at once, which run no critical section",
+                Map.of("protected_data", "postgres", "cluster", "netns"), "w: protected_data: the database runs"
+                        + " beside servers of cluster local, got cluster netns",
+                Map.of("nemesis", "at 1s lose-commit holder for 1s"), "w: nemesis: lose-commit holder acts on the path"
+                        + " to the protected data in a database: it needs protected_data postgres",
+                Map.of("nemesis", "at 1s latency data for 1s"), "w: nemesis: latency data acts on the path to the"
+                        + " protected data in a database: it needs protected_data postgres");
+        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
+            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
+                    TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
+            assertEquals(e.getValue(), x.getMessage());
+        }
     }
 
     @Test
