@@ -32,6 +32,12 @@ public interface DataConnection extends AutoCloseable {
      */
     void write(String name, List<Long> elements, long fence, Runnable beforeCommit) throws Exception;
 
+    /**
+     * Rolls back a transaction that {@link #read} began and no {@link #write} ended (a critical section that stopped
+     * before its write): what it read, and for a claim the row's lock, is let go at once, not at the next hold.
+     */
+    void abandon();
+
     /** Closes the connection; an open transaction is rolled back by the server. */
     @Override
     void close();

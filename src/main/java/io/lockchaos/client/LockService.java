@@ -132,6 +132,16 @@ public interface LockService {
     }
 
     /**
+     * Whether {@code recipe}'s clients keep the protected set themselves, in the lock's own store ({@link
+     * io.lockchaos.api.LockClient#transactionalSet}): PostgreSQL's lock taken in the transaction that writes it, whose
+     * release is the commit; etcd's fenced lock, whose writes are conditioned on its key. Such a run has no other
+     * place for its data ({@code protected_data} is refused), and a lost commit answer is its release's.
+     */
+    default boolean keepsOwnData(LockRecipe recipe) {
+        return false;
+    }
+
+    /**
      * A connection to the protected data on the server at {@code address} (host:port: the worker's proxy, or the
      * server itself for the final read), opened at first use; {@code timeout} bounds connecting and each statement,
      * so that a lost answer ends as an unknown outcome.

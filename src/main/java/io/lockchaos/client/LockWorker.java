@@ -218,6 +218,9 @@ public final class LockWorker implements Runnable {
         if (handle != null) {
             handle.releasePoint();
         }
+        if (awaitingCommit != null) {
+            commitPoint(); // a lock that keeps its data commits it with this release (pg-advisory-xact)
+        }
     }
 
     /** Runs the critical section on these resources while holding (instead of only sleeping). */
@@ -415,11 +418,19 @@ public final class LockWorker implements Runnable {
         try {
             if (resources != null) {
                 TransactionalSet store = current == null ? null : current.transactionalSet();
-                if (store == null && data != null) {
+                boolean inDatabase = store == null && data != null;
+                if (inDatabase) {
                     store = data.grant(g.czxid(), fencing, this::commitPoint);
+                    resources.keptInDatabase();
                 }
-                awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(),
-                        this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()), store);
+                try {
+                    awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(),
+                            this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()), store);
+                } finally {
+                    if (inDatabase) {
+                        data.abandon(); // a section that stopped before its write lets its transaction go now
+                    }
+                }
             } else {
                 holdWhile(hold.toMillis(), this::stillSafe, this::validUntil);
             }

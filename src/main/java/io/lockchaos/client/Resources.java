@@ -41,6 +41,8 @@ public final class Resources {
     private long[] set = new long[0];
     /** Whether a holder kept the set in its lock's own store: the final read must then read it there. */
     private volatile boolean kept;
+    /** Whether holders kept the set in the run's database ({@code protected_data}): the final read reads it there. */
+    private volatile boolean inDatabase;
     private long highestToken = -1;
 
     public Resources(String lockKey) {
@@ -156,6 +158,9 @@ public final class Resources {
             } else {
                 copy = new TreeSet<>(store.readSet(setKey));
             }
+        } catch (TransactionalSet.Rejected e) {
+            rec.complete(add, OpType.FAIL, null, "rejected: " + e.getMessage()); // a claim refused as it read
+            return null;
         } catch (Exception e) {
             rec.complete(add, OpType.FAIL, null, "not written: " + e);
             return null;
@@ -207,6 +212,16 @@ public final class Resources {
             return null;
         }
         return add;
+    }
+
+    /** Notes that a holder keeps the set in the run's database rather than in its lock's own store. */
+    public void keptInDatabase() {
+        inDatabase = true;
+    }
+
+    /** Whether holders kept the set in the run's database. */
+    public boolean inDatabase() {
+        return inDatabase;
     }
 
     /** Records the final read of the set. */

@@ -60,7 +60,7 @@ final class FinalPhase {
                 // back); data in a database is read there, on a connection of the final phase's own
                 LockClient c = probes.get(r.lockKey());
                 TransactionalSet store = c == null ? null : c.transactionalSet();
-                if (store == null && data != null) {
+                if (store == null && data != null && r.inDatabase()) {
                     store = data.grant(-1, DataFencing.NONE, () -> { });
                 }
                 r.finalRead(rec, reader, store);

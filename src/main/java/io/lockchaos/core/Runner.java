@@ -455,6 +455,16 @@ public final class Runner {
      */
     private void runWorkers(Cluster zk, Recorder rec, NemesisContext ctx, NemesisDriver driver, boolean proxied)
             throws InterruptedException {
+        try {
+            runAndJoinWorkers(zk, rec, ctx, driver, proxied);
+        } finally {
+            dataConnections.forEach(DataConnection::close);
+            dataConnections.clear();
+        }
+    }
+
+    private void runAndJoinWorkers(Cluster zk, Recorder rec, NemesisContext ctx, NemesisDriver driver,
+                                   boolean proxied) throws InterruptedException {
         SpecWorkload plan = new SpecWorkload(spec);
         // everything that can fail comes before the first thread starts: a thread waiting for the others to be
         // ready would otherwise wait for ever
@@ -547,8 +557,6 @@ public final class Runner {
                 }
             }
         }
-        dataConnections.forEach(DataConnection::close);
-        dataConnections.clear();
         // nemesis ops must not interleave: the final heal comes after the driver's last op
         nemesis.interrupt();
         nemesis.join();

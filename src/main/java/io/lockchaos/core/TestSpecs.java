@@ -444,15 +444,23 @@ public final class TestSpecs {
             throw new SpecException(source + ": protected_data: " + s.recipe().wireName() + " admits several holders"
                     + " at once, which run no critical section");
         }
+        boolean ownData = LockServices.of(s.recipe()).keepsOwnData(s.recipe());
+        if (data != null && ownData) {
+            throw new SpecException(source + ": protected_data: " + s.recipe().wireName() + " keeps the data in the"
+                    + " lock's own store, on its own server: leave protected_data out");
+        }
         if (data != null && s.cluster().kind() != ClusterKind.LOCAL) {
             throw new SpecException(source + ": protected_data: the database runs beside servers of cluster local,"
                     + " got cluster " + s.cluster().kind().wireName());
         }
         for (FaultEvent e : s.schedule().events()) {
             Fault f = e.fault();
-            if (f.onData() && data == null) {
+            // a lock that keeps its own data commits it with its release, whose answer can be lost
+            if (f.onData() && data == null && !(f.kind() == FaultKind.LOSE_COMMIT && ownData)) {
                 throw new SpecException(source + ": nemesis: " + f.kind().wireName() + " " + f.target() + " acts on"
-                        + " the path to the protected data in a database: it needs protected_data postgres");
+                        + " the path to the protected data in a database: it needs protected_data postgres"
+                        + (f.kind() == FaultKind.LOSE_COMMIT ? " (or a lock that keeps it: pg-advisory-xact,"
+                        + " etcd-lock-fenced)" : ""));
             }
         }
     }

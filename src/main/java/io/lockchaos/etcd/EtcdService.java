@@ -1,8 +1,5 @@
 package io.lockchaos.etcd;
 
-import io.lockchaos.cluster.ClusterKind;
-import io.lockchaos.fault.FaultKind;
-import java.util.EnumSet;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
@@ -10,8 +7,11 @@ import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
 import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.cluster.Netns;
+import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +51,11 @@ public final class EtcdService implements LockService {
             ns.close();
             throw e;
         }
+    }
+
+    @Override
+    public boolean keepsOwnData(LockRecipe recipe) {
+        return recipe.kind() == LockRecipe.Kind.ETCD_LOCK_FENCED;
     }
 
     @Override

@@ -47,6 +47,7 @@ public record Fault(FaultKind kind, String target, Map<String, Long> options) {
     /** Whether the fault needs a proxy in front of every server for each client. */
     public boolean needsClientProxies() {
         return kind == FaultKind.ISOLATE_CLIENT || kind == FaultKind.ISOLATE_SERVER || kind == FaultKind.PAUSE_CLIENT
+                || kind == FaultKind.LOSE_COMMIT // a lock that keeps its data commits on the lock's path
                 || traffic() && !target.equals("servers") && !onData();
     }
 

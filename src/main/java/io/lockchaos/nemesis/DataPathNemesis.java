@@ -5,7 +5,6 @@ import io.lockchaos.client.ClientHandle;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * back of its connection to the database cut just before it sends the COMMIT, so the COMMIT reaches the server and
  * its answer never reaches the client. The cut is made in the holder's own thread at that point, so it is exact; the
  * client learns nothing until its statement times out (the outcome is unknown, recorded as info), and when the fault
- * ends the proxy drops the connection.
+ * ends the proxy drops the connection. A lock that commits the data with its own release ({@code pg-advisory-xact})
+ * has its way back from the lock's server cut instead, just before the release sends its COMMIT.
  */
 final class DataPathNemesis implements Nemesis {
     /** How long the nemesis waits for a holder to reach its commit. */
@@ -39,14 +39,20 @@ final class DataPathNemesis implements Nemesis {
         List<ClientHandle> candidates = fault.target().startsWith("process:")
                 ? List.of(ctx.client(fault.target())) : ctx.clients().all();
         AtomicReference<ClientHandle> who = new AtomicReference<>();
+        AtomicReference<Integer> process = new AtomicReference<>();
+        AtomicReference<String> problem = new AtomicReference<>();
         ClientHandle.PauseRequest request = new ClientHandle.PauseRequest(0, h -> {
             who.set(h);
+            process.set(h.process()); // the process that commits: it retires once the answer is lost
             try {
-                for (String p : ctx.network().dataProxies(h.worker())) {
+                // the commit goes to the data's server; a lock that keeps its data commits on the lock's own path
+                List<String> path = ctx.network().dataProxies(h.worker());
+                for (String p : path.isEmpty() ? ctx.network().clientProxies(h.worker(), ctx.cluster().nodes())
+                        : path) {
                     ctx.network().blackhole(p, ToxicDirection.DOWNSTREAM, tag);
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } catch (IOException | RuntimeException e) {
+                problem.set(String.valueOf(e.getMessage())); // the commit goes on; the fault says why it missed
             }
         }, h -> { });
         candidates.forEach(h -> h.requestCommitLoss(request));
@@ -62,11 +68,16 @@ final class DataPathNemesis implements Nemesis {
         if (!reached) {
             throw new IllegalStateException("no holder reached its commit within " + REACH_MILLIS + " ms");
         }
+        if (problem.get() != null) {
+            ctx.network().remove(tag);
+            throw new IllegalStateException("could not cut process " + process.get() + "'s way back: "
+                    + problem.get());
+        }
         ClientHandle h = who.get();
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());
-        value.put("process", h.process());
+        value.put("process", process.get());
         value.put("worker", h.worker());
         return new Started(value, () -> {
             ctx.network().remove(tag);

@@ -50,22 +50,39 @@ final class PgData implements DataConnection {
         }
         close();
         Connection c = DriverManager.getConnection(PgServers.url(address, timeout, timeout));
-        try (Statement s = c.createStatement()) {
-            s.execute(CREATE);
-        } catch (SQLException e) {
-            // IF NOT EXISTS is not safe against a concurrent CREATE: the client that loses finds the table there
-            if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
-                c.close();
-                throw e;
+        try {
+            try (Statement s = c.createStatement()) {
+                s.execute(CREATE);
+            } catch (SQLException e) {
+                // IF NOT EXISTS is not safe against a concurrent CREATE: the client that loses finds the table there
+                if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+                    throw e;
+                }
             }
+            c.setAutoCommit(false);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
         }
-        c.setAutoCommit(false);
         connection = c;
         return c;
     }
 
     @Override
     public List<Long> read(String name, long claim) throws Exception {
+        try {
+            return readOnce(name, claim);
+        } catch (SQLException e) {
+            // a connection that broke while idle (a reset, a cut that ended) says so only now: nothing ran in its
+            // transaction yet, so the read is tried once more on a new one
+            if (e.getSQLState() == null || !e.getSQLState().startsWith("08")) {
+                throw e;
+            }
+            return readOnce(name, claim);
+        }
+    }
+
+    private List<Long> readOnce(String name, long claim) throws Exception {
         try {
             Connection c = connection();
             c.rollback(); // what a critical section that stopped left open
@@ -121,6 +138,13 @@ final class PgData implements DataConnection {
         } catch (SQLException e) {
             close(); // the COMMIT was sent: whether it took, only a later read can say
             throw e;
+        }
+    }
+
+    @Override
+    public void abandon() {
+        if (connection != null) {
+            rollbackQuietly(connection);
         }
     }
 

@@ -58,6 +58,11 @@ public final class PgService implements LockService {
     }
 
     @Override
+    public boolean keepsOwnData(LockRecipe recipe) {
+        return recipe.kind() == LockRecipe.Kind.PG_ADVISORY_XACT;
+    }
+
+    @Override
     public Set<ClusterKind> clusters() {
         return EnumSet.of(ClusterKind.LOCAL);
     }

@@ -50,8 +50,9 @@ class TestSpecsTest {
         assertEquals("PostgreSQL", ok.dataService().name());
         assertEquals(DataFencing.CLAIM, ok.dataFencing());
         assertEquals(null, TestSpec.DEFAULTS.dataService(), "memory: the runner's");
-        assertFalse(ok.schedule().needsPeerProxies() || ok.schedule().needsClientProxies(),
-                "faults of the data path need no proxies on the lock's path");
+        assertFalse(ok.schedule().needsPeerProxies(), "faults of the data path need no proxies between servers");
+        TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("recipe", "pg-advisory-xact", "nodes",
+                "1", "nemesis", "at 1s lose-commit holder for 2s"))); // its release commits the data
         Map<Map<String, String>, String> refused = Map.of(
                 Map.of("protected_data", "mysql"), "w: protected_data: expected memory or postgres, got 'mysql'",
                 Map.of("data_fencing", "token"), "w: data_fencing: token conditions writes to a database: it needs"
@@ -63,7 +64,14 @@ class TestSpecsTest {
                 Map.of("protected_data", "postgres", "cluster", "netns"), "w: protected_data: the database runs"
                         + " beside servers of cluster local, got cluster netns",
                 Map.of("nemesis", "at 1s lose-commit holder for 1s"), "w: nemesis: lose-commit holder acts on the path"
-                        + " to the protected data in a database: it needs protected_data postgres",
+                        + " to the protected data in a database: it needs protected_data postgres (or a lock that"
+                        + " keeps it: pg-advisory-xact, etcd-lock-fenced)",
+                Map.of("nemesis", "at 1s lose-commit holder for 1s", "recipe", "pg-advisory", "nodes", "1"), "w:"
+                        + " nemesis: lose-commit holder acts on the path to the protected data in a database: it needs"
+                        + " protected_data postgres (or a lock that keeps it: pg-advisory-xact, etcd-lock-fenced)",
+                Map.of("protected_data", "postgres", "recipe", "pg-advisory-xact", "nodes", "1"), "w: protected_data:"
+                        + " pg-advisory-xact keeps the data in the lock's own store, on its own server: leave"
+                        + " protected_data out",
                 Map.of("nemesis", "at 1s latency data for 1s"), "w: nemesis: latency data acts on the path to the"
                         + " protected data in a database: it needs protected_data postgres");
         for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
