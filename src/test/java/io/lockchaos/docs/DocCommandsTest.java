@@ -1,8 +1,5 @@
 package io.lockchaos.docs;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +13,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Runs every shell command of README.md and docs/*.md (fenced {@code sh} blocks) exactly as written, from the root of
@@ -30,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * {@link #ELSEWHERE} are other classes': {@link MutationDocCommandsTest}'s, in the slow tier too, and those of the
  * documented catalogue, the third tier ({@code mvn -B -Pcatalogue verify}; tagged {@code catalogue}): {@link
  * EtcdDocCommandsTest}, {@link PostgresDocCommandsTest}, {@link ServerDocCommandsTest}, {@link CiDocCommandsTest},
- * {@link SshDocCommandsTest}, {@link FaultsDocCommandsTest}, {@link MavenDocCommandsTest} and {@link
- * LibrariesDocCommandsTest}. Their runs of workload files, the soak, the SSH lab and the user's Maven project were
+ * {@link SshDocCommandsTest}, {@link FaultsDocCommandsTest}, {@link MavenDocCommandsTest}, {@link
+ * LibrariesDocCommandsTest} and {@link DatabaseDocCommandsTest}. Their runs of workload files, the soak, the SSH lab and the user's Maven project were
  * 781 of the slow tier's 1,793 s of CPU (2026-12-06), and a test of its own proves each mechanism they use.
  */
 @Tag("slow") // starts servers, agents, containers or child processes
@@ -57,8 +56,9 @@ class DocCommandsTest {
     static final List<String> MAVEN_PAGES = List.of("your-own-lock.md");
     static final List<String> MUTATION_PAGES = List.of("property-testing.md");
     static final List<String> LIBRARY_PAGES = List.of("libraries.md");
+    static final List<String> DATABASE_PAGES = List.of("database.md");
     private static final List<List<String>> ELSEWHERE = List.of(ETCD_PAGES, POSTGRES_PAGES, SERVER_PAGES, CI_PAGES,
-            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES, MUTATION_PAGES, LIBRARY_PAGES);
+            SSH_PAGES, FAULTS_PAGES, MAVEN_PAGES, MUTATION_PAGES, LIBRARY_PAGES, DATABASE_PAGES);
 
     /** What the text promises about one command. */
     record Promise(Integer exit, List<String> prints, String until, String notRun, Integer orExit) {
