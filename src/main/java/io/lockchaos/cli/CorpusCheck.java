@@ -296,13 +296,17 @@ final class CorpusCheck {
 
     /**
      * Whether a file found in a folder is a history: {@code *.jsonl} and {@code *.edn}, except Jepsen's
-     * {@code results.edn} beside its history and the recorder-overhead rounds of {@code run --overhead} (workers only,
-     * no final phase, nothing to hold them to).
+     * {@code results.edn} beside its history, the recorder-overhead rounds of {@code run --overhead} (workers only,
+     * no final phase, nothing to hold them to) and a run's resource samples ({@code resources.jsonl}: the runner's
+     * memory and threads over time, not ops).
      */
     static boolean history(String name) {
         return (name.endsWith(".jsonl") || name.endsWith(".edn")) && !name.equals("results.edn")
-                && !name.startsWith("overhead-");
+                && !name.startsWith("overhead-") && !name.equals(RESOURCES);
     }
+
+    /** The name of a run's resource samples ({@link RunDir#resources}). */
+    private static final String RESOURCES = RunDir.of(Path.of("")).resources().getFileName().toString();
 
     /**
      * Whether a path under a searched folder is inside a folder check does not search: check's own output folders

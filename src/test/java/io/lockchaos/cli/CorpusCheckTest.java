@@ -46,6 +46,7 @@ class CorpusCheckTest extends ConsoleCapturing {
         Files.copy(Path.of("checker/overlap-1ns.jsonl"), store.resolve("clean.check/old.jsonl"));
         Files.writeString(jepsen.resolve("results.edn"), "{:valid? true}\n"); // Jepsen's, beside its history
         Files.copy(Path.of("checker/overlap-1ns.jsonl"), run.resolve("overhead-recorded.jsonl")); // run --overhead's
+        Files.writeString(run.resolve("resources.jsonl"), "{\"t_ms\": 1000, \"heap_mb\": 40}\n"); // run's samples
         return store;
     }
 
@@ -54,8 +55,8 @@ class CorpusCheckTest extends ConsoleCapturing {
         Path store = corpus();
         assertEquals(List.of(store.resolve("broken.jsonl"), store.resolve("cas/20261201T000000.000Z/history.edn"),
                 store.resolve("clean.jsonl"), store.resolve("reentrant/20261201T000000/history.jsonl")),
-                CorpusCheck.find(List.of(store)), "links, check outputs, check/, results.edn and overhead rounds are"
-                + " not histories to check");
+                CorpusCheck.find(List.of(store)), "links, check outputs, check/, results.edn, overhead rounds and"
+                + " resource samples are not histories to check");
         // a folder named through a link is searched where it leads, under the name given
         assertEquals(List.of(store.resolve("reentrant/latest/history.jsonl")),
                 CorpusCheck.find(List.of(store.resolve("reentrant/latest"))));
