@@ -214,11 +214,13 @@ public record Schedule(List<FaultEvent> events) {
         for (long t = slots.from(); t < mainMillis; t += slots.every()) {
             FaultKind k = kinds.get(random.nextInt(kinds.size()));
             // packet-loss drops packets between servers only: drawing clients for it would refuse the mix by seed
-            // (and releaser and the clock faults' client targets, added later, are left out so that the seeds of
-            // older runs draw what they drew, and a clock mix stays on servers, where every backend moves clocks)
+            // (and releaser, data and the clock faults' client targets, added later, are left out so that the seeds
+            // of older runs draw what they drew, a traffic mix stays on the lock's path, which every run has, and a
+            // clock mix stays on servers, where every backend moves clocks)
             FaultKind.Targets drawn = k.targets == FaultKind.Targets.CLOCKS ? FaultKind.Targets.SERVERS : k.targets;
             List<String> targets = k == FaultKind.PACKET_LOSS ? List.of(k.defaultTarget())
-                    : drawn.names.stream().filter(name -> !name.equals("releaser")).sorted().toList();
+                    : drawn.names.stream().filter(name -> !name.equals("releaser") && !name.equals("data")).sorted()
+                    .toList();
             String target = targets.get(random.nextInt(targets.size()));
             out.add(new FaultEvent(t, new Fault(k, target, Map.of()), k.instantaneous() ? 0 : duration));
         }

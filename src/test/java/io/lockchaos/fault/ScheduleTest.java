@@ -51,6 +51,15 @@ class ScheduleTest {
     }
 
     @Test
+    void aTrafficMixStaysOnTheLocksPathThatEveryRunHas() {
+        for (long seed = 1; seed <= 50; seed++) {
+            for (FaultEvent e : Schedule.parse("mix latency,bandwidth,reset every 1s for 1s", seed, 20_000).events()) {
+                assertFalse(e.fault().onData(), "a mix never draws the data path, which needs protected_data: " + e);
+            }
+        }
+    }
+
+    @Test
     void onlyWhatNeedsProxiesAsksForThem() {
         Schedule s = Schedule.parse("at 1s kill random for 1s; at 3s expire holder; at 5s latency clients for 1s",
                 1, 10_000);
