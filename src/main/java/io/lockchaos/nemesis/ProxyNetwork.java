@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The run's proxies, all driven through the Toxiproxy HTTP API: one proxy in front of every server for each client
@@ -78,9 +79,14 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
 
     /** The connect string worker {@code worker} uses: its own proxy to each server. */
     public String clientConnectString(int worker, List<ServerNode> nodes) {
+        return viaProxies(nodes, n -> clientProxy(worker, n));
+    }
+
+    /** {@code host:port} of the client-side proxy (named by {@code name}) in front of each node, comma-separated. */
+    private String viaProxies(List<ServerNode> nodes, Function<ServerNode, String> name) {
         StringBuilder s = new StringBuilder();
         for (ServerNode n : nodes) {
-            InetSocketAddress a = placement.clientSide(proxy(clientProxy(worker, n),
+            InetSocketAddress a = placement.clientSide(proxy(name.apply(n),
                     placement.upstream(n, ProxyPlacement.Target.CLIENT), true).getListen());
             s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
         }
@@ -93,13 +99,7 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
      * faults of its own.
      */
     public String dataAddress(int worker, List<ServerNode> nodes) {
-        StringBuilder s = new StringBuilder();
-        for (ServerNode n : nodes) {
-            InetSocketAddress a = placement.clientSide(proxy(dataProxy(worker, n),
-                    placement.upstream(n, ProxyPlacement.Target.CLIENT), true).getListen());
-            s.append(s.length() == 0 ? "" : ",").append(a.getHostString()).append(':').append(a.getPort());
-        }
-        return s.toString();
+        return viaProxies(nodes, n -> dataProxy(worker, n));
     }
 
     @Override

@@ -74,12 +74,21 @@ final class PgData implements DataConnection {
             return readOnce(name, claim);
         } catch (SQLException e) {
             // a connection that broke while idle (a reset, a cut that ended) says so only now: nothing ran in its
-            // transaction yet, so the read is tried once more on a new one
-            if (e.getSQLState() == null || !e.getSQLState().startsWith("08")) {
+            // transaction yet, so the read is tried once more on a new one; one that waited out its timeout is not
+            if (e.getSQLState() == null || !e.getSQLState().startsWith("08") || timedOut(e)) {
                 throw e;
             }
             return readOnce(name, claim);
         }
+    }
+
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<Long> readOnce(String name, long claim) throws Exception {
