@@ -303,7 +303,8 @@ public final class Runner {
                     zk.awaitHealthy(Duration.ofSeconds(60));
                 }
                 if (data != null) {
-                    try (Phases.Step s = phases.start("starting the protected data's " + spec.dataService().servers())) {
+                    String what = "starting the protected data's " + spec.dataService().servers();
+                    try (Phases.Step s = phases.start(what)) {
                         data.start();
                         data.awaitHealthy(Duration.ofSeconds(60));
                     }
@@ -414,7 +415,6 @@ public final class Runner {
                 detectedAfter, stalls);
     }
 
-    /** Persistent parents for the naive locks (Curator creates its own containers). */
     /**
      * How long a statement on the protected data may wait for its answer: a lost answer then ends as an unknown
      * outcome, and a holder is not kept past a few holds by a database that does not answer.
@@ -443,6 +443,7 @@ public final class Runner {
         return c;
     }
 
+    /** Persistent parents for the naive locks (Curator creates its own containers). */
     private void prepare(String connect) throws Exception {
         LockServices.of(spec.recipe()).prepare(connect, spec.recipe(), allKeys(),
                 (int) spec.clients().sessionTimeoutMillis());
