@@ -5,8 +5,11 @@ import io.lockchaos.api.LockFactory;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.cluster.ContainerAddresses;
+import io.lockchaos.cluster.PeerRouting;
+import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -129,6 +132,25 @@ public interface LockService {
      */
     default boolean keepsData() {
         return false;
+    }
+
+    /**
+     * The servers of the protected data, not started yet, in {@code folder}: one, or with {@code replication} (a
+     * run's {@code data_replication}, other than {@code none}) a primary, {@code data:1}, and a streaming replica,
+     * {@code data:2}, that a failover can promote, reaching the primary through {@code routing}.
+     *
+     * @throws UnsupportedOperationException for a service that does not {@link #keepsData}
+     */
+    default Cluster dataServers(Path folder, String replication, PeerRouting routing) throws IOException {
+        throw new UnsupportedOperationException(name() + " keeps no protected data");
+    }
+
+    /**
+     * Why the protected data cannot be kept as a run asks, or null: {@code replication} is its {@code
+     * data_replication}, {@code faults} its faults on the data's servers ({@code data}, {@code data:N}).
+     */
+    default String dataRefusal(String replication, List<Fault> faults) {
+        return keepsData() ? null : name() + " keeps no protected data";
     }
 
     /**

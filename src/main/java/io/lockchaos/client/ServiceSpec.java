@@ -33,10 +33,16 @@ public record ServiceSpec(LockRecipe recipe, ClusterKind cluster, int nodes, int
         return cluster == ClusterKind.NETNS;
     }
 
-    /** The first fault of the schedule that {@code why} has a reason against, as a refusal naming it; else null. */
+    /**
+     * The first fault of the schedule, of those not on the protected data's servers, that {@code why} has a reason
+     * against, as a refusal naming it; else null.
+     */
     public String firstRefusedFault(Function<Fault, String> why) {
         for (FaultEvent e : schedule.events()) {
             Fault f = e.fault();
+            if (f.onDataServers()) {
+                continue; // the protected data's servers are another service's, judged with the data
+            }
             String reason = why.apply(f);
             if (reason != null) {
                 return "nemesis: " + f.kind().wireName() + (f.target().isEmpty() ? "" : " " + f.target()) + ": "

@@ -207,6 +207,10 @@ public final class Keys {
                     "`protected_data postgres`: `none` writes unconditioned; `token` conditions each write on the"
                     + " grant's fencing token (`... WHERE fence <= token`); `claim` also raises the row's fence to"
                     + " the token as it reads (see Database work)"),
+            key("data_replication", Type.TEXT, "none", Long.MIN_VALUE, Long.MAX_VALUE, "--data-replication",
+                    "`protected_data postgres`: `async` or `remote_apply` gives the data's server, `data:1`, a"
+                    + " streaming replica, `data:2`, commits waiting for none or for its apply; `failover data:2`"
+                    + " promotes it (see Database work)"),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"

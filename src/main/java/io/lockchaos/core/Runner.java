@@ -19,7 +19,6 @@ import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.UserLock;
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.Cluster;
-import io.lockchaos.cluster.ClusterKind;
 import io.lockchaos.cluster.Docker;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.PeerRouting;
@@ -294,7 +293,7 @@ public final class Runner {
             ProxyNetwork net = proxies == null ? null : new ProxyNetwork(proxies.client(), proxies.placement());
             try (Cluster zk = cluster("servers", schedule.needsPeerProxies() && !spec.cutsWithIptables() ? net
                     : PeerRouting.DIRECT);
-                 Cluster data = dataServers();
+                 Cluster data = dataServers(net);
                  HistoryWriter w = HistoryWriter.create(historyFile)) {
                 try (Phases.Step s = phases.start(external != null ? "connecting to the ensemble"
                         : "starting " + spec.cluster().nodes() + " " + spec.cluster().kind().wireName()
@@ -315,7 +314,7 @@ public final class Runner {
                 sessions = new Sessions(spec, rec, agents);
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
                         partitioner(zk, net), spec.clients().sessionTimeoutMillis(),
-                        new SplittableRandom(spec.seed()));
+                        new SplittableRandom(spec.seed())).withData(data);
                 driver = new NemesisDriver(schedule, Nemeses.standard(ctx), ctx, rec,
                         spec.workload().warmupSeconds() * 1000);
                 NemesisDriver d = driver;
@@ -421,15 +420,17 @@ public final class Runner {
      */
     private static final Duration DATA_TIMEOUT = Duration.ofSeconds(5);
 
-    /** The protected data's server, not started yet, or null when the data is in memory. */
-    private Cluster dataServers() throws IOException {
+    /**
+     * The protected data's servers, not started yet, or null when the data is in memory; a replica reaches its primary
+     * through {@code net}'s proxy, which isolating either cuts.
+     */
+    private Cluster dataServers(ProxyNetwork net) throws IOException {
         LockService service = spec.dataService();
         if (service == null) {
             return null;
         }
-        // one server of its own, in the default set-up of its service (its keys are the lock's, not the data's)
-        return service.start(new ServerPlan(runDir.resolve("data"), 1, spec.recipe(), ClusterKind.LOCAL, null, false,
-                ServerPlan.Membership.FIXED, PeerRouting.DIRECT, null, key -> Keys.value(TestSpec.DEFAULTS, key)));
+        return service.dataServers(runDir.resolve("data"), spec.dataReplication(),
+                net == null ? PeerRouting.DIRECT : net.dataReplication());
     }
 
     /** Worker {@code worker}'s connection to the protected data, through its own proxy; null when it is in memory. */

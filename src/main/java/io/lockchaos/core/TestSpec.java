@@ -88,6 +88,11 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
                 + "'");
     }
 
+    /** Whether the protected data's server has a replica, and how commits wait for it ({@code data_replication}). */
+    public String dataReplication() {
+        return text("data_replication");
+    }
+
     /** How writes to the protected data in a database use the grant's token ({@code data_fencing}). */
     public DataFencing dataFencing() {
         return DataFencing.parse(text("data_fencing"));

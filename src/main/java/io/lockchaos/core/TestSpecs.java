@@ -437,6 +437,10 @@ public final class TestSpecs {
                 throw new IllegalArgumentException("data_fencing: " + s.dataFencing().wireName() + " conditions"
                         + " writes to a database: it needs protected_data postgres");
             }
+            if (!s.dataReplication().equals("none") && data == null) {
+                throw new IllegalArgumentException("data_replication: replicates the protected data in a database:"
+                        + " it needs protected_data postgres");
+            }
         } catch (IllegalArgumentException e) {
             throw new SpecException(source + ": " + e.getMessage());
         }
@@ -458,10 +462,16 @@ public final class TestSpecs {
             // a lock that keeps its own data commits it with its release, whose answer can be lost
             if (f.onData() && data == null && !(f.kind() == FaultKind.LOSE_COMMIT && ownData)) {
                 throw new SpecException(source + ": nemesis: " + f.kind().wireName() + " " + f.target() + " acts on"
-                        + " the path to the protected data in a database: it needs protected_data postgres"
+                        + (f.onDataServers() ? " the servers of" : " the path to") + " the protected data in a"
+                        + " database: it needs protected_data postgres"
                         + (f.kind() == FaultKind.LOSE_COMMIT ? " (or a lock that keeps it: pg-advisory-xact,"
                         + " etcd-lock-fenced)" : ""));
             }
+        }
+        String refusal = data == null ? null : data.dataRefusal(s.dataReplication(), s.schedule().events().stream()
+                .map(FaultEvent::fault).filter(Fault::onDataServers).toList());
+        if (refusal != null) {
+            throw new SpecException(source + ": " + refusal);
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.TreeMap;
  *
  * @param kind what it does
  * @param target whom: holder, waiter, random, process:N; leader, follower, minority, majority, all, node:N; clients,
- *     servers; or empty for partitions of the whole ensemble
+ *     servers; data, data:N (the protected data's servers); or empty for partitions of the whole ensemble
  * @param options numeric options by name (latency_ms, jitter_ms, rate_kbs, timeout_ms, servers, one_way)
  */
 public record Fault(FaultKind kind, String target, Map<String, Long> options) {
@@ -46,19 +46,31 @@ public record Fault(FaultKind kind, String target, Map<String, Long> options) {
 
     /** Whether the fault needs a proxy in front of every server for each client. */
     public boolean needsClientProxies() {
-        return kind == FaultKind.ISOLATE_CLIENT || kind == FaultKind.ISOLATE_SERVER || kind == FaultKind.PAUSE_CLIENT
+        return kind == FaultKind.ISOLATE_CLIENT || kind == FaultKind.ISOLATE_SERVER && !onDataServers()
+                || kind == FaultKind.PAUSE_CLIENT
                 || kind == FaultKind.LOSE_COMMIT // a lock that keeps its data commits on the lock's path
                 || traffic() && !target.equals("servers") && !onData();
     }
 
-    /** Whether the fault acts on the clients' connections to the protected data in a database, not the lock's. */
+    /**
+     * Whether the fault acts on the protected data in a database, not on the lock: on the clients' connections to it,
+     * or on its servers.
+     */
     public boolean onData() {
-        return kind == FaultKind.LOSE_COMMIT || target.equals("data");
+        return kind == FaultKind.LOSE_COMMIT || target.equals("data") || onDataServers();
+    }
+
+    /**
+     * Whether the fault kills, pauses, isolates or fails over the protected data's servers ({@code data}, {@code
+     * data:N}).
+     */
+    public boolean onDataServers() {
+        return kind.takesDataServers() && (target.equals("data") || target.startsWith("data:"));
     }
 
     /** Whether the fault needs a proxy on every directed pair of servers. */
     public boolean needsPeerProxies() {
-        return kind == FaultKind.ISOLATE_SERVER || kind.partitionsServers()
+        return kind == FaultKind.ISOLATE_SERVER && !onDataServers() || kind.partitionsServers()
                 || traffic() && !target.equals("clients") && !onData();
     }
 

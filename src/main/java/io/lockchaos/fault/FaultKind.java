@@ -184,6 +184,30 @@ public enum FaultKind {
         return targets.names;
     }
 
+    /**
+     * Whether {@code t} is a target of this kind: one its targets name, or, for a kill, a pause, an isolation or a
+     * failover, the protected data's servers in a database ({@code data}: all of them, kill and pause only; {@code
+     * data:N}: one).
+     */
+    public boolean accepts(String t) {
+        return targets.accepts(t) || takesDataServers() && (t.matches("data:[1-9]") || t.equals("data")
+                && targets == Targets.SERVERS);
+    }
+
+    /** The targets this kind takes, as an error message lists them. */
+    public String describeTargets() {
+        return targets.describe() + (!takesDataServers() ? "" : targets == Targets.SERVERS ? " (or data, data:N: the"
+                + " protected data's servers)" : " (or data:N, a server of the protected data)");
+    }
+
+    /**
+     * Whether the kind acts on the protected data's servers as well as on the lock's: kill, pause, a failover, and
+     * isolating one (from its clients and its replica or primary).
+     */
+    public boolean takesDataServers() {
+        return this == KILL || this == PAUSE || this == FAILOVER || this == ISOLATE_SERVER;
+    }
+
     /** Whether the kind takes {@code node:N}: a server named by its number. */
     public boolean takesNodes() {
         return targets.accepts("node:2");

@@ -151,9 +151,9 @@ public record Schedule(List<FaultEvent> events) {
         if (target.isEmpty() || m.group(2).equals("partition")) {
             target = kind.defaultTarget();
         }
-        if (!kind.targets.accepts(target)) {
+        if (!kind.accepts(target)) {
             throw new IllegalArgumentException("'" + entry + "': " + kind.wireName() + " takes "
-                    + kind.targets.describe() + ", not '" + target + "'");
+                    + kind.describeTargets() + ", not '" + target + "'");
         }
         if (target.equals("releaser") && kind != FaultKind.ISOLATE_CLIENT && kind != FaultKind.PAUSE_CLIENT) {
             throw new IllegalArgumentException("'" + entry + "': only isolate and pause-client take releaser");

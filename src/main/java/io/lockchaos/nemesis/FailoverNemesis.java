@@ -18,7 +18,7 @@ final class FailoverNemesis implements Nemesis {
 
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
-        if (!(ctx.cluster() instanceof Promotable p)) {
+        if (!(ctx.clusterOf(fault.target()) instanceof Promotable p)) {
             throw new IllegalStateException("these servers have no replica to fail over to");
         }
         ServerNode to = ctx.servers(fault.target()).get(0);

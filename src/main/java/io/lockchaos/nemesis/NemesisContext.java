@@ -21,15 +21,33 @@ import java.util.SplittableRandom;
  * @param random picks targets (seeded from the run's seed)
  * @param nonVoting the servers of the ensemble a membership fault has taken out of the voting members, by id
  * @param newcomers the servers the ensemble never had that membership faults brought in
+ * @param data the servers of the protected data in a database ({@code protected_data}), or null
  */
 public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
                              long sessionTimeoutMillis, SplittableRandom random, java.util.Set<Integer> nonVoting,
-                             Newcomers newcomers) {
+                             Newcomers newcomers, Cluster data) {
     /** A context of a run: no server is out of the voting members yet. */
     public NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwork network, Partitioner partitioner,
             long sessionTimeoutMillis, SplittableRandom random) {
         this(cluster, clients, network, partitioner, sessionTimeoutMillis, random,
-                java.util.concurrent.ConcurrentHashMap.newKeySet(), new Newcomers());
+                java.util.concurrent.ConcurrentHashMap.newKeySet(), new Newcomers(), null);
+    }
+
+    /** This context, with the protected data's servers, which {@code data} and {@code data:N} name. */
+    public NemesisContext withData(Cluster dataServers) {
+        return new NemesisContext(cluster, clients, network, partitioner, sessionTimeoutMillis, random, nonVoting,
+                newcomers, dataServers);
+    }
+
+    /** The servers a target is among: the protected data's for {@code data} and {@code data:N}, else the lock's. */
+    Cluster clusterOf(String target) {
+        if (!target.equals("data") && !target.startsWith("data:")) {
+            return cluster;
+        }
+        if (data == null) {
+            throw new IllegalStateException("no protected data in a database in this run (protected_data)");
+        }
+        return data;
     }
 
     /** A context whose proxies also cut the servers apart (or that has neither). */
@@ -89,11 +107,17 @@ public record NemesisContext(Cluster cluster, ClientRegistry clients, ProxyNetwo
         }
     }
 
-    /** The servers a target names: leader, follower, random, minority, majority, all or node:N. */
+    /**
+     * The servers a target names: leader, follower, random, minority, majority, all or node:N; data (every server of
+     * the protected data) or data:N.
+     */
     public List<ServerNode> servers(String target) {
-        List<ServerNode> nodes = cluster.nodes();
-        if (target.startsWith("node:")) {
-            int id = Integer.parseInt(target.substring("node:".length()));
+        if (target.equals("data")) {
+            return clusterOf(target).nodes();
+        }
+        List<ServerNode> nodes = clusterOf(target).nodes();
+        if (target.startsWith("node:") || target.startsWith("data:")) {
+            int id = Integer.parseInt(target.substring(target.indexOf(':') + 1));
             return List.of(nodes.stream().filter(n -> n.id() == id).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no server " + id)));
         }

@@ -170,6 +170,13 @@ final class NetworkNemesis implements Nemesis {
             throws IOException {
         ServerNode node = ctx.servers(fault.target()).get(0);
         boolean oneWay = fault.option("one_way", 0) == 1;
+        if (fault.onDataServers()) {
+            isolateDataServer(node, oneWay, ctx.network(), tag);
+            value.put("node", node.id());
+            value.put("one_way", oneWay);
+            value.put("cut_by", "proxies");
+            return;
+        }
         // newcomers too (membership faults): a leader cut from the others but not from them could keep its quorum
         List<ServerNode> peers = new ArrayList<>(ctx.cluster().nodes());
         peers.addAll(ctx.newcomers().started());
@@ -192,6 +199,32 @@ final class NetworkNemesis implements Nemesis {
         value.put("node", node.id());
         value.put("one_way", oneWay);
         value.put("cut_by", cutBy(ctx));
+    }
+
+    /**
+     * Cuts one of the protected data's servers off from the workers and from its replica or primary: a replica cut
+     * from its primary falls behind, and a failover to it then loses what it never received.
+     */
+    private static void isolateDataServer(ServerNode node, boolean oneWay, ProxyNetwork net, String tag)
+            throws IOException {
+        if (net == null) {
+            throw new IllegalStateException("isolating the protected data's server cuts its proxies: this run has"
+                    + " none");
+        }
+        for (Map.Entry<String, Boolean> p : net.replicationProxiesOf(node).entrySet()) {
+            ToxicDirection sent = p.getValue() ? ToxicDirection.UPSTREAM : ToxicDirection.DOWNSTREAM;
+            net.blackhole(p.getKey(), sent, tag);
+            if (!oneWay) {
+                net.blackhole(p.getKey(), sent == ToxicDirection.UPSTREAM ? ToxicDirection.DOWNSTREAM
+                        : ToxicDirection.UPSTREAM, tag);
+            }
+        }
+        for (String p : net.dataProxiesTo(node)) {
+            net.blackhole(p, ToxicDirection.DOWNSTREAM, tag); // what the server sends its clients
+            if (!oneWay) {
+                net.blackhole(p, ToxicDirection.UPSTREAM, tag);
+            }
+        }
     }
 
     private void partition(Fault fault, NemesisContext ctx, String tag, Map<String, Object> value)

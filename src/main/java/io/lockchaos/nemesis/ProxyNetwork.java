@@ -73,6 +73,11 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
         return "data-" + worker + "-n" + n.id();
     }
 
+    /** The proxy through which the protected data's server {@code from}, a replica, reaches its primary {@code to}. */
+    static String replicationProxy(ServerNode from, ServerNode to) {
+        return "replication-" + from.id() + "-" + to.id();
+    }
+
     static String peerProxy(String port, ServerNode from, ServerNode to) {
         return "peer-" + port + "-" + from.id() + "-" + to.id();
     }
@@ -137,6 +142,45 @@ public final class ProxyNetwork implements PeerRouting, Partitioner {
     /** Worker {@code worker}'s proxies to the protected data's servers. */
     List<String> dataProxies(int worker) {
         return proxies.keySet().stream().filter(p -> p.startsWith("data-" + worker + "-n")).toList();
+    }
+
+    /**
+     * Where the protected data's replica reaches its primary: through a proxy of its own, so that isolating either
+     * ({@code isolate data:N}) stops the replication.
+     */
+    public PeerRouting dataReplication() {
+        return new PeerRouting() {
+            @Override
+            public InetSocketAddress quorum(ServerNode from, ServerNode to) {
+                return placement.serverSide(proxy(replicationProxy(from, to),
+                        placement.upstream(to, ProxyPlacement.Target.QUORUM), false).getListen());
+            }
+
+            @Override
+            public InetSocketAddress election(ServerNode from, ServerNode to) {
+                throw new UnsupportedOperationException("the protected data's servers hold no election");
+            }
+        };
+    }
+
+    /** The workers' proxies to the protected data's server {@code n}. */
+    List<String> dataProxiesTo(ServerNode n) {
+        return proxies.keySet().stream().filter(p -> p.startsWith("data-") && p.endsWith("-n" + n.id())).toList();
+    }
+
+    /**
+     * The replication proxies of the protected data's server {@code n}, each with whether {@code n} opened it (is the
+     * replica): what {@code n} sends then goes upstream, else downstream.
+     */
+    Map<String, Boolean> replicationProxiesOf(ServerNode n) {
+        Map<String, Boolean> out = new java.util.TreeMap<>();
+        for (String p : proxies.keySet()) {
+            String[] ids = p.startsWith("replication-") ? p.substring("replication-".length()).split("-") : null;
+            if (ids != null && (ids[0].equals(Integer.toString(n.id())) || ids[1].equals(Integer.toString(n.id())))) {
+                out.put(p, ids[0].equals(Integer.toString(n.id())));
+            }
+        }
+        return out;
     }
 
     /** Every peer proxy. */

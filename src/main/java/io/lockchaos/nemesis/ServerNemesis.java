@@ -1,5 +1,6 @@
 package io.lockchaos.nemesis;
 
+import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.Killable;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.ServerNode;
@@ -14,8 +15,9 @@ import java.util.Set;
 
 /** kill -9 and restart, SIGSTOP and SIGCONT of servers; needs a cluster that is {@link Killable} / {@link Pausable}. */
 final class ServerNemesis implements Nemesis {
-    private final Set<ServerNode> killed = new java.util.LinkedHashSet<>();
-    private final Set<ServerNode> paused = new java.util.LinkedHashSet<>();
+    /** Each server down or stopped, with what brings it back: the lock's servers, or the protected data's. */
+    private final Map<ServerNode, Killable> killed = new LinkedHashMap<>();
+    private final Map<ServerNode, Pausable> paused = new LinkedHashMap<>();
 
     @Override
     public Set<FaultKind> kinds() {
@@ -25,11 +27,12 @@ final class ServerNemesis implements Nemesis {
     @Override
     public Started start(Fault fault, long durationMillis, NemesisContext ctx) throws Exception {
         boolean kill = fault.kind() == FaultKind.KILL;
-        if (kill && !(ctx.cluster() instanceof Killable) || !kill && !(ctx.cluster() instanceof Pausable)) {
+        Cluster cluster = ctx.clusterOf(fault.target());
+        if (kill && !(cluster instanceof Killable) || !kill && !(cluster instanceof Pausable)) {
             throw new IllegalStateException("this ensemble cannot " + (kill ? "kill" : "pause") + " servers");
         }
         List<ServerNode> targets = ctx.servers(fault.target()).stream()
-                .filter(n -> !killed.contains(n) && !paused.contains(n)).toList();
+                .filter(n -> !killed.containsKey(n) && !paused.containsKey(n)).toList();
         if (targets.isEmpty()) {
             throw new IllegalStateException("the servers " + fault.target() + " names are already down or paused");
         }
@@ -38,17 +41,17 @@ final class ServerNemesis implements Nemesis {
         try {
             for (ServerNode n : targets) {
                 if (kill) {
-                    ((Killable) ctx.cluster()).kill(n);
-                    killed.add(n);
+                    ((Killable) cluster).kill(n);
+                    killed.put(n, (Killable) cluster);
                 } else {
-                    ((Pausable) ctx.cluster()).pause(n);
-                    paused.add(n);
+                    ((Pausable) cluster).pause(n);
+                    paused.put(n, (Pausable) cluster);
                 }
                 done.add(n);
             }
         } catch (RuntimeException e) {
             try {
-                end(ctx, done, kill); // the op is info: do not leave half of it in force
+                end(done, kill); // the op is info: do not leave half of it in force
             } catch (Exception undo) {
                 e.addSuppressed(undo);
             }
@@ -59,20 +62,22 @@ final class ServerNemesis implements Nemesis {
         value.put("target", fault.target());
         value.put("nodes", ids);
         return new Started(value, () -> {
-            end(ctx, targets, kill);
+            end(targets, kill);
             return value;
         });
     }
 
     /** Restarts or resumes each server, every one even when some fail; throws the first failure after. */
-    private void end(NemesisContext ctx, List<ServerNode> targets, boolean kill) throws Exception {
+    private void end(List<ServerNode> targets, boolean kill) throws Exception {
         Exception first = null;
         for (ServerNode n : targets) {
             try {
-                if (kill && killed.remove(n)) {
-                    ((Killable) ctx.cluster()).restart(n);
-                } else if (!kill && paused.remove(n)) {
-                    ((Pausable) ctx.cluster()).resume(n);
+                Killable k = kill ? killed.remove(n) : null;
+                Pausable p = kill ? null : paused.remove(n);
+                if (k != null) {
+                    k.restart(n);
+                } else if (p != null) {
+                    p.resume(n);
                 }
             } catch (Exception e) {
                 first = first == null ? e : first;
@@ -87,12 +92,12 @@ final class ServerNemesis implements Nemesis {
     public void heal(NemesisContext ctx) throws Exception {
         Exception first = null;
         try {
-            end(ctx, List.copyOf(paused), false);
+            end(List.copyOf(paused.keySet()), false);
         } catch (Exception e) {
             first = e;
         }
         try {
-            end(ctx, List.copyOf(killed), true);
+            end(List.copyOf(killed.keySet()), true);
         } catch (Exception e) {
             first = first == null ? e : first;
         }

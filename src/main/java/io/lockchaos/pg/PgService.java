@@ -9,9 +9,11 @@ import io.lockchaos.client.ServerPlan;
 import io.lockchaos.client.ServiceSpec;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.cluster.PeerRouting;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -55,6 +57,40 @@ public final class PgService implements LockService {
     @Override
     public DataConnection openData(String address, Duration timeout) {
         return new PgData(address, timeout);
+    }
+
+    @Override
+    public Cluster dataServers(Path folder, String replication, PeerRouting routing) throws IOException {
+        PgReplication r = PgReplication.parse(replication);
+        // no lease is renewed on the data's servers, and their clocks stay the machine's
+        return PgServers.create(folder, r == PgReplication.NONE ? 1 : 2, false, false, r, routing);
+    }
+
+    @Override
+    public String dataRefusal(String replication, List<Fault> faults) {
+        PgReplication r;
+        try {
+            r = PgReplication.parse(replication);
+        } catch (IllegalArgumentException e) {
+            return "data_replication: " + e.getMessage();
+        }
+        int servers = r == PgReplication.NONE ? 1 : 2;
+        for (Fault f : faults) {
+            String at = "nemesis: " + f.kind().wireName() + " " + f.target() + ": ";
+            int node = f.target().startsWith("data:") ? Integer.parseInt(f.target().substring(5)) : 0;
+            if (f.kind() == FaultKind.FAILOVER && r == PgReplication.NONE) {
+                return at + "it promotes the protected data's replica: it needs data_replication async or"
+                        + " remote_apply";
+            }
+            if (f.kind() == FaultKind.FAILOVER && node != 2) {
+                return at + "name the replica that takes over: data:2 (data:1 is the primary)";
+            }
+            if (node > servers) {
+                return at + "the protected data has " + (servers == 1 ? "one server, data:1" : "two servers, data:1"
+                        + " (the primary) and data:2 (its replica)");
+            }
+        }
+        return null;
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.UserLock;
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.fault.Fault;
+import io.lockchaos.fault.FaultKind;
 import io.lockchaos.ssh.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +38,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "library_version", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
+                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "data_replication", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "stall_ms", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
@@ -74,6 +76,48 @@ class TestSpecsTest {
                         + " protected_data out",
                 Map.of("nemesis", "at 1s latency data for 1s"), "w: nemesis: latency data acts on the path to the"
                         + " protected data in a database: it needs protected_data postgres");
+        for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
+            SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
+                    TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
+            assertEquals(e.getValue(), x.getMessage());
+        }
+    }
+
+    @Test
+    void theProtectedDatasServersTakeKillPauseIsolationAndAFailoverToItsReplica() throws Exception {
+        TestSpec ok = TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("protected_data",
+                "postgres", "data_replication", "async", "nemesis", "at 1s isolate data:2 for 3s; at 2s pause data:1"
+                + " for 1s; at 3s kill data for 1s; at 4s failover data:2")));
+        assertEquals("async", ok.dataReplication());
+        List<Fault> faults = ok.schedule().events().stream().map(e -> e.fault()).toList();
+        assertEquals(List.of(FaultKind.ISOLATE_SERVER, FaultKind.PAUSE,
+                FaultKind.KILL, FaultKind.FAILOVER),
+                faults.stream().map(Fault::kind).toList());
+        assertTrue(faults.stream().allMatch(Fault::onDataServers));
+        assertFalse(ok.schedule().needsPeerProxies() || ok.schedule().needsClientProxies(), "the data's servers are"
+                + " cut at the data's own proxies, not the lock's");
+        // one server, and no replica: a kill, a pause or a cut of data:1, the lock's faults beside them
+        TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS, Map.of("protected_data", "postgres",
+                "nemesis", "at 1s kill data:1 for 1s; at 3s isolate data:1 for 1s; at 5s pause-client holder for"
+                + " 1s")));
+        Map<Map<String, String>, String> refused = Map.of(
+                Map.of("nemesis", "at 1s kill data for 1s"), "w: nemesis: kill data acts on the servers of the"
+                        + " protected data in a database: it needs protected_data postgres",
+                Map.of("data_replication", "async"), "w: data_replication: replicates the protected data in a"
+                        + " database: it needs protected_data postgres",
+                Map.of("protected_data", "postgres", "data_replication", "sync"), "w: data_replication: expected"
+                        + " none, async or remote_apply, got 'sync'",
+                Map.of("protected_data", "postgres", "nemesis", "at 1s failover data:2"), "w: nemesis: failover"
+                        + " data:2: it promotes the protected data's replica: it needs data_replication async or"
+                        + " remote_apply",
+                Map.of("protected_data", "postgres", "data_replication", "async", "nemesis", "at 1s failover"
+                        + " data:1"), "w: nemesis: failover data:1: name the replica that takes over: data:2 (data:1"
+                        + " is the primary)",
+                Map.of("protected_data", "postgres", "nemesis", "at 1s pause data:2 for 1s"), "w: nemesis: pause"
+                        + " data:2: the protected data has one server, data:1",
+                Map.of("protected_data", "postgres", "nemesis", "at 1s isolate data for 1s"), "w: nemesis: 'at 1s"
+                        + " isolate data for 1s': isolate-server takes leader, follower, random or node:N (or data:N,"
+                        + " a server of the protected data), not 'data'");
         for (Map.Entry<Map<String, String>, String> e : refused.entrySet()) {
             SpecException x = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
                     TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());

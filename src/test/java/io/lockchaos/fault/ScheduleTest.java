@@ -72,7 +72,7 @@ class ScheduleTest {
     void badEntriesGetOneLineNamingTheEntry() {
         assertMessage("'at 5s explode holder for 1s': unknown fault 'explode'", "at 5s explode holder for 1s");
         assertMessage("'at 5s kill holder for 1s': kill takes leader, follower, random, minority, majority, all or"
-                + " node:N, not 'holder'", "at 5s kill holder for 1s");
+                + " node:N (or data, data:N: the protected data's servers), not 'holder'", "at 5s kill holder for 1s");
         assertMessage("'at 5s kill leader': kill needs 'for TIME'", "at 5s kill leader");
         assertMessage("'at 5s expire holder for 2s': expire happens at an instant; drop 'for'",
                 "at 5s expire holder for 2s");
