@@ -32,6 +32,11 @@ public enum AnomalyKind {
     LOST_UPDATE(Severity.VIOLATION),
     /** The final read contains an element nobody tried to add. */
     UNEXPECTED_ELEMENT(Severity.VIOLATION),
+    /**
+     * The final read holds an element more than once: one intended add was applied twice (a retry of a commit whose
+     * outcome was unknown, and which had taken).
+     */
+    DUPLICATED_UPDATE(Severity.VIOLATION),
     /** After the final heal, nobody held the lock yet an acquirer could not get it within its bound. */
     LEAKED_LOCK(Severity.VIOLATION),
     /** A lock node remained at the final inspection whose owner session is closed or whose owner does not hold. */

@@ -18,8 +18,10 @@ import java.util.TreeSet;
  * Lost updates to a lock-protected set kept outside the lock service. Every add acknowledged (ok) before the final
  * read of its set was invoked must be in that read; each missing one is reported with the other processes whose
  * certain lock holds overlapped it (the likely writers that overwrote it). An element in the read that nobody tried to
- * add is a violation too. Adds concurrent with the final read, and indeterminate adds, may be present or absent.
- * Without a final read of a set that was added to, the answer is unknown.
+ * add is a violation too, and so is an element the read holds more than once (a list, as data in a database is
+ * read): each element stands for one intended add, however many times it was tried. Adds concurrent with the final
+ * read, and indeterminate adds, may be present or absent. Without a final read of a set that was added to, the answer
+ * is unknown.
  */
 public final class LostUpdateChecker implements Checker {
     private final Recipe recipe;
@@ -42,8 +44,11 @@ public final class LostUpdateChecker implements Checker {
     private record Sets(Map<String, List<Add>> adds, Map<String, Op> finalRead, Map<String, Long> finalReadInvoke) {
     }
 
-    /** A set's judgement: acknowledged adds, those missing from the final read, and elements nobody added. */
-    private record Tally(long acked, long lost, long unexpected) {
+    /**
+     * A set's judgement: acknowledged adds, those missing from the final read, elements nobody added, and elements the
+     * read holds more than once.
+     */
+    private record Tally(long acked, long lost, long unexpected, long duplicated) {
     }
 
     @Override
@@ -56,6 +61,7 @@ public final class LostUpdateChecker implements Checker {
         long acked = 0;
         long lost = 0;
         long unexpected = 0;
+        long duplicated = 0;
         List<String> unread = new ArrayList<>();
         for (Map.Entry<String, List<Add>> e : sets.adds().entrySet()) {
             Op read = sets.finalRead().get(e.getKey());
@@ -67,12 +73,14 @@ public final class LostUpdateChecker implements Checker {
             acked += t.acked();
             lost += t.lost();
             unexpected += t.unexpected();
+            duplicated += t.duplicated();
         }
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("sets", sets.adds().size());
         stats.put("acknowledged_adds", acked);
         stats.put("lost", lost);
         stats.put("unexpected", unexpected);
+        stats.put("duplicated", duplicated);
         if (!unread.isEmpty()) {
             stats.put("sets_without_final_read", unread);
             if (anomalies.isEmpty()) {
@@ -120,10 +128,11 @@ public final class LostUpdateChecker implements Checker {
      * (else lost, with the holders that overlapped it), and the read may hold only elements someone tried to add.
      */
     private Tally judge(History h, String key, List<Add> adds, Op read, long readInvoke, Anomalies anomalies) {
-        Set<Object> seen = new HashSet<>();
+        Map<Object, Integer> times = new LinkedHashMap<>();
         for (Object o : (java.util.Collection<?>) read.value()) {
-            seen.add(normal(o));
+            times.merge(normal(o), 1, Integer::sum);
         }
+        Set<Object> seen = times.keySet();
         Set<Object> attempted = new HashSet<>();
         long acked = 0;
         long lost = 0;
@@ -160,7 +169,37 @@ public final class LostUpdateChecker implements Checker {
                             + " element(s) nobody tried to add, for example " + extra.first(),
                     Map.of("elements", List.copyOf(extra))));
         }
-        return new Tally(acked, lost, extra.size());
+        long duplicated = 0;
+        for (Map.Entry<Object, Integer> e : times.entrySet()) {
+            if (e.getValue() > 1 && attempted.contains(e.getKey())) {
+                duplicated++;
+                duplicate(key, e.getKey(), e.getValue(), adds, read, anomalies);
+            }
+        }
+        return new Tally(acked, lost, extra.size(), duplicated);
+    }
+
+    /** An element the final read holds {@code times} times, with every add of it (a retry's and the first). */
+    private static void duplicate(String key, Object element, int times, List<Add> adds, Op read,
+                                  Anomalies anomalies) {
+        List<Long> ops = new ArrayList<>();
+        List<Long> processes = new ArrayList<>();
+        long from = read.time();
+        for (Add a : adds) {
+            if (a.element().equals(element)) {
+                ops.add(a.index());
+                processes.add((long) a.process());
+                from = Math.min(from, a.invokeTime());
+            }
+        }
+        ops.add(read.index());
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("element", element);
+        details.put("times", (long) times);
+        details.put("adders", processes);
+        anomalies.add(Anomaly.of(AnomalyKind.DUPLICATED_UPDATE, key, ops, from, read.time(), "the final read of "
+                + key + " holds " + element + " " + times + " times: one intended add, tried by processes "
+                + processes + ", was applied more than once", details));
     }
 
     /** Processes other than the adder whose certain holds (on any key) overlapped the add. */

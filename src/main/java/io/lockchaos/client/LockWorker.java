@@ -36,6 +36,8 @@ public final class LockWorker implements Runnable {
     /** The worker's connection to the protected data in a database, or null when it is in the runner's memory. */
     private DataConnection data;
     private DataFencing fencing = DataFencing.NONE;
+    /** The add this worker retries after an unanswered commit, or null where it never retries. */
+    private Resources.Retry retry;
     private ClientMode clientMode = ClientMode.IGNORE;
     /** The client of the current process (its lease decides {@link #stillSafe} for Redis locks). */
     private LockClient current;
@@ -231,11 +233,14 @@ public final class LockWorker implements Runnable {
 
     /**
      * Keeps the protected set in a database through {@code connection} (the worker's own), fenced by the grant's token
-     * as {@code fencing} says; a lock that keeps its data in its own transaction keeps it there still.
+     * as {@code fencing} says, and after a commit that went unanswered adding the same element again in the worker's
+     * next processes as {@code afterUnknown} says; a lock that keeps its data in its own transaction keeps it there
+     * still.
      */
-    public LockWorker data(DataConnection connection, DataFencing fencing) {
+    public LockWorker data(DataConnection connection, DataFencing fencing, AfterUnknownCommit afterUnknown) {
         this.data = connection;
         this.fencing = fencing;
+        this.retry = new Resources.Retry(afterUnknown);
         return this;
     }
 
@@ -425,7 +430,8 @@ public final class LockWorker implements Runnable {
                 }
                 try {
                     awaitingCommit = resources.criticalSection(recorder, process, g.czxid(), hold.toMillis(),
-                            this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()), store);
+                            this::stillSafe, this::dangerPoint, this::validUntil, dangerAfterHold(g.kind()), store,
+                            inDatabase ? retry : null);
                 } finally {
                     if (inDatabase) {
                         data.abandon(); // a section that stopped before its write lets its transaction go now

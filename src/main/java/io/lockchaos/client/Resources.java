@@ -8,7 +8,6 @@ import io.lockchaos.history.OpType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -31,6 +30,19 @@ public final class Resources {
     public static final class IndeterminateWrite extends Exception {
         IndeterminateWrite() {
             super("the protected set's write may or may not have landed", null, false, false);
+        }
+    }
+
+    /**
+     * One worker's add whose commit went unanswered, which its next critical sections add again until one is
+     * acknowledged ({@link AfterUnknownCommit#RETRY}, {@link AfterUnknownCommit#RETRY_IF_ABSENT}).
+     */
+    public static final class Retry {
+        private final AfterUnknownCommit how;
+        private long element = -1;
+
+        public Retry(AfterUnknownCommit how) {
+            this.how = how;
         }
     }
 
@@ -107,7 +119,8 @@ public final class Resources {
                                 java.util.function.BooleanSupplier stillSafe, DangerPoint danger)
             throws InterruptedException {
         try {
-            criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false, null);
+            criticalSection(rec, process, token, holdMillis, stillSafe, danger, () -> Long.MAX_VALUE, false, null,
+                    null);
         } catch (IndeterminateWrite e) {
             throw new IllegalStateException(e); // only a lock's own store writes durably, and there is none here
         }
@@ -123,7 +136,8 @@ public final class Resources {
      * that throws fails it at once, as nothing can be committed). A store whose writes are durable at once ({@link
      * TransactionalSet#durableOnWrite}) completes the holder's own add with its write instead; a durable write whose
      * outcome is unknown is recorded as info, and {@link IndeterminateWrite} tells the caller that the process is
-     * retired by it.
+     * retired by it. With a {@code retry} (the worker's own), such an add is added again by the worker's next
+     * critical sections until one is acknowledged; the set is then a list, which keeps an element added twice.
      *
      * @return the add awaiting its commit, or null when there is none
      * @throws IndeterminateWrite when the add was recorded as info: the process may not act again
@@ -131,7 +145,7 @@ public final class Resources {
     public Op criticalSection(Recorder rec, int process, long token, long holdMillis,
                               java.util.function.BooleanSupplier stillSafe, DangerPoint danger,
                               java.util.function.LongSupplier validUntilNanos, boolean tokenless,
-                              TransactionalSet store)
+                              TransactionalSet store, Retry retry)
             throws InterruptedException, IndeterminateWrite {
         if (!stillSafe.getAsBoolean()) {
             return null;
@@ -144,19 +158,20 @@ public final class Resources {
             boolean accepted = fencedWrite(token);
             rec.complete(w, OpType.OK, Map.of("token", token, "accepted", accepted), null);
         }
-        long element = nextElement.getAndIncrement() * 100_000L + process;
+        boolean retrying = retry != null && retry.element >= 0;
+        long element = retrying ? retry.element : nextElement.getAndIncrement() * 100_000L + process;
         if (store != null) {
             kept = true;
         }
         boolean durable = store != null && store.durableOnWrite();
         Op add = rec.invoke(store == null || durable ? process : Op.transactionOf(process), Fn.ADD, setKey, element);
         long[] read = null;
-        TreeSet<Long> copy = null;
+        List<Long> copy = null;
         try {
             if (store == null) {
                 read = readSet();
             } else {
-                copy = new TreeSet<>(store.readSet(setKey));
+                copy = new ArrayList<>(store.readSet(setKey));
             }
         } catch (TransactionalSet.Rejected e) {
             rec.complete(add, OpType.FAIL, null, "rejected: " + e.getMessage()); // a claim refused as it read
@@ -189,7 +204,9 @@ public final class Resources {
             rec.complete(add, OpType.OK, element, null);
             return null;
         }
-        copy.add(element);
+        if (!(retrying && retry.how == AfterUnknownCommit.RETRY_IF_ABSENT && copy.contains(element))) {
+            copy.add(element); // appended, as an application appends a ledger entry: what is added twice shows twice
+        }
         try {
             store.writeSet(setKey, List.copyOf(copy));
         } catch (TransactionalSet.Rejected e) {
@@ -201,6 +218,9 @@ public final class Resources {
         } catch (Exception e) {
             if (durable) {
                 rec.complete(add, OpType.INFO, null, "unknown: " + e); // such a write may have landed
+                if (retry != null && retry.how != AfterUnknownCommit.RETIRE) {
+                    retry.element = element;
+                }
                 throw new IndeterminateWrite();
             } else {
                 rec.complete(add, OpType.FAIL, null, "not written: " + e); // its transaction cannot commit it now
@@ -209,6 +229,9 @@ public final class Resources {
         }
         if (durable) {
             rec.complete(add, OpType.OK, element, null);
+            if (retry != null) {
+                retry.element = -1;
+            }
             return null;
         }
         return add;
@@ -241,8 +264,9 @@ public final class Resources {
         }
         List<Long> contents;
         try {
+            // in order, and an element added twice twice: the lost-update checker counts duplicates
             contents = store == null ? java.util.Arrays.stream(readSet()).boxed().toList()
-                    : new ArrayList<>(new TreeSet<>(store.readSet(setKey)));
+                    : store.readSet(setKey).stream().sorted().toList();
         } catch (Exception e) {
             rec.complete(r, OpType.INFO, null, String.valueOf(e));
             return;

@@ -211,6 +211,11 @@ public final class Keys {
                     "`protected_data postgres`: `async` or `remote_apply` gives the data's server, `data:1`, a"
                     + " streaming replica, `data:2`, commits waiting for none or for its apply; `failover data:2`"
                     + " promotes it (see Database work)"),
+            key("after_unknown_commit", Type.TEXT, "retire", Long.MIN_VALUE, Long.MAX_VALUE,
+                    "--after-unknown-commit", "`protected_data postgres`: after a commit that went unanswered,"
+                    + " `retire` (Jepsen's way: the add is info, nobody adds it again), `retry` (the tutorial's: the"
+                    + " worker adds the same element again in a new hold until one is acknowledged) or"
+                    + " `retry_if_absent` (the retry adds it only when its read lacks it; see Database work)"),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"

@@ -521,7 +521,7 @@ public final class Runner {
             }
             if (spec.recipe().protectsResources() && !read) {
                 lw.resources(resources.computeIfAbsent(key, Resources::new)).data(dataConnection(ctx, worker),
-                        spec.dataFencing());
+                        spec.dataFencing(), spec.afterUnknownCommit());
             }
             Thread t = new Thread(() -> {
                 try {

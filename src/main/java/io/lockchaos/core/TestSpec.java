@@ -1,6 +1,7 @@
 package io.lockchaos.core;
 
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.AfterUnknownCommit;
 import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
@@ -91,6 +92,11 @@ public record TestSpec(String name, long seed, LockRecipe recipe, ClusterSpec cl
     /** Whether the protected data's server has a replica, and how commits wait for it ({@code data_replication}). */
     public String dataReplication() {
         return text("data_replication");
+    }
+
+    /** What a holder does after a commit to the protected data went unanswered ({@code after_unknown_commit}). */
+    public AfterUnknownCommit afterUnknownCommit() {
+        return AfterUnknownCommit.parse(text("after_unknown_commit"));
     }
 
     /** How writes to the protected data in a database use the grant's token ({@code data_fencing}). */

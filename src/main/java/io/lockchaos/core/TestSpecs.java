@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.AfterUnknownCommit;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
@@ -436,6 +437,10 @@ public final class TestSpecs {
             if (s.dataFencing() != DataFencing.NONE && data == null) {
                 throw new IllegalArgumentException("data_fencing: " + s.dataFencing().wireName() + " conditions"
                         + " writes to a database: it needs protected_data postgres");
+            }
+            if (s.afterUnknownCommit() != AfterUnknownCommit.RETIRE && data == null) {
+                throw new IllegalArgumentException("after_unknown_commit: " + s.afterUnknownCommit().wireName()
+                        + " adds again what a commit to a database may have taken: it needs protected_data postgres");
             }
             if (!s.dataReplication().equals("none") && data == null) {
                 throw new IllegalArgumentException("data_replication: replicates the protected data in a database:"

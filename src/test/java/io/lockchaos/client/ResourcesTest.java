@@ -85,11 +85,66 @@ class ResourcesTest {
         try (HistoryWriter w = HistoryWriter.create(file)) {
             Recorder rec = new Recorder(w);
             org.junit.jupiter.api.Assertions.assertThrows(Resources.IndeterminateWrite.class, () ->
-                    res.criticalSection(rec, 0, -1, 0, () -> true, () -> { }, () -> Long.MAX_VALUE, true, timesOut));
+                    res.criticalSection(rec, 0, -1, 0, () -> true, () -> { }, () -> Long.MAX_VALUE, true, timesOut,
+                            null));
         }
         Op info = JsonlHistoryReader.read(file).ops().get(1);
         assertEquals(io.lockchaos.history.OpType.INFO, info.type());
         assertEquals("unknown: java.util.concurrent.TimeoutException", info.error());
+    }
+
+    /**
+     * A commit that took and whose answer was lost, retried by the worker's next process with the same element: the
+     * tutorial's retry appends it again, so the final read holds it twice; the retry that checks its read first does
+     * not. Nothing is retried unless asked.
+     */
+    @Test
+    void aRetryAfterAnUnknownCommitAddsTheSameElementAgainUnlessTheReadHasIt() throws Exception {
+        for (AfterUnknownCommit how : AfterUnknownCommit.values()) {
+            List<Long> table = new java.util.ArrayList<>();
+            int[] writes = {0};
+            io.lockchaos.api.TransactionalSet firstAnswerLost = new io.lockchaos.api.TransactionalSet() {
+                @Override
+                public List<Long> readSet(String name) {
+                    return List.copyOf(table);
+                }
+
+                @Override
+                public void writeSet(String name, List<Long> elements) throws Exception {
+                    table.clear();
+                    table.addAll(elements); // the commit takes
+                    if (writes[0]++ == 0) {
+                        throw new java.net.SocketTimeoutException("the answer never came");
+                    }
+                }
+
+                @Override
+                public boolean durableOnWrite() {
+                    return true;
+                }
+            };
+            Path file = dir.resolve(how.wireName() + ".jsonl");
+            Resources res = new Resources("/k");
+            Resources.Retry retry = new Resources.Retry(how);
+            try (HistoryWriter w = HistoryWriter.create(file)) {
+                Recorder rec = new Recorder(w);
+                org.junit.jupiter.api.Assertions.assertThrows(Resources.IndeterminateWrite.class, () ->
+                        res.criticalSection(rec, 0, -1, 0, () -> true, () -> { }, () -> Long.MAX_VALUE, false,
+                                firstAnswerLost, retry));
+                res.criticalSection(rec, 3, -1, 0, () -> true, () -> { }, () -> Long.MAX_VALUE, false,
+                        firstAnswerLost, retry);
+                res.finalRead(rec, 9, firstAnswerLost);
+            }
+            List<Op> ops = JsonlHistoryReader.read(file).ops();
+            assertEquals(0L, ((Number) ops.get(0).value()).longValue(), how.wireName());
+            assertEquals(how == AfterUnknownCommit.RETIRE ? 100_003L : 0L, ((Number) ops.get(2).value()).longValue(),
+                    how + ": the next add's element");
+            assertEquals(switch (how) {
+                case RETIRE -> List.of(0L, 100_003L);
+                case RETRY -> List.of(0L, 0L);
+                case RETRY_IF_ABSENT -> List.of(0L);
+            }, ((List<?>) ops.get(5).value()).stream().map(o -> ((Number) o).longValue()).toList(), how.wireName());
+        }
     }
 
     private static void overlap(Resources res, Recorder rec, int process, CountDownLatch bothRead) {
@@ -139,7 +194,7 @@ class ResourcesTest {
             };
             try (HistoryWriter w = HistoryWriter.create(dir.resolve(kind + ".jsonl"))) {
                 new Resources("/k").criticalSection(new Recorder(w), 0, -1, 0, () -> true, () -> seen.add("danger"),
-                        () -> Long.MAX_VALUE, LockWorker.dangerAfterHold(kind), store);
+                        () -> Long.MAX_VALUE, LockWorker.dangerAfterHold(kind), store, null);
             }
             assertEquals(kind == io.lockchaos.api.Grant.Kind.LEASED ? List.of("read", "danger", "write")
                     : List.of("danger", "read", "write"), seen, kind.toString());

@@ -1,6 +1,7 @@
 package io.lockchaos.core;
 
 import io.lockchaos.checker.Verdict;
+import io.lockchaos.client.AfterUnknownCommit;
 import io.lockchaos.client.ClientMode;
 import io.lockchaos.client.DataFencing;
 import io.lockchaos.client.LockRecipe;
@@ -38,7 +39,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "library_version", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "data_replication", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
+                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "data_replication", "after_unknown_commit", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "stall_ms", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
@@ -81,6 +82,22 @@ class TestSpecsTest {
                     TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
             assertEquals(e.getValue(), x.getMessage());
         }
+    }
+
+    @Test
+    void aRetryAfterAnUnknownCommitIsForDataInADatabase() throws Exception {
+        assertEquals(AfterUnknownCommit.RETRY_IF_ABSENT, TestSpecs.validate("w", TestSpecs.with("w",
+                TestSpec.DEFAULTS, Map.of("protected_data", "postgres", "after_unknown_commit", "retry_if_absent")))
+                .afterUnknownCommit());
+        assertEquals(AfterUnknownCommit.RETIRE, TestSpec.DEFAULTS.afterUnknownCommit(), "Jepsen's way by default");
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
+                TestSpec.DEFAULTS, Map.of("after_unknown_commit", "retry"))));
+        assertEquals("w: after_unknown_commit: retry adds again what a commit to a database may have taken: it needs"
+                + " protected_data postgres", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("protected_data", "postgres", "after_unknown_commit", "again"))));
+        assertEquals("w: after_unknown_commit: expected retire, retry or retry_if_absent, got 'again'",
+                e.getMessage());
     }
 
     @Test
