@@ -137,7 +137,8 @@ public final class Resources {
      * TransactionalSet#durableOnWrite}) completes the holder's own add with its write instead; a durable write whose
      * outcome is unknown is recorded as info, and {@link IndeterminateWrite} tells the caller that the process is
      * retired by it. With a {@code retry} (the worker's own), such an add is added again by the worker's next
-     * critical sections until one is acknowledged; the set is then a list, which keeps an element added twice.
+     * critical sections until one is acknowledged. A store's set is read and written back as a list, so that an
+     * element added twice is there twice.
      *
      * @return the add awaiting its commit, or null when there is none
      * @throws IndeterminateWrite when the add was recorded as info: the process may not act again
