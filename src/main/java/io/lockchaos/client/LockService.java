@@ -128,7 +128,8 @@ public interface LockService {
 
     /**
      * Whether its servers can keep the protected data of a run whose lock is any service's ({@code protected_data}
-     * names it): a database, which the run starts beside the lock's servers as one server of its own.
+     * names it): a database, which the run starts beside the lock's servers, as servers of its own ({@link
+     * #dataServers}).
      */
     default boolean keepsData() {
         return false;
