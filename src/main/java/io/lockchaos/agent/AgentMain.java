@@ -619,7 +619,7 @@ public final class AgentMain {
 
         /** The context of a once-per-run call (setUp, inspect): the request's settings; its states go nowhere. */
         private static ClientContext onceContext(Map<String, Object> m) {
-            return new ClientContext(LockSettings.fromWire(m), () -> 0, (state, about) -> { }, null);
+            return new ClientContext(LockSettings.fromWire(m), () -> 0, (state, about, why) -> { }, null);
         }
 
         /** The user's factory, or the built-in recipe a request names. */
@@ -631,11 +631,14 @@ public final class AgentMain {
             checkAllowed(m.get("connect") instanceof String c ? c : null);
             LockFactory factory = factory(m);
             int process = m.get("process") instanceof Number n ? n.intValue() : 0;
-            ClientContext c = new ClientContext(LockSettings.fromWire(m), () -> process, (state, about) -> {
+            ClientContext c = new ClientContext(LockSettings.fromWire(m), () -> process, (state, about, why) -> {
                 Map<String, Object> event = new LinkedHashMap<>();
                 event.put("event", "state");
                 event.put("state", state);
                 event.put("about", about);
+                if (why != null) {
+                    event.put("why", why);
+                }
                 event.putAll(session());
                 send(event);
             }, null);

@@ -39,8 +39,9 @@ public final class RemoteClient implements LockClient, SessionControl {
         /**
          * @param state Curator's connection state name
          * @param about the session it concerns (the one lost, or the one now connected)
+         * @param why a revocation's reason ({@link io.lockchaos.api.LockContext#revoked}), else null
          */
-        void onState(String state, long about);
+        void onState(String state, long about, String why);
     }
 
     /** An error the agent reported; its text is the agent-side exception's, so histories read the same. */
@@ -62,7 +63,7 @@ public final class RemoteClient implements LockClient, SessionControl {
     private final Writer out;
     private final Map<Long, CompletableFuture<Map<String, Object>>> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-    private volatile StateListener listener = (s, a) -> { };
+    private volatile StateListener listener = (s, a, w) -> { };
     private volatile long session;
     private volatile byte[] password;
     private volatile boolean closed;
@@ -227,7 +228,8 @@ public final class RemoteClient implements LockClient, SessionControl {
                 } else if ("state".equals(m.get("event"))) {
                     awaitCaller();
                     remember(m);
-                    listener.onState((String) m.get("state"), ((Number) m.get("about")).longValue());
+                    listener.onState((String) m.get("state"), ((Number) m.get("about")).longValue(),
+                            m.get("why") instanceof String w ? w : null);
                 } else if (m.get("id") instanceof Number id) {
                     CompletableFuture<Map<String, Object>> f = pending.remove(id.longValue());
                     if (f != null) {

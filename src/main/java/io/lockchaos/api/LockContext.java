@@ -12,6 +12,9 @@ import java.util.function.Supplier;
  * methods may come from any thread (a connection-state listener's, typically).
  */
 public interface LockContext {
+    /** The state {@link #revoked} is recorded as. */
+    String REVOKED = "REVOKED";
+
     /** The servers as one connect string ({@code host:port,host:port}), each address routed through a proxy. */
     String connectString();
 
@@ -70,6 +73,16 @@ public interface LockContext {
 
     /** Reports a connection state about the current session. */
     void state(String state);
+
+    /**
+     * Says that the lock was taken from this client now by the library's own word, not by a release: a leader
+     * election's callback that revokes leadership (Curator's {@code notLeader}, a {@code takeLeadership} interrupted
+     * on SUSPENDED). The history records it as the state {@value #REVOKED} with {@code why}, and the hold ends there
+     * for the checkers, certainly; the run's worker stops acting as the holder, does not release, and its next
+     * acquire waits for the lock again. Make {@link LockClient#stillHolds} false before calling this, so that a
+     * grant the client is still returning is not taken for a live one.
+     */
+    void revoked(String why);
 
     /**
      * Says where the client's current session id (0 for none) and password (null for none) are found: the history

@@ -14,9 +14,18 @@ package io.lockchaos.api;
  * @param fifo whether waiters are served in the order they asked
  * @param leased whether a hold is a lease with a validity ({@link LockClient#validUntilNanos}) rather than a session
  *     whose loss the client is told of
+ * @param leadership whether holds are leadership in an election: granted and taken away by the library's callbacks
+ *     ({@link LockContext#revoked}) as well as by acquire and release; the leader-election checker then also asks
+ *     that a leader be elected again once the faults are over
  */
 public record Promises(int permits, boolean counted, boolean readWrite, boolean reentrant, boolean ownerRelease, boolean fifo,
-                       boolean leased) {
+                       boolean leased, boolean leadership) {
+    /** Promises without leadership. */
+    public Promises(int permits, boolean counted, boolean readWrite, boolean reentrant, boolean ownerRelease,
+                    boolean fifo, boolean leased) {
+        this(permits, counted, readWrite, reentrant, ownerRelease, fifo, leased, false);
+    }
+
     public Promises {
         if (permits < 1) {
             throw new IllegalArgumentException("permits must be at least 1, got " + permits);
@@ -24,9 +33,12 @@ public record Promises(int permits, boolean counted, boolean readWrite, boolean 
         if (permits > 1 && !counted) {
             throw new IllegalArgumentException("a lock of " + permits + " permits is a semaphore: its holds are counted");
         }
-        if (counted && (readWrite || reentrant || ownerRelease || fifo)) {
+        if (counted && (readWrite || reentrant || ownerRelease || fifo || leadership)) {
             throw new IllegalArgumentException("a semaphore (" + permits + " permits) promises no read/write sides, "
-                    + "reentry, owner-only release or queue order");
+                    + "reentry, owner-only release, queue order or leadership");
+        }
+        if (leadership && (readWrite || reentrant)) {
+            throw new IllegalArgumentException("leadership has no read/write sides and no reentry");
         }
     }
 
@@ -41,28 +53,32 @@ public record Promises(int permits, boolean counted, boolean readWrite, boolean 
     }
 
     public Promises withReadWrite() {
-        return new Promises(permits, counted, true, reentrant, ownerRelease, fifo, leased);
+        return new Promises(permits, counted, true, reentrant, ownerRelease, fifo, leased, leadership);
     }
 
     public Promises withReentry() {
-        return new Promises(permits, counted, readWrite, true, ownerRelease, fifo, leased);
+        return new Promises(permits, counted, readWrite, true, ownerRelease, fifo, leased, leadership);
     }
 
     public Promises withOwnerOnlyRelease() {
-        return new Promises(permits, counted, readWrite, reentrant, true, fifo, leased);
+        return new Promises(permits, counted, readWrite, reentrant, true, fifo, leased, leadership);
     }
 
     public Promises withFifo() {
-        return new Promises(permits, counted, readWrite, reentrant, ownerRelease, true, leased);
+        return new Promises(permits, counted, readWrite, reentrant, ownerRelease, true, leased, leadership);
     }
 
     public Promises withLease() {
-        return new Promises(permits, counted, readWrite, reentrant, ownerRelease, fifo, true);
+        return new Promises(permits, counted, readWrite, reentrant, ownerRelease, fifo, true, leadership);
+    }
+
+    public Promises withLeadership() {
+        return new Promises(permits, counted, readWrite, reentrant, ownerRelease, fifo, leased, true);
     }
 
     /**
      * The promises in words, as test.json keeps them: {@code exclusive} or {@code semaphore:N}, then any of {@code
-     * read-write}, {@code reentrant}, {@code owner-release}, {@code fifo}, {@code leased}.
+     * read-write}, {@code reentrant}, {@code owner-release}, {@code fifo}, {@code leased}, {@code leadership}.
      */
     public String words() {
         StringBuilder b = new StringBuilder(counted ? "semaphore:" + permits : "exclusive");
@@ -80,6 +96,9 @@ public record Promises(int permits, boolean counted, boolean readWrite, boolean 
         }
         if (leased) {
             b.append(" leased");
+        }
+        if (leadership) {
+            b.append(" leadership");
         }
         return b.toString();
     }
@@ -107,8 +126,9 @@ public record Promises(int permits, boolean counted, boolean readWrite, boolean 
                 case "owner-release" -> p.withOwnerOnlyRelease();
                 case "fifo" -> p.withFifo();
                 case "leased" -> p.withLease();
+                case "leadership" -> p.withLeadership();
                 default -> throw new IllegalArgumentException("promises: unknown word '" + w[i] + "' (expected "
-                        + "read-write, reentrant, owner-release, fifo or leased)");
+                        + "read-write, reentrant, owner-release, fifo, leased or leadership)");
             };
         }
         return p;

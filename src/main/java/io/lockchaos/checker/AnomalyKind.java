@@ -39,6 +39,11 @@ public enum AnomalyKind {
     DUPLICATED_UPDATE(Severity.VIOLATION),
     /** After the final heal, nobody held the lock yet an acquirer could not get it within its bound. */
     LEAKED_LOCK(Severity.VIOLATION),
+    /**
+     * After the final heal, a candidate of a leader election waited out its timeout and nobody was leader meanwhile:
+     * the election did not elect anyone again once the faults were over.
+     */
+    NO_LEADER(Severity.VIOLATION),
     /** A lock node remained at the final inspection whose owner session is closed or whose owner does not hold. */
     ORPHAN_NODE(Severity.VIOLATION),
     /** A FIFO recipe granted a later waiter before an earlier one. */

@@ -11,14 +11,22 @@ public final class Checkers {
     private Checkers() {
     }
 
-    /** The dedicated lock checkers for a recipe: mutual exclusion, reentrancy, fencing, lost updates, leaks, fairness. */
+    /**
+     * The dedicated lock checkers for a recipe: mutual exclusion, reentrancy, fencing, lost updates, leaks, fairness,
+     * and for a leader election its liveness.
+     */
     public static Checker forRecipe(Recipe recipe) {
         return compose("lock", parts(recipe));
     }
 
     private static List<Checker> parts(Recipe recipe) {
-        return List.of(new MutualExclusionChecker(recipe), new ReentrancyChecker(recipe), new FencingChecker(),
-                new LostUpdateChecker(recipe), new LeakChecker(recipe), new FairnessChecker(recipe));
+        List<Checker> parts = new ArrayList<>(List.of(new MutualExclusionChecker(recipe), new ReentrancyChecker(recipe),
+                new FencingChecker(), new LostUpdateChecker(recipe), new LeakChecker(recipe),
+                new FairnessChecker(recipe)));
+        if (recipe.leadership()) {
+            parts.add(new LeaderElectionChecker(recipe));
+        }
+        return parts;
     }
 
     /**

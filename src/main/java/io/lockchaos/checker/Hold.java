@@ -14,7 +14,8 @@ import io.lockchaos.history.Op;
  * end of the history. Positions are distinct, so two windows either overlap or do not: there are no ties.
  *
  * <p>A process certainly holds from its acquire's ok completion to the invocation of the release that gives the hold
- * back, or to its retirement (an info completion of any of its ops: a crashed client's locks may outlive it or not),
+ * back, or to the {@code REVOKED} state that tells it the lock was taken away (both its windows end there), or to its
+ * retirement (an info completion of any of its ops: a crashed client's locks may outlive it or not),
  * and possibly holds from the acquire's invocation to the release's completion. An indeterminate acquire has no
  * certain window and a possible one that never ends.
  *
@@ -107,6 +108,11 @@ public record Hold(int process, String key, Mode mode, long acquireIndex, long g
         RELEASED,
         /** The release reported that the lock was no longer held: the lock was lost while held. */
         LOST,
+        /**
+         * The library took the lock from its holder and told it so (a {@code REVOKED} state: leadership revoked by a
+         * callback): the hold ended there, certainly.
+         */
+        REVOKED,
         /** The release's outcome is unknown (info, or the history ended during it). */
         INDETERMINATE,
         /** The process was retired (an info completion) while it held: it may or may not still hold. */

@@ -37,13 +37,7 @@ public final class LeakChecker implements Checker {
     @Override
     public CheckResult check(History h) {
         List<Op> ops = h.ops();
-        int marker = -1;
-        for (int i = 0; i < ops.size(); i++) {
-            Op op = ops.get(i);
-            if (op.isNemesis() && (op.f() == Fn.HEAL || op.f() == Fn.QUIESCE) && op.type() != OpType.INVOKE) {
-                marker = i;
-            }
-        }
+        int marker = finalMarker(h);
         Map<String, Object> stats = new LinkedHashMap<>();
         LockHolds holds = LockHolds.of(h, recipe);
         Anomalies anomalies = new Anomalies();
@@ -60,7 +54,9 @@ public final class LeakChecker implements Checker {
             return CheckResult.of(name(), anomalies, stats);
         }
         long markerTime = ops.get(marker).time();
-        Probes probes = probe(h, holds, marker, anomalies);
+        // an election's failed probe is a term nobody won: the leader-election checker reports it as such
+        Probes probes = probe(h, holds, marker, recipe.leadership() ? new Anomalies() : anomalies,
+                AnomalyKind.LEAKED_LOCK);
         stats.put("marker_time_ns", markerTime);
         stats.put("acquires_after_marker", probes.probes());
         stats.put("reacquires_after_marker", probes.reentries());
@@ -73,14 +69,28 @@ public final class LeakChecker implements Checker {
     }
 
     /** Acquires after the final heal: probes, re-acquires by a holder, and failed probes nobody explains. */
-    private record Probes(long probes, long reentries, long leaks) {
+    record Probes(long probes, long reentries, long leaks) {
+    }
+
+    /** Position of the last completed {@code heal} or {@code quiesce} marker, or -1. */
+    static int finalMarker(History h) {
+        List<Op> ops = h.ops();
+        int marker = -1;
+        for (int i = 0; i < ops.size(); i++) {
+            Op op = ops.get(i);
+            if (op.isNemesis() && (op.f() == Fn.HEAL || op.f() == Fn.QUIESCE) && op.type() != OpType.INVOKE) {
+                marker = i;
+            }
+        }
+        return marker;
     }
 
     /**
      * Judges every acquire invoked after the marker at {@code marker}: one that failed while no other process
-     * certainly held the key is a leak (suspect when an indeterminate acquire might have held it).
+     * certainly held the key is reported as {@code kind} (a leaked lock; a term nobody won), suspect when an
+     * indeterminate acquire might have held it.
      */
-    private static Probes probe(History h, LockHolds holds, int marker, Anomalies anomalies) {
+    static Probes probe(History h, LockHolds holds, int marker, Anomalies anomalies, AnomalyKind kind) {
         List<Op> ops = h.ops();
         long markerTime = ops.get(marker).time();
         long probes = 0;
@@ -122,14 +132,15 @@ public final class LeakChecker implements Checker {
                 leaks++;
                 Op done = ops.get(c);
                 long wait = Math.max(0, done.time() - op.time());
-                AnomalyKind kind = AnomalyKind.LEAKED_LOCK;
                 Severity sev = possiblyHeld ? Severity.SUSPECT : kind.defaultSeverity();
+                boolean election = kind == AnomalyKind.NO_LEADER;
                 anomalies.add(new Anomaly(kind, sev, key, List.of(done.index(), op.index()),
                         op.time(), done.time(), "after the final heal at " + Times.at(markerTime) + ", process "
-                                + op.process() + " could not acquire " + LockHolds.describe(key) + " within "
-                                + Times.span(wait) + " although no process "
-                                + (possiblyHeld ? "certainly held it (an indeterminate acquire might have)"
-                                : "held it"), Map.of("wait_ns", wait)));
+                                + op.process() + (election ? " was not elected leader of " : " could not acquire ")
+                                + LockHolds.describe(key) + " within " + Times.span(wait) + " although no process "
+                                + (possiblyHeld ? (election ? "certainly led" : "certainly held it")
+                                + " (an indeterminate acquire might have)" : election ? "led" : "held it"),
+                        Map.of("wait_ns", wait)));
             }
         }
         return new Probes(probes, reentries, leaks);

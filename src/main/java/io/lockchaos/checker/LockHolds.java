@@ -1,5 +1,6 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.api.LockContext;
 import io.lockchaos.history.EdnValues;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
@@ -32,6 +33,9 @@ import java.util.TreeMap;
  *       the recipe lets anyone release, a release by a non-holder gives back the held one whose acquire came first. A release
  *       that fails with {@code not-held} ends the hold as lost; any other failed release changes nothing.
  *   <li>A process's info completion retires it: each hold it still had stops being certain there and stays possible.
+ *   <li>A {@code REVOKED} state ({@link LockContext#revoked}: the library took the lock from the
+ *       process and told it) ends each hold the process has, certainly and possibly, at that state; one that comes
+ *       when the process holds nothing ends nothing.
  * </ul>
  *
  * <p>It also derives the releases the lock service must or may have made by itself ({@link #impliedReleases}): an
@@ -413,11 +417,14 @@ public final class LockHolds {
         }
 
         void state(int i, Op op) {
+            String state = op.stringField("state");
+            if (LockContext.REVOKED.equals(state)) {
+                revoke(i, op);
+            }
             if (live) {
                 return; // connection states only annotate the final analysis
             }
             long session = op.longField("session", 0);
-            String state = op.stringField("state");
             states.computeIfAbsent(op.process(), p -> new ArrayList<>())
                     .add(new StateEvent(op.index(), i, op.time(), state, session));
             if (("CONNECTED".equals(state) || "RECONNECTED".equals(state)) && session != 0) {
@@ -452,6 +459,16 @@ public final class LockHolds {
                 suspended.remove(List.of(op.process(), session));
             } else if (session != 0) {
                 suspended.computeIfAbsent(List.of(op.process(), session), x -> new ArrayList<>()).addAll(added);
+            }
+        }
+
+        /** Ends every hold of the process at its {@code REVOKED} state (position {@code i}). */
+        void revoke(int i, Op op) {
+            for (Deque<Open> d : heldBy(op.process())) {
+                for (Open o : d) {
+                    emit(o, i, i, op.index(), Hold.ReleaseOutcome.REVOKED);
+                }
+                d.clear();
             }
         }
 

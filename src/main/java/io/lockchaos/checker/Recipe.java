@@ -79,6 +79,11 @@ public record Recipe(String name, Promises promises) {
         return promises.leased();
     }
 
+    /** Whether holds are leadership in an election, granted and revoked by the library's callbacks too. */
+    public boolean leadership() {
+        return promises.leadership();
+    }
+
     public boolean isSemaphore() {
         return counted();
     }

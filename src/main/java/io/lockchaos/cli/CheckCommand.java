@@ -179,6 +179,11 @@ final class CheckCommand implements Callable<Integer> {
         Recipe r = lock == null ? null : lock.promises();
         Model<?> m = null;
         try {
+            if (recipeModel && lock.promises().leadership()) {
+                // a model would take a revoked leader for one still holding, and call the next grant impossible
+                throw new UserError("--model recipe: " + lock.wireName() + " is a leader election, whose leadership"
+                        + " its callbacks take away (REVOKED states), which no model reads: check it without --model");
+            }
             if (model != null) {
                 m = recipeModel ? lock.model() : Models.parse(model);
             }

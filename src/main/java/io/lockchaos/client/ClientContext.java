@@ -18,9 +18,12 @@ import org.apache.zookeeper.ZooKeeper;
  * wherever it runs. Where the reports go is the caller's: the runner records them, an agent sends them to the runner.
  */
 public final class ClientContext implements LockContext {
-    /** Where the connection states a lock reports go: the state and the session it is about. */
+    /**
+     * Where the connection states a lock reports go: the state, the session it is about, and why (a revocation's
+     * reason, {@link LockContext#revoked}; null for a connection state).
+     */
     public interface States {
-        void report(String state, long session);
+        void report(String state, long session, String why);
     }
 
     private final LockSettings settings;
@@ -146,12 +149,17 @@ public final class ClientContext implements LockContext {
 
     @Override
     public void state(String state, long session) {
-        states.report(state, session);
+        states.report(state, session, null);
     }
 
     @Override
     public void state(String state) {
-        states.report(state, sessionId());
+        states.report(state, sessionId(), null);
+    }
+
+    @Override
+    public void revoked(String why) {
+        states.report(REVOKED, sessionId(), why == null ? "revoked" : why);
     }
 
     @Override

@@ -34,6 +34,18 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         READ_WRITE("rw", Backend.ZOOKEEPER, true, Recipe.READ_WRITE),
         /** Curator's InterProcessMultiLock over one InterProcessMutex per key. */
         MULTI("multi", Backend.ZOOKEEPER, true, Recipe.MULTI),
+        /**
+         * Curator's LeaderLatch: leadership is the hold, granted when the latch's node comes first and taken away by
+         * its {@code notLeader} (SUSPENDED, LOST); the latch stays in the election after that and re-joins by itself.
+         */
+        LEADER_LATCH("leader-latch", Backend.ZOOKEEPER, true, new Recipe("leader-latch",
+                Promises.exclusive().withOwnerOnlyRelease().withLeadership())),
+        /**
+         * Curator's LeaderSelector: the hold is {@code takeLeadership} running, ended by returning or by the
+         * interruption Curator's listener adapter makes on SUSPENDED and LOST.
+         */
+        LEADER_SELECTOR("leader-selector", Backend.ZOOKEEPER, true, new Recipe("leader-selector",
+                Promises.exclusive().withOwnerOnlyRelease().withLeadership())),
         /** The tutorial's exclusive lock: one ephemeral node, retried until it can be created. */
         NAIVE_EXCLUSIVE("naive-exclusive", Backend.ZOOKEEPER, false, Recipe.queued("naive-exclusive", false)),
         /** The tutorial's read/write lock on sequential nodes. */

@@ -1,5 +1,6 @@
 package io.lockchaos.client;
 
+import io.lockchaos.api.LockContext;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.TransactionalSet;
@@ -47,6 +48,11 @@ public final class LockWorker implements Runnable {
     private java.util.concurrent.CountDownLatch ready;
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
+    /**
+     * Whether the library took the lock from this client ({@link LockContext#revoked}) since the
+     * current acquire was invoked: the hold ends there, and the worker neither acts on it nor releases it.
+     */
+    private volatile boolean revoked;
     private volatile int process;
     private volatile String openFailure;
     /** The transaction's add that the next release commits (a lock that keeps its data), or null. */
@@ -124,6 +130,10 @@ public final class LockWorker implements Runnable {
 
     /** Tells the worker its session's connection state changed (called from the client's state listener). */
     public void onState(String state) {
+        if (LockContext.REVOKED.equals(state)) {
+            revoked = true;
+            return;
+        }
         if (!"CONNECTED".equals(state) && !"RECONNECTED".equals(state)) {
             stateSinceGrant = state.equals("LOST") || stateSinceGrant == null ? state : stateSinceGrant;
         } else if (handle != null && handle.phase() != ClientHandle.Phase.HOLDING) {
@@ -134,7 +144,7 @@ public final class LockWorker implements Runnable {
     /** Whether the holder may still act as if it held the lock. */
     private boolean stillSafe() {
         LockClient c = current;
-        return clientMode.mayContinueAfter(stateSinceGrant) && (c == null || c.stillHolds());
+        return !revoked && clientMode.mayContinueAfter(stateSinceGrant) && (c == null || c.stillHolds());
     }
 
     /** Sleeps up to {@code millis} in short slices, returning early (false) once the holder must stop. */
@@ -319,6 +329,7 @@ public final class LockWorker implements Runnable {
             phase(ClientHandle.Phase.WAITING);
             // what the holder hears from here on counts against this grant, even before the acquire returns
             stateSinceGrant = null;
+            revoked = false;
             Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
             Grant g;
             try {
@@ -337,6 +348,14 @@ public final class LockWorker implements Runnable {
                 continue;
             }
             recorder.complete(acq, OpType.OK, g.toValue(), null);
+            if (revoked) {
+                // taken away while the grant was on its way here: its own REVOKED may be in the history before the
+                // grant, where it ends nothing, so the hold is ended after the grant
+                recorder.state(process, LockContext.REVOKED, g.session(),
+                        "revoked before its grant was recorded");
+                phase(ClientHandle.Phase.IDLE);
+                continue;
+            }
             phase(ClientHandle.Phase.HOLDING); // after the grant is in the history: a fault on "the holder" follows it
             int held = reenter(client, Math.max(this.depth, cycle.depth()), acquireTimeout);
             if (held < 0) {
@@ -345,6 +364,10 @@ public final class LockWorker implements Runnable {
             }
             if (!holdOnce(g, hold)) {
                 client = retire(client); // its write's outcome is unknown: the process may not release
+                continue;
+            }
+            if (revoked) {
+                phase(ClientHandle.Phase.IDLE); // the hold ended at its REVOKED: nothing is left to release
                 continue;
             }
             Downgrade d = held == 1 ? maybeDowngrade(client, acquireTimeout, hold) : Downgrade.REFUSED;
@@ -365,6 +388,11 @@ public final class LockWorker implements Runnable {
                     break;
                 }
             }
+        }
+        if (revoked && client != null) {
+            // the last hold was taken away and the client stayed a candidate (a leader latch re-joins its election):
+            // it leaves, so that no candidate of the run's is left to lead unrecorded while the run ends
+            released(client, mode, true);
         }
         committed(OpType.INFO, "never released: the run ended first");
     }

@@ -71,8 +71,14 @@ public final class Recorder {
      * comes on a client library's thread, which is no place to fail: the runner stops the run and says why).
      */
     public Op state(int process, String state, long session) {
+        return state(process, state, session, null);
+    }
+
+    /** {@link #state(int, String, long)} with why it came ({@code why}, recorded when not null: a revocation's). */
+    public Op state(int process, String state, long session, String why) {
         try {
-            return append(OpType.OK, process, Fn.STATE, null, Map.of("state", state, "session", session), null);
+            return append(OpType.OK, process, Fn.STATE, null, why == null ? Map.of("state", state, "session", session)
+                    : Map.of("state", state, "session", session, "why", why), null);
         } catch (Stopped e) {
             return null;
         }

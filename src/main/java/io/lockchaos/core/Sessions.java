@@ -5,6 +5,7 @@ import io.lockchaos.agent.AgentWire;
 import io.lockchaos.agent.ClientAgents;
 import io.lockchaos.agent.RemoteClient;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockContext;
 import io.lockchaos.api.LockFactory;
 import io.lockchaos.api.LockInspection;
 import io.lockchaos.client.ClientContext;
@@ -74,10 +75,9 @@ final class Sessions {
             if (agents != null) {
                 return agentClient(connect, key, read, allKeys, process, onState, handle);
             }
-            ClientContext ctx = new ClientContext(settings(connect, key, read, allKeys), process, (state, session) -> {
-                recorder.state(process.getAsInt(), state, session);
-                onState.accept(state);
-            }, handle == null ? null : handle::zookeeper);
+            ClientContext ctx = new ClientContext(settings(connect, key, read, allKeys), process,
+                    (state, session, why) -> report(process, state, session, why, onState),
+                    handle == null ? null : handle::zookeeper);
             LockClient lock = factory().open(ctx);
             register(lock, ctx::sessionId);
             return closing(lock, process, ctx::sessionId);
@@ -85,6 +85,21 @@ final class Sessions {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Records a state a client reported and tells its worker; a revocation is told first, so that a worker that has
+     * just recorded a grant either sees it and ends the hold itself or finds the state recorded after its grant.
+     */
+    private void report(IntSupplier process, String state, long session, String why, Consumer<String> onState) {
+        boolean revoked = LockContext.REVOKED.equals(state);
+        if (revoked) {
+            onState.accept(state);
+        }
+        recorder.state(process.getAsInt(), state, session, why);
+        if (!revoked) {
+            onState.accept(state);
         }
     }
 
@@ -168,7 +183,7 @@ final class Sessions {
                 return inAgent.call(c, s);
             }
         }
-        return inRunner.call(factory(), new ClientContext(s, () -> 0, (state, session) -> { }, null));
+        return inRunner.call(factory(), new ClientContext(s, () -> 0, (state, session, why) -> { }, null));
     }
 
     private static List<Map<String, Object>> entries(List<LockInspection.Entry> entries) {
@@ -199,10 +214,7 @@ final class Sessions {
         c.clock(agent.clockFile());
         try {
             c.open(spec.recipe().wireName(), settings(connect, key, read, allKeys), process.getAsInt(),
-                    (state, about) -> {
-                        recorder.state(process.getAsInt(), state, about);
-                        onState.accept(state);
-                    });
+                    (state, about, why) -> report(process, state, about, why, onState));
         } catch (Exception e) {
             c.close();
             throw e;

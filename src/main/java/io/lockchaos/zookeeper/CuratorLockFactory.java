@@ -5,7 +5,6 @@ import io.lockchaos.api.LockContext;
 import io.lockchaos.client.Closing;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.RecipeFactory;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -50,7 +49,7 @@ public final class CuratorLockFactory extends RecipeFactory {
                 throw new IllegalStateException("no connection to " + ctx.connectString());
             }
             current.connected(c.getZookeeperClient().getZooKeeper().getSessionId());
-            return new Closing(open(recipe, c, ctx.key(), ctx.read(), ctx.allKeys()), c);
+            return new Closing(open(recipe, c, ctx), c);
         } catch (Exception | Error e) {
             c.close();
             throw e;
@@ -67,20 +66,21 @@ public final class CuratorLockFactory extends RecipeFactory {
     }
 
     /**
-     * A client of Curator recipe {@code recipe} on {@code client}'s session.
+     * A client of Curator recipe {@code recipe} on {@code client}'s session, for {@code ctx}: its key is the lock's
+     * path (a multi-lock takes every key), its read side says which lock of a read/write lock it takes, and a leader
+     * election reports the leadership its callbacks take away to it.
      *
-     * @param key the lock's path (ignored by a multi-lock, which takes {@code allKeys})
-     * @param read for a read/write lock, whether this client takes the read lock
      * @throws IllegalStateException for the tutorial's locks, which need a raw ZooKeeper handle
      */
-    static LockClient open(LockRecipe recipe, CuratorFramework client, String key, boolean read,
-                           List<String> allKeys) {
+    static LockClient open(LockRecipe recipe, CuratorFramework client, LockContext ctx) {
         return switch (recipe.kind()) {
-            case MUTEX -> CuratorLocks.semaphoreMutex(client, key);
-            case REENTRANT_MUTEX -> new CuratorMutexClient(client, key);
-            case SEMAPHORE -> CuratorLocks.semaphore(client, key, recipe.permits());
-            case READ_WRITE -> CuratorLocks.readWrite(client, key, read);
-            case MULTI -> CuratorLocks.multi(client, allKeys);
+            case MUTEX -> CuratorLocks.semaphoreMutex(client, ctx.key());
+            case REENTRANT_MUTEX -> new CuratorMutexClient(client, ctx.key());
+            case SEMAPHORE -> CuratorLocks.semaphore(client, ctx.key(), recipe.permits());
+            case READ_WRITE -> CuratorLocks.readWrite(client, ctx.key(), ctx.read());
+            case MULTI -> CuratorLocks.multi(client, ctx.allKeys());
+            case LEADER_LATCH -> new CuratorLeaderLatch(client, ctx.key(), ctx);
+            case LEADER_SELECTOR -> new CuratorLeaderSelector(client, ctx.key(), ctx);
             default -> throw new IllegalStateException(recipe.wireName() + " is not a Curator recipe");
         };
     }

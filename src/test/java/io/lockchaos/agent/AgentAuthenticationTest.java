@@ -130,7 +130,7 @@ class AgentAuthenticationTest {
         try (RemoteClient c = RemoteClient.connect(agent())) {
             RemoteClient.AgentException e = assertThrows(RemoteClient.AgentException.class, () -> c.open("mutex",
                     new LockSettings("127.0.0.1:1,10.9.8.7:2181", "/k", false, List.of(), 2000, LockSettings.LEASE_MS,
-                            LockSettings.REQUEST_TIMEOUT_MS), 0, (st, about) -> { }));
+                            LockSettings.REQUEST_TIMEOUT_MS), 0, (st, about, why) -> { }));
             assertTrue(e.getMessage().contains("10.9.8.7:2181 is not a server endpoint this run's runner gave"),
                     e.getMessage());
         }

@@ -66,7 +66,7 @@ class AgentMainTest {
 
     private static RemoteClient client(int agent, String recipe, String key, List<String> states) throws Exception {
         RemoteClient c = RemoteClient.connect(agents.agents().get(agent));
-        c.open(recipe, settings(key), 0, (state, about) -> states.add(state));
+        c.open(recipe, settings(key), 0, (state, about, why) -> states.add(state));
         return c;
     }
 
@@ -153,7 +153,7 @@ class AgentMainTest {
         own.allow(AgentWire.endpoints(ensemble.connectString()));
         try (RemoteClient holder = client(0, "reentrant-mutex", "/doomed", new ArrayList<>());
              RemoteClient waiter = RemoteClient.connect(own.agents().get(0))) {
-            waiter.open("reentrant-mutex", settings("/doomed"), 0, (s, a) -> { });
+            waiter.open("reentrant-mutex", settings("/doomed"), 0, (s, a, w) -> { });
             assertNotNull(holder.acquire(Duration.ofSeconds(5)));
             CompletableFuture<Throwable> failed = CompletableFuture.supplyAsync(() -> {
                 try {

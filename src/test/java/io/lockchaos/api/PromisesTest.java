@@ -42,8 +42,13 @@ class PromisesTest {
                 .contains("a semaphore (2 permits) promises no"));
         assertEquals("permits must be at least 1, got 0", assertThrows(IllegalArgumentException.class,
                 () -> Promises.semaphore(0)).getMessage());
-        assertEquals("promises: unknown word 'fair' (expected read-write, reentrant, owner-release, fifo or leased)",
+        assertEquals("promises: unknown word 'fair' (expected read-write, reentrant, owner-release, fifo, leased or"
+                + " leadership)",
                 assertThrows(IllegalArgumentException.class, () -> Promises.parse("exclusive fair")).getMessage());
+        assertEquals("leadership has no read/write sides and no reentry", assertThrows(IllegalArgumentException.class,
+                () -> Promises.exclusive().withLeadership().withReentry()).getMessage());
+        assertEquals(Promises.exclusive().withOwnerOnlyRelease().withLeadership(),
+                Promises.parse("exclusive owner-release leadership"));
         assertEquals("promises: expected 'exclusive' or 'semaphore:N' first, got 'mutex'",
                 assertThrows(IllegalArgumentException.class, () -> Promises.parse("mutex")).getMessage());
     }

@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(25, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(27, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -59,6 +59,9 @@ class LockRecipeTest {
         expected.put("spring-jdbc", "1 - o - - - l");
         expected.put("spring-redis", "1 - o - - - l");
         expected.put("spring-zookeeper", "1 - o - - - -");
+        // Curator's leader elections: one leader, who alone gives leadership up
+        expected.put("leader-latch", "1 - o - - - -");
+        expected.put("leader-selector", "1 - o - - - -");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -67,6 +70,9 @@ class LockRecipeTest {
             assertEquals(expected.get(r.wireName()), got, r.wireName());
         }
         assertTrue(LockRecipe.semaphore(1).promises().isSemaphore(), "one lease is still counted");
+        for (LockRecipe r : all()) {
+            assertEquals(r.wireName().startsWith("leader-"), r.promises().leadership(), r.wireName());
+        }
     }
 
     @Test
@@ -120,6 +126,8 @@ class LockRecipeTest {
         expected.put("spring-jdbc", "owner-mutex");
         expected.put("spring-redis", "owner-mutex");
         expected.put("spring-zookeeper", "owner-mutex");
+        expected.put("leader-latch", "owner-mutex");
+        expected.put("leader-selector", "owner-mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }

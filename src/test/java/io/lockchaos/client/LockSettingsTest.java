@@ -31,12 +31,12 @@ class LockSettingsTest {
         LockSettings unasked = new LockSettings("127.0.0.1:1", "/k", false, List.of("/k"), 2000,
                 LockSettings.LEASE_MS, 100, Map.of(), false);
         assertEquals(unasked, LockSettings.fromWire(unasked.toWire()));
-        ClientContext ctx = new ClientContext(LockSettings.fromWire(unasked.toWire()), () -> 0, (st, id) -> { },
+        ClientContext ctx = new ClientContext(LockSettings.fromWire(unasked.toWire()), () -> 0, (st, id, why) -> { },
                 null);
         assertEquals(java.util.Optional.empty(), ctx.leaseAsked());
         assertEquals(java.time.Duration.ofSeconds(10), ctx.lease());
         assertEquals(java.util.Optional.of(java.time.Duration.ofSeconds(3)), new ClientContext(s, () -> 0,
-                (st, id) -> { }, null).leaseAsked());
+                (st, id, why) -> { }, null).leaseAsked());
     }
 
     @Test

@@ -20,7 +20,7 @@ class ZooKeeperFactoriesTest {
         for (LockRecipe r : recipes) {
             if (r.naive()) {
                 assertThrows(IllegalStateException.class, () -> CuratorLockFactory.open(r, (CuratorFramework) null,
-                        "/k", false, List.of("/k")));
+                        null));
                 assertThrows(IllegalArgumentException.class, () -> new CuratorLockFactory(r));
             } else {
                 assertThrows(IllegalStateException.class, () -> ZooKeeperLockFactory.open(r, (ZooKeeper) null, "/k",
