@@ -3,6 +3,7 @@ package io.lockchaos.compare;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.LockServices;
+import io.lockchaos.core.ClientSpec;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
@@ -74,7 +75,8 @@ public record Column(String title, String deployment, String recipe, int nodes, 
     /**
      * The column of any recipe ({@code compare --locks}): the tutorial's own column where the recipe is one of its
      * four, else the same plan on the recipe's service as its usual set-up runs it (3 servers where they decide by a
-     * majority and the recipe takes 3, else 1; a 2 s lease for a leased lock, 2 s sessions and stop on SUSPENDED for a session's), with no
+     * majority and the recipe takes 3, else 1; a 2 s lease for a leased lock, 2 s sessions and stop on SUSPENDED for a session's,
+     * client agents on the linked Curator for a leader election), with no
      * claim of the tutorial's and no hand-written code to count.
      *
      * @throws IllegalArgumentException for a name that is no recipe (one line)
@@ -94,6 +96,11 @@ public record Column(String title, String deployment, String recipe, int nodes, 
         if (service.sessions()) {
             keys.put("client_mode", "stop-on-suspended");
             keys.put("session_timeout_ms", "2000");
+        }
+        if (recipe.promises().leadership()) {
+            // in client agents on the linked release: a paused leader then stops whole, its callbacks with it, as a
+            // GC pause stops them (in the runner's JVM only the worker's thread would stop)
+            keys.put("curator", ClientSpec.LINKED_VERSION);
         }
         int nodes = service.majority() && takes(name, 3) ? 3 : 1;
         String none = "not in the tutorial";

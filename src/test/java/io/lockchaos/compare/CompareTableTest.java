@@ -212,6 +212,11 @@ class CompareTableTest {
         assertEquals(1, Column.of("shedlock-redis").nodes());
         assertEquals(1, Column.of("spring-redis").nodes());
         assertEquals(3, Column.of("spring-zookeeper").nodes());
+        // a leader election runs in client agents, so that a paused leader stops whole, its callbacks with it
+        Column latch = Column.of("leader-latch");
+        assertEquals(3, latch.nodes());
+        assertEquals(Map.of("client_mode", "stop-on-suspended", "session_timeout_ms", "2000", "curator", "5.9.0"),
+                latch.keys());
         Plan p = Plan.quick().withColumns(List.of(shed, naive));
         assertEquals(List.of("shedlock-jdbc", "naive-queue"), p.columns().stream().map(Column::title).toList());
         assertEquals(Plan.quick().faults(), p.faults());
