@@ -30,6 +30,8 @@ final class CuratorLeaderLatch implements LockClient {
     private final LockContext ctx;
     /** The latch the client stands with, or null while it is no candidate. */
     private volatile LeaderLatch latch;
+    /** Whether the worker was told of the current term (an acquire returned it) and the term goes on. */
+    private volatile boolean granted;
 
     CuratorLeaderLatch(CuratorFramework client, String path, LockContext ctx) {
         this.client = client;
@@ -50,6 +52,7 @@ final class CuratorLeaderLatch implements LockClient {
                 @Override
                 public void notLeader() {
                     // the latch set hasLeadership false before it called this: stillHolds already answers false
+                    granted = false;
                     if (latch == fresh) {
                         ctx.revoked("notLeader");
                     }
@@ -58,6 +61,8 @@ final class CuratorLeaderLatch implements LockClient {
             latch = fresh;
             fresh.start();
             l = fresh;
+        } else if (granted && l.hasLeadership()) {
+            return null; // a leader asking again: leadership is no reentrant lock, the second ask is refused
         }
         if (!l.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             withdraw();
@@ -74,6 +79,7 @@ final class CuratorLeaderLatch implements LockClient {
                 // unreachable right after the grant: the owner stays unknown rather than the acquire indeterminate
             }
         }
+        granted = true;
         return new Grant(node == null ? path : node, -1, session, owner, Grant.sequenceOf(node == null ? "" : node),
                 -1, Map.of(), Grant.Kind.SESSION);
     }
@@ -99,6 +105,7 @@ final class CuratorLeaderLatch implements LockClient {
     private void withdraw() throws IOException {
         LeaderLatch l = latch;
         latch = null;
+        granted = false;
         if (l != null && l.getState() == LeaderLatch.State.STARTED) {
             l.close(LeaderLatch.CloseMode.SILENT);
         }

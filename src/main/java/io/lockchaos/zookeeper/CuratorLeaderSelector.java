@@ -66,6 +66,9 @@ final class CuratorLeaderSelector implements LockClient {
 
     @Override
     public Grant acquire(Duration timeout) throws Exception {
+        if (candidate != null && candidate.leading && !candidate.leaving) {
+            return null; // a leader asking again: leadership is no reentrant lock, the second ask is refused
+        }
         if (candidate == null) {
             candidate = new Candidate();
             candidate.selector.start();
