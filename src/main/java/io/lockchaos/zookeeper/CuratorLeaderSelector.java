@@ -39,6 +39,8 @@ final class CuratorLeaderSelector implements LockClient {
         /** A permit per entry into {@code takeLeadership}. */
         final Semaphore terms = new Semaphore(0);
         volatile CountDownLatch giveUp;
+        /** Counted down when the current term's {@code takeLeadership} returns. */
+        volatile CountDownLatch ended = new CountDownLatch(0);
         volatile boolean leading;
         /** Set when the client ends a term itself (until the next begins): an interruption then is no revocation. */
         volatile boolean leaving;
@@ -46,7 +48,9 @@ final class CuratorLeaderSelector implements LockClient {
         @Override
         public void takeLeadership(CuratorFramework c) throws Exception {
             CountDownLatch done = new CountDownLatch(1);
+            CountDownLatch over = new CountDownLatch(1);
             giveUp = done;
+            ended = over;
             leaving = false;
             leading = true;
             terms.release();
@@ -60,6 +64,7 @@ final class CuratorLeaderSelector implements LockClient {
                 throw e;
             } finally {
                 leading = false;
+                over.countDown();
             }
         }
     }
@@ -93,7 +98,7 @@ final class CuratorLeaderSelector implements LockClient {
     }
 
     @Override
-    public boolean release() {
+    public boolean release() throws InterruptedException {
         Candidate c = candidate;
         if (c == null) {
             return false;
@@ -103,6 +108,10 @@ final class CuratorLeaderSelector implements LockClient {
         CountDownLatch done = c.giveUp;
         if (done != null) {
             done.countDown();
+        }
+        // the term is over when takeLeadership has returned, as an application's leadership is
+        if (!c.ended.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("takeLeadership did not return within 10 s of being told to");
         }
         return held;
     }
