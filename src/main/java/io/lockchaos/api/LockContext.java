@@ -21,6 +21,16 @@ public interface LockContext {
     /** The same servers, one {@code host:port} each, in order. */
     List<String> endpoints();
 
+    /**
+     * Each server's own address ({@code host:port}, as servers name themselves to clients: a Sentinel's answer for
+     * the primary, a cluster's list of members) mapped to this client's way to that server, through its proxy ({@link
+     * #endpoints}); empty when the run does not know them. A client whose servers hand out addresses maps them through
+     * this (Redisson's {@code NatMapper}), so that what it dials next still passes the proxies the faults act on.
+     */
+    default Map<String, String> routes() {
+        return Map.of();
+    }
+
     /** The lock's name: a ZooKeeper path for ZooKeeper locks ({@code /lockchaos/lock-0}), a key for Redis. */
     String key();
 

@@ -98,6 +98,11 @@ public final class ClientContext implements LockContext {
     }
 
     @Override
+    public Map<String, String> routes() {
+        return settings.routes();
+    }
+
+    @Override
     public String key() {
         return settings.key();
     }

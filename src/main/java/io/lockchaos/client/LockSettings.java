@@ -21,10 +21,12 @@ import java.util.Map;
  * @param requestTimeoutMillis for a lock on several instances, how long one instance may take to answer
  * @param options the workload's {@code lock_settings}: names and values a lock of the user's own reads as it likes
  * @param leaseAsked whether the workload gave {@code lease_ms} (else {@code leaseMillis} is the declaration's)
+ * @param servers the servers' own addresses, in the order of {@code connect}, or null when the run did not say them
+ *     (then {@code connect} is how they name themselves too)
  */
 public record LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
                            long leaseMillis, long requestTimeoutMillis, Map<String, String> options,
-                           boolean leaseAsked) {
+                           boolean leaseAsked, String servers) {
     /** The declaration's default session timeout (the workload key {@code session_timeout_ms}). */
     public static final long SESSION_TIMEOUT_MS = 4_000;
     /** The declaration's default lease ({@code lease_ms}). */
@@ -40,6 +42,32 @@ public record LockSettings(String connect, String key, boolean read, List<String
     public LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
                         long leaseMillis, long requestTimeoutMillis) {
         this(connect, key, read, allKeys, sessionTimeoutMillis, leaseMillis, requestTimeoutMillis, Map.of(), true);
+    }
+
+    public LockSettings(String connect, String key, boolean read, List<String> allKeys, long sessionTimeoutMillis,
+                        long leaseMillis, long requestTimeoutMillis, Map<String, String> options, boolean leaseAsked) {
+        this(connect, key, read, allKeys, sessionTimeoutMillis, leaseMillis, requestTimeoutMillis, options, leaseAsked,
+                null);
+    }
+
+    /**
+     * Each server's own address mapped to the client's way to it through {@code connect} (its proxy), in order;
+     * empty when the servers' addresses were not said or do not pair up with {@code connect}.
+     */
+    public Map<String, String> routes() {
+        if (servers == null || connect == null) {
+            return Map.of();
+        }
+        String[] own = servers.split(",");
+        String[] via = connect.split(",");
+        if (own.length != via.length) {
+            return Map.of();
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < own.length; i++) {
+            m.put(own[i], via[i]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     /**
@@ -65,6 +93,9 @@ public record LockSettings(String connect, String key, boolean read, List<String
         if (!options.isEmpty()) {
             m.put("lock_settings", options);
         }
+        if (servers != null) {
+            m.put("servers", servers);
+        }
         return m;
     }
 
@@ -83,7 +114,8 @@ public record LockSettings(String connect, String key, boolean read, List<String
         return new LockSettings(m.get("connect") instanceof String c ? c : null,
                 m.get("key") instanceof String k ? k : null, Boolean.TRUE.equals(m.get("read")), keys,
                 number(m, "session_timeout_ms", SESSION_TIMEOUT_MS), number(m, "lease_ms", LEASE_MS),
-                number(m, "request_timeout_ms", REQUEST_TIMEOUT_MS), options, m.get("lease_ms") instanceof Number);
+                number(m, "request_timeout_ms", REQUEST_TIMEOUT_MS), options, m.get("lease_ms") instanceof Number,
+                m.get("servers") instanceof String s ? s : null);
     }
 
     private static long number(Map<String, Object> m, String name, long otherwise) {

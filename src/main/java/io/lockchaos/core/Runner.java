@@ -224,6 +224,7 @@ public final class Runner {
             Recorder rec = record ? new Recorder(w) : Recorder.discarding();
             agents = startAgents(null);
             sessions = new Sessions(spec, rec, agents);
+            sessions.servers(zk.connectString());
             try {
                 prepare(zk.connectString());
                 long t0 = System.nanoTime();
@@ -312,6 +313,7 @@ public final class Runner {
                 Recorder rec = new Recorder(w);
                 agents = startAgents(phases);
                 sessions = new Sessions(spec, rec, agents);
+                sessions.servers(zk.connectString());
                 NemesisContext ctx = new NemesisContext(zk, new ClientRegistry(spec.clients().count()), net,
                         partitioner(zk, net), spec.clients().sessionTimeoutMillis(),
                         new SplittableRandom(spec.seed())).withData(data);

@@ -44,6 +44,8 @@ final class Sessions {
         return t;
     });
 
+    /** The servers' own addresses, in the order of every client's connect string, or null (see {@link #servers}). */
+    private volatile String servers;
     /** The run's client agents, or null when clients run in this JVM. */
     private final ClientAgents agents;
     /** The server endpoints the agents were told they may dial. */
@@ -108,11 +110,19 @@ final class Sessions {
         return LockServices.of(spec.recipe()).factory(spec.recipe());
     }
 
+    /**
+     * Says the servers' own addresses ({@code host:port,...}, in the order of the clients' connect strings), which a
+     * client maps to its proxies when its servers hand out addresses ({@link LockContext#routes}).
+     */
+    void servers(String connectString) {
+        this.servers = connectString;
+    }
+
     /** What the run opens a client with: the same in this JVM and in an agent. */
     private LockSettings settings(String connect, String key, boolean read, List<String> allKeys) {
         return new LockSettings(connect, key, read, allKeys, spec.clients().sessionTimeoutMillis(),
                 spec.redis().leaseMillis(), spec.redis().instanceTimeoutMillis(),
-                TestSpecs.lockSettings(spec.text("lock_settings")), spec.redis().leaseAsked());
+                TestSpecs.lockSettings(spec.text("lock_settings")), spec.redis().leaseAsked(), servers);
     }
 
     /**

@@ -40,6 +40,20 @@ class LockSettingsTest {
     }
 
     @Test
+    void theServersOwnAddressesMapToTheClientsProxiesInOrder() {
+        LockSettings s = new LockSettings("127.0.0.1:9001,127.0.0.1:9002", "/k", false, List.of("/k"), 2000, 3000,
+                100, Map.of(), true, "127.0.0.1:6379,127.0.0.1:6380");
+        assertEquals(Map.of("127.0.0.1:6379", "127.0.0.1:9001", "127.0.0.1:6380", "127.0.0.1:9002"), s.routes());
+        assertEquals(s, LockSettings.fromWire(s.toWire()), "an agent's client gets the same routes");
+        assertEquals(s.routes(), new ClientContext(LockSettings.fromWire(s.toWire()), () -> 0, (st, id, why) -> { },
+                null).routes());
+        assertEquals(Map.of(), new LockSettings("127.0.0.1:9001", "/k", false, List.of("/k"), 2000, 3000, 100)
+                .routes(), "none said, none known");
+        assertEquals(Map.of(), new LockSettings("127.0.0.1:9001", "/k", false, List.of("/k"), 2000, 3000, 100,
+                Map.of(), true, "127.0.0.1:6379,127.0.0.1:6380").routes(), "lists that do not pair up map nothing");
+    }
+
+    @Test
     void aWorkloadWithoutLeaseMsAsksForNoLeaseAndSaysSoInItsTestJson() throws Exception {
         TestSpec none = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redis-single", "nodes", "1"));
         assertEquals(false, none.redis().leaseAsked());
