@@ -64,6 +64,14 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         REDISSON("redisson", Backend.REDIS, false, Recipe.lease("redisson")),
         /** Redisson's RFencedLock on one instance: RLock with a fencing token per acquisition. */
         REDISSON_FENCED("redisson-fenced", Backend.REDIS, false, Recipe.lease("redisson-fenced")),
+        /**
+         * Redisson's RLock on a primary with two replicas under three Redis Sentinels: Redisson finds the primary
+         * through the Sentinels and follows their failovers; replication is asynchronous.
+         */
+        REDISSON_SENTINEL("redisson-sentinel", Backend.REDIS, false, Recipe.lease("redisson-sentinel")),
+        /** Redisson's RFencedLock on the same deployment: its token is an INCR on the primary, replicated like the rest. */
+        REDISSON_FENCED_SENTINEL("redisson-fenced-sentinel", Backend.REDIS, false,
+                Recipe.lease("redisson-fenced-sentinel")),
         /** A session-level pg_advisory_lock on a dedicated PostgreSQL connection (it nests, as advisory locks do). */
         PG_ADVISORY("pg-advisory", Backend.POSTGRES, false, new Recipe("pg-advisory",
                 Promises.exclusive().withReentry().withOwnerOnlyRelease())),
@@ -277,6 +285,11 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
     /** Whether a Redis recipe locks on several independent instances (the RedLocks) rather than one. */
     public boolean multiInstance() {
         return kind == Kind.REDLOCK || kind == Kind.REDLOCK_TUTORIAL;
+    }
+
+    /** Whether a Redis recipe locks on a primary with replicas under Redis Sentinel. */
+    public boolean sentinel() {
+        return kind == Kind.REDISSON_SENTINEL || kind == Kind.REDISSON_FENCED_SENTINEL;
     }
 
     /** Whether clients lock on PostgreSQL servers. */

@@ -11,6 +11,12 @@ public final class RedisInspection {
     private RedisInspection() {
     }
 
+    /** Whether the instance keeps keys of its own: no Sentinel, no replica. */
+    private static boolean primary(Instance in) {
+        String server = in.jedis().info("server");
+        return !server.contains("redis_mode:sentinel") && !in.jedis().info("replication").contains("role:slave");
+    }
+
     /** Every lock key still set on every instance, in one walk: a key cannot move from one list to the other. */
     public static Inspection inspect(List<String> addresses, List<String> keys) {
         List<Map<String, Object>> left = new ArrayList<>();
@@ -19,6 +25,9 @@ public final class RedisInspection {
             String a = addresses.get(i);
             int colon = a.lastIndexOf(':');
             try (Instance in = new Instance(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)), 2000)) {
+                if (!primary(in)) {
+                    continue; // a Sentinel keeps no keys, and a replica's are its primary's again
+                }
                 for (String key : keys) {
                     String type = in.jedis().type(key);
                     if (type.equals("none")) {

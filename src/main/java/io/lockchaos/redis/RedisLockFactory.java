@@ -22,7 +22,8 @@ public final class RedisLockFactory extends RecipeFactory {
 
     @Override
     public LockClient open(LockContext ctx) {
-        LockClient lock = RedisLocks.open(recipe, ctx.key(), ctx.endpoints(), ctx.lease().toMillis(),
+        LockClient lock = RedisLocks.open(recipe, ctx.key(), ctx.endpoints(), ctx.routes(), ctx.settings(),
+                ctx.lease().toMillis(),
                 (int) ctx.requestTimeout().toMillis());
         long id = RedisLocks.idOf(lock);
         ctx.session(() -> id, () -> null);

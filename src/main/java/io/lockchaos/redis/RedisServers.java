@@ -8,6 +8,7 @@ import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.PortReservations;
+import io.lockchaos.cluster.Roles;
 import io.lockchaos.cluster.ServerClocks;
 import io.lockchaos.cluster.ServerNode;
 import io.lockchaos.cluster.Sessionless;
@@ -41,9 +42,19 @@ import java.util.concurrent.Executors;
  * then expires keys early (or late) on that instance only. Nodes are {@link ServerNode}s with only {@code id}, {@code host},
  * {@code clientPort} (the Redis port), {@code dataDir} and {@code logFile} set, so the nemesis and the proxies treat
  * them like any server.
+ *
+ * <p>With {@link Builder#sentinels(int)} the instances replicate instead: the first starts as the primary, the others
+ * as its replicas ({@code replicaof}), and as many Redis Sentinels (Debian's {@code redis-server --sentinel}, each with
+ * a configuration file of its own that it rewrites as it learns) watch them under the name {@link #PRIMARY_NAME} and
+ * promote a replica when the primary is down for a second. The Sentinels are nodes too, after the instances, so that
+ * faults can kill, pause and cut them; their {@link #role} is {@code sentinel}, the primary's {@code leader}, a
+ * replica's {@code follower}.
  */
 public final class RedisServers implements Cluster, Killable, Pausable, ClockShiftable,
-        Sessionless {
+        Sessionless, Roles {
+    /** The name the Sentinels know the primary by (Redisson's {@code masterName}). */
+    public static final String PRIMARY_NAME = "lockchaos";
+
     /** One thread that starts every instance and lives as long as the JVM: see the class comment. */
     private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "lockchaos-redis-spawner");
@@ -59,11 +70,16 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             "redis-server");
     private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
     private final boolean clientsRenew;
+    /** How many of {@link #nodes} are Redis instances (the rest are Sentinels). */
+    private final int instances;
+    private final int sentinels;
     private boolean closed;
 
     private RedisServers(List<ServerNode> nodes, boolean appendOnly, Path shiftLibrary, String executable,
-                         boolean clientsRenew) {
+                         boolean clientsRenew, int instances, int sentinels) {
         this.nodes = List.copyOf(nodes);
+        this.instances = instances;
+        this.sentinels = sentinels;
         this.appendOnly = appendOnly;
         this.clocks = ServerClocks.shared("these Redis instances", nodes, shiftLibrary,
                 n -> n.dataDir().resolve("clock.offset"));
@@ -111,6 +127,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         private boolean appendOnly;
         private boolean clockShift;
         private boolean clientsRenew;
+        private int sentinels;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -137,6 +154,18 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             return this;
         }
 
+        /**
+         * Replicated instances watched by {@code n} Sentinels (0, the default: independent instances); see the class
+         * comment.
+         */
+        public Builder sentinels(int n) {
+            if (n < 0 || n > 5) {
+                throw new IllegalArgumentException("sentinels: expected 0 to 5, got " + n);
+            }
+            sentinels = n;
+            return this;
+        }
+
         /** Runs the instances under the clock-shift library so their clocks can jump (needs gcc). */
         public Builder clockShift(boolean on) {
             clockShift = on;
@@ -154,13 +183,14 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 throw new IOException(MISSING);
             }
             List<ServerNode> nodes = new ArrayList<>();
-            for (int id = 1; id <= size; id++) {
-                Path dir = baseDir.resolve("redis-" + id);
+            for (int id = 1; id <= size + sentinels; id++) {
+                Path dir = baseDir.resolve(id <= size ? "redis-" + id : "sentinel-" + (id - size));
                 Files.createDirectories(dir);
-                nodes.add(new ServerNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve("redis.log")));
+                nodes.add(new ServerNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve(id <= size ? "redis.log"
+                        : "sentinel.log")));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
-            return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew);
+            return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew, size, sentinels);
         }
     }
 
@@ -181,16 +211,70 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         }
     }
 
+    /** Whether {@code n} is a Sentinel rather than a Redis instance. */
+    public boolean sentinel(ServerNode n) {
+        return n.id() > instances;
+    }
+
+    /** The Redis instances, without the Sentinels. */
+    public List<ServerNode> instances() {
+        return nodes.subList(0, instances);
+    }
+
+    /** How many Sentinels watch the instances (0: they are independent). */
+    public int sentinels() {
+        return sentinels;
+    }
+
     private Process launch(ServerNode n) throws IOException {
+        if (sentinel(n)) {
+            return spawn(n, sentinelCommand(n));
+        }
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--", executable,
                 "--port", Integer.toString(n.clientPort()), "--bind", "127.0.0.1", "--protected-mode", "yes",
                 "--dir", n.dataDir().toString(), "--logfile", n.logFile().toString(), "--daemonize", "no",
                 "--save", "", "--dbfilename", "dump.rdb"));
+        if (sentinels > 0) {
+            // a replica syncs without a snapshot on disk and at once: a failover's promoted replica is ready sooner
+            cmd.addAll(List.of("--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"));
+            if (n.id() != 1) {
+                cmd.addAll(List.of("--replicaof", nodes.get(0).host(), Integer.toString(nodes.get(0).clientPort())));
+            }
+        }
         if (appendOnly) {
             cmd.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
         } else {
             cmd.addAll(List.of("--appendonly", "no"));
         }
+        return spawn(n, cmd);
+    }
+
+    /**
+     * A Sentinel's command line, its configuration written the first time: a Sentinel rewrites the file as it learns
+     * (the primary after a failover, the replicas, the other Sentinels), and one restarted after a kill reads it again.
+     */
+    private List<String> sentinelCommand(ServerNode n) throws IOException {
+        Path conf = n.dataDir().resolve("sentinel.conf");
+        if (!Files.exists(conf)) {
+            ServerNode primary = nodes.get(0);
+            Files.writeString(conf, String.join("\n",
+                    "port " + n.clientPort(),
+                    "bind 127.0.0.1",
+                    "daemonize no",
+                    "dir " + n.dataDir(),
+                    "logfile " + n.logFile(),
+                    "sentinel resolve-hostnames no",
+                    "sentinel monitor " + PRIMARY_NAME + " " + primary.host() + " " + primary.clientPort() + " "
+                            + (sentinels / 2 + 1),
+                    "sentinel down-after-milliseconds " + PRIMARY_NAME + " 1000",
+                    "sentinel failover-timeout " + PRIMARY_NAME + " 4000",
+                    "sentinel parallel-syncs " + PRIMARY_NAME + " 1",
+                    ""));
+        }
+        return List.of("setpriv", "--pdeathsig", "KILL", "--", executable, conf.toString(), "--sentinel");
+    }
+
+    private Process spawn(ServerNode n, List<String> cmd) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.dataDir().resolve("stdout.log").toFile()));
         clocks.environment(n, pb);
@@ -229,6 +313,46 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 }
                 Thread.sleep(20);
             }
+        }
+    }
+
+    /**
+     * {@code leader} for the primary of replicated instances, {@code follower} for a replica, {@code sentinel} for a
+     * Sentinel, {@code down} for one that does not answer or for independent instances (they have no roles).
+     */
+    @Override
+    public String role(ServerNode n, int timeoutMillis) {
+        if (sentinel(n)) {
+            return "sentinel";
+        }
+        if (sentinels == 0) {
+            return "down";
+        }
+        String info = ask(n, "INFO replication", timeoutMillis);
+        return info == null ? "down" : info.contains("role:master") ? "leader" : info.contains("role:slave")
+                ? "follower" : "down";
+    }
+
+    /** What {@code n} answers to {@code command} (a bulk reply), or null when it does not within the timeout. */
+    static String ask(ServerNode n, String command, int timeoutMillis) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(n.host(), n.clientPort()), timeoutMillis);
+            s.setSoTimeout(timeoutMillis);
+            s.getOutputStream().write((command + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            StringBuilder head = new StringBuilder();
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') {
+                head.append((char) c);
+            }
+            if (head.length() < 2 || head.charAt(0) != '$') {
+                return null;
+            }
+            int len = Integer.parseInt(head.substring(1).trim());
+            byte[] body = in.readNBytes(Math.max(0, len));
+            return new String(body, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

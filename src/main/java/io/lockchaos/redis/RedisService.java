@@ -43,8 +43,9 @@ public final class RedisService implements LockService {
     public Cluster start(ServerPlan plan) throws IOException {
         // Redisson's watchdog renews the lease from the client: a paused client's renewals must stop with it
         boolean renew = plan.recipe().kind() == LockRecipe.Kind.REDISSON
-                || plan.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED;
+                || plan.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED || plan.recipe().sentinel();
         return RedisServers.builder(plan.folder()).size(plan.nodes())
+                .sentinels(plan.recipe().sentinel() ? RedisLocks.SENTINELS : 0)
                 .appendOnly(Boolean.parseBoolean(String.valueOf(plan.setting("redis_appendonly")))).clockShift(plan.clockShift())
                 .clientsRenew(renew).build();
     }
@@ -96,7 +97,10 @@ public final class RedisService implements LockService {
             return "cluster: " + recipe + " runs on local Redis instances (cluster local), not "
                     + s.cluster().wireName();
         }
-        if (!s.recipe().multiInstance() && s.nodes() != 1) {
+        if (s.recipe().sentinel() && s.nodes() != 3) {
+            return "nodes: " + recipe + " locks on a primary and two replicas: nodes 3, got " + s.nodes();
+        }
+        if (!s.recipe().multiInstance() && !s.recipe().sentinel() && s.nodes() != 1) {
             return "nodes: " + recipe + " locks on one instance: nodes 1, got " + s.nodes();
         }
         String why = ServiceSpec.first(s.notReentrantProblem(), s.firstRefusedFault(f -> {
@@ -106,6 +110,12 @@ public final class RedisService implements LockService {
                         + " clock-jump)";
             } else if (k.movesClocks()) {
                 return ServiceSpec.clockProblem(f);
+            } else if ((f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) && s.recipe().sentinel()) {
+                // a proxy on the replication would not stay: a Sentinel points a replica whose primary address is
+                // not the one it knows back at that one (fix-slave-config), past the proxy
+                return "cuts between a Sentinel deployment's servers are not made yet (a Sentinel re-points replicas"
+                        + " past a proxy): cut the clients (isolate-client), or kill or pause the primary (leader), a"
+                        + " replica (follower) or a Sentinel (node:N)";
             } else if (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) {
                 return "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
                         + " isolate or traffic faults on the target clients)";
@@ -119,10 +129,10 @@ public final class RedisService implements LockService {
         // user wrote is refused here
         for (String entry : s.nemesis().split("[;\n]")) {
             String e = entry.strip();
-            if (!e.startsWith("mix") && Arrays.asList(e.split("\\s+")).stream()
+            if (!e.startsWith("mix") && !s.recipe().sentinel() && Arrays.asList(e.split("\\s+")).stream()
                     .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
                 return "nemesis: '" + e + "': Redis instances have no leader or followers (use random, minority,"
-                        + " majority, all or node:N)";
+                        + " majority, all or node:N; a Sentinel recipe's primary is its leader)";
             }
         }
         return null;

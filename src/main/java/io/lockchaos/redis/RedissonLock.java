@@ -6,6 +6,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -17,6 +18,9 @@ import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
+import org.redisson.config.SentinelServersConfig;
+import org.redisson.misc.RedisURI;
 
 /**
  * {@code redisson} and {@code redisson-fenced}: Redisson's RLock and RFencedLock on one instance, one RedissonClient
@@ -26,6 +30,11 @@ import org.redisson.config.Config;
  * RFencedLock instead; RFencedLock hands out a fencing token that grows with every acquisition, recorded as the
  * grant's token, so the fenced register can reject a stale holder's write. Both are reentrant and owned by a thread
  * (the worker's, which acquires and releases).
+ *
+ * <p>{@code redisson-sentinel} and {@code redisson-fenced-sentinel}: the same locks on a primary with replicas under
+ * Redis Sentinel, Redisson asking the Sentinels for the primary ({@code useSentinelServers}). The Sentinels answer
+ * with the instances' own addresses, which Redisson's {@code NatMapper} maps to the client's proxies, so that a cut of
+ * the client still reaches every connection it makes.
  */
 final class RedissonLock implements LockClient {
     /**
@@ -54,15 +63,51 @@ final class RedissonLock implements LockClient {
     RedissonLock(String key, String address, long leaseMillis, boolean fenced) {
         this.key = key;
         this.fenced = fenced;
-        Config c = new Config();
-        c.setLockWatchdogTimeout(leaseMillis);
-        c.setEventLoopGroup(LOOP);
-        c.setExecutor(EXECUTOR);
+        Config c = config(leaseMillis);
         c.useSingleServer().setAddress("redis://" + address).setConnectionMinimumIdleSize(1)
                 .setConnectionPoolSize(4).setSubscriptionConnectionMinimumIdleSize(1)
                 .setSubscriptionConnectionPoolSize(2);
         this.client = Redisson.create(c);
         OWNERS.put(client.getId(), id);
+    }
+
+    /**
+     * The same lock through Sentinels at {@code sentinels}, their answers mapped through {@code routes}; {@code
+     * synced}: Redisson's {@code checkLockSyncedSlaves} (on by default), a lock's write waits until the replicas
+     * have it ({@code WAIT}).
+     */
+    RedissonLock(String key, List<String> sentinels, Map<String, String> routes, long leaseMillis, boolean fenced,
+                 boolean synced) {
+        this.key = key;
+        this.fenced = fenced;
+        Config c = config(leaseMillis);
+        c.setCheckLockSyncedSlaves(synced);
+        SentinelServersConfig s = c.useSentinelServers().setMasterName(RedisServers.PRIMARY_NAME)
+                .setCheckSentinelsList(false).setMasterConnectionMinimumIdleSize(1).setMasterConnectionPoolSize(4)
+                .setSlaveConnectionMinimumIdleSize(1).setSlaveConnectionPoolSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(1).setSubscriptionConnectionPoolSize(2)
+                .setReadMode(ReadMode.MASTER).setNatMapper(uri -> {
+                    String via = routes.get(uri.getHost() + ":" + uri.getPort());
+                    if (via == null) {
+                        return uri;
+                    }
+                    int colon = via.lastIndexOf(':');
+                    return new RedisURI(uri.getScheme(), via.substring(0, colon),
+                            Integer.parseInt(via.substring(colon + 1)));
+                });
+        for (String a : sentinels) {
+            s.addSentinelAddress("redis://" + a);
+        }
+        this.client = Redisson.create(c);
+        OWNERS.put(client.getId(), id);
+    }
+
+    private static Config config(long leaseMillis) {
+        Config c = new Config();
+        c.setLockWatchdogTimeout(leaseMillis);
+        c.setEventLoopGroup(LOOP);
+        c.setExecutor(EXECUTOR);
+        return c;
     }
 
     long id() {

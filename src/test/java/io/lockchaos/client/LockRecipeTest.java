@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(27, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(29, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -38,7 +38,8 @@ class LockRecipeTest {
             expected.put(n, "1 - o f - - -");
         }
         expected.put("naive-rw", "1 - o f w - -");
-        for (String n : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced")) {
+        for (String n : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced",
+                "redisson-sentinel", "redisson-fenced-sentinel")) {
             expected.put(n, "1 - o - - - l");
         }
         // PostgreSQL: an advisory lock nests per session and is released by its session only; the lease row is
@@ -115,7 +116,7 @@ class LockRecipeTest {
                 "naive-queue", "owner-mutex"));
         // the Redis locks: exclusive, released by their value's owner only
         for (String redis : List.of("redis-single", "redlock-tutorial", "redlock", "redisson", "redisson-fenced",
-                "pg-lease", "etcd-lock", "etcd-lock-fenced")) {
+                "redisson-sentinel", "redisson-fenced-sentinel", "pg-lease", "etcd-lock", "etcd-lock-fenced")) {
             expected.put(redis, "owner-mutex");
         }
         expected.put("pg-advisory", "reentrant-mutex");
