@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -69,7 +68,7 @@ final class CuratorLeaderLatch implements LockClient {
             return null;
         }
         String node = l.getOurPath();
-        long session = sessionId();
+        long session = CuratorLockFactory.sessionOf(client);
         long owner = 0;
         if (node != null) {
             try {
@@ -82,15 +81,6 @@ final class CuratorLeaderLatch implements LockClient {
         granted = true;
         return new Grant(node == null ? path : node, -1, session, owner, Grant.sequenceOf(node == null ? "" : node),
                 -1, Map.of(), Grant.Kind.SESSION);
-    }
-
-    private long sessionId() {
-        try {
-            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-            return zk == null ? 0 : zk.getSessionId();
-        } catch (Exception e) {
-            return 0;
-        }
     }
 
     @Override

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Curator's {@link LeaderSelector} as a lock: the hold is {@code takeLeadership} running, as an application's
@@ -85,16 +84,7 @@ final class CuratorLeaderSelector implements LockClient {
             withdraw();
             return null;
         }
-        return new Grant(path, -1, sessionId(), 0, -1, -1, Map.of(), Grant.Kind.SESSION);
-    }
-
-    private long sessionId() {
-        try {
-            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-            return zk == null ? 0 : zk.getSessionId();
-        } catch (Exception e) {
-            return 0;
-        }
+        return new Grant(path, -1, CuratorLockFactory.sessionOf(client), 0, -1, -1, Map.of(), Grant.Kind.SESSION);
     }
 
     @Override

@@ -65,6 +65,12 @@ public final class CuratorLockFactory extends RecipeFactory {
         }
     }
 
+    /** The client's current session id, or 0 while it has none. */
+    static long sessionOf(CuratorFramework c) {
+        ZooKeeper zk = handle(c);
+        return zk == null ? 0 : zk.getSessionId();
+    }
+
     /**
      * A client of Curator recipe {@code recipe} on {@code client}'s session, for {@code ctx}: its key is the lock's
      * path (a multi-lock takes every key), its read side says which lock of a read/write lock it takes, and a leader
