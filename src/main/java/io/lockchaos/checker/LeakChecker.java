@@ -110,6 +110,7 @@ public final class LeakChecker implements Checker {
                 }
                 probes++;
                 if (!failed) {
+                    slowProbe(h, holds, op, i, c, key, markerTime, anomalies);
                     continue;
                 }
                 boolean certainlyHeld = false;
@@ -144,6 +145,35 @@ public final class LeakChecker implements Checker {
             }
         }
         return new Probes(probes, reentries, leaks);
+    }
+
+    /**
+     * A probe that got the lock, but only after waiting longer than its {@code leak_after_ms} (the run's acquire
+     * timeout; the probe itself may wait out a lease) while nobody even possibly held the key: a lock that outlived
+     * every holder until its lease ran out. A note: a lease ending is how such a lock is meant to come back, and a
+     * failed attempt that could not give its key back leaves one by design; the note says where to look.
+     */
+    private static void slowProbe(History h, LockHolds holds, Op op, int i, int c, String key, long markerTime,
+                                  Anomalies anomalies) {
+        long after = op.longField("leak_after_ms", -1);
+        if (after < 0 || c < 0) {
+            return;
+        }
+        Op done = h.ops().get(c);
+        long wait = Math.max(0, done.time() - op.time());
+        if (wait <= after * 1_000_000L) {
+            return;
+        }
+        for (Hold x : holds.holds(key)) {
+            if (x.process() != op.process() && x.possible().overlaps(i, c + 1L)) {
+                return;
+            }
+        }
+        anomalies.add(new Anomaly(AnomalyKind.LEAKED_LOCK, Severity.NOTE, key, List.of(done.index(), op.index()),
+                op.time(), done.time(), "after the final heal at " + Times.at(markerTime) + ", process "
+                        + op.process() + " got " + LockHolds.describe(key) + " only after " + Times.span(wait)
+                        + ", more than the run's " + after + " ms acquire timeout, although no process held it:"
+                        + " a lock kept by nobody until its lease ran out", Map.of("wait_ns", wait)));
     }
 
     /** Whether {@code process} certainly held {@code key} at position {@code p}. */
