@@ -11,6 +11,6 @@ import org.junit.jupiter.api.Test;
 class ServerDocCommandsTest {
     @Test
     void theServerPagesCommandsRunAsWritten() throws Exception {
-        DocCommandsTest.runPages(DocCommandsTest.SERVER_PAGES, 8);
+        DocCommandsTest.runPages(DocCommandsTest.SERVER_PAGES, 10);
     }
 }
