@@ -304,7 +304,7 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
 
     /** How progress and messages name the servers this lock runs on, in the plural. */
     public String servers() {
-        return LockServices.of(this).servers();
+        return LockServices.of(this).servers(this);
     }
 
     /** Whether clients lock on an etcd cluster. */

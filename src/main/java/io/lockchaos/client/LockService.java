@@ -33,6 +33,14 @@ public interface LockService {
     String servers();
 
     /**
+     * How they name the servers {@code recipe} runs on, when a recipe brings more than the service's usual ones (a
+     * Sentinel recipe's Sentinels): {@link #servers()} by default.
+     */
+    default String servers(LockRecipe recipe) {
+        return servers();
+    }
+
+    /**
      * The factory of {@code recipe}'s clients in this JVM (the runner's or an agent's).
      *
      * @throws IllegalArgumentException when the recipe is not one of this service's own

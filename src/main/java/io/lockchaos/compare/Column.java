@@ -104,7 +104,7 @@ public record Column(String title, String deployment, String recipe, int nodes, 
         }
         int nodes = service.majority() && takes(name, 3) ? 3 : 1;
         String none = "not in the tutorial";
-        return new Column(name, name + " on " + nodes + " " + service.servers() + (keys.isEmpty() ? ""
+        return new Column(name, name + " on " + nodes + " " + service.servers(recipe) + (keys.isEmpty() ? ""
                 : "; " + keys.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(
                 java.util.stream.Collectors.joining(", "))), name, nodes, keys, List.of(), List.of(),
                 Map.of(Claim.RELIABILITY, none, Claim.PERFORMANCE, none, Claim.COMPLEXITY, none, Claim.HERD, none,

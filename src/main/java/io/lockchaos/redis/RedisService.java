@@ -35,6 +35,11 @@ public final class RedisService implements LockService {
     }
 
     @Override
+    public String servers(LockRecipe recipe) {
+        return recipe.sentinel() ? "Redis instance(s) and " + RedisLocks.SENTINELS + " Sentinels" : servers();
+    }
+
+    @Override
     public LockFactory factory(LockRecipe recipe) {
         return new RedisLockFactory(recipe);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lockchaos.client.LockRecipe;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
@@ -37,6 +38,9 @@ class SentinelSpecTest {
                 "at 1s isolate leader for 2s"));
         assertTrue(cut.contains("cuts between a Sentinel deployment's servers are not made yet"), cut);
         assertEquals(1, cut.lines().count(), cut);
+        assertEquals("Redis instance(s) and 3 Sentinels", LockRecipe.parse("redisson-sentinel")
+                .servers(), "what the run's lines call its servers");
+        assertEquals("Redis instance(s)", LockRecipe.parse("redisson").servers());
         assertTrue(refusal(Map.of("recipe", "redisson", "nodes", "1", "nemesis", "at 1s kill leader for 2s"))
                 .contains("Redis instances have no leader or followers"));
     }
