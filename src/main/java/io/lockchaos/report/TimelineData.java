@@ -2,6 +2,7 @@ package io.lockchaos.report;
 
 import io.lockchaos.checker.Anomaly;
 import io.lockchaos.checker.CheckResult;
+import io.lockchaos.api.LockContext;
 import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
 import io.lockchaos.history.Op;
@@ -47,9 +48,9 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
     /** Outcome codes of waits. */
     public static final int OK = 0, FAIL = 1, INFO = 2;
     /** Hold flags. */
-    public static final int READ = 1, RELEASE_FAILED = 2, RELEASE_UNKNOWN = 4, NEVER_RELEASED = 8;
+    public static final int READ = 1, RELEASE_FAILED = 2, RELEASE_UNKNOWN = 4, NEVER_RELEASED = 8, REVOKED = 16;
     /** State codes. */
-    public static final List<String> STATES = List.of("SUSPENDED", "LOST", "RECONNECTED");
+    public static final List<String> STATES = List.of("SUSPENDED", "LOST", "RECONNECTED", "REVOKED");
 
     /** A nemesis op from invocation to completion. */
     public record NemesisOp(long start, long end, String label, String outcome, long index) {
@@ -111,6 +112,19 @@ public record TimelineData(List<String> lanes, List<long[]> waits, List<long[]> 
             if (op.f() == Fn.STATE) {
                 int code = STATES.indexOf(op.stringField("state"));
                 states.add(new long[] {lane, op.time(), code < 0 ? STATES.size() : code, op.index()});
+                if (LockContext.REVOKED.equals(op.stringField("state"))) {
+                    // the library took the process's holds away: each ends here, as the checkers end it
+                    for (Map.Entry<String, Deque<long[]>> e : held.entrySet()) {
+                        if (e.getKey().startsWith(op.process() + " ")) {
+                            for (long[] hold : e.getValue()) {
+                                hold[2] = op.time();
+                                hold[3] = op.time();
+                                hold[4] = (hold[4] & READ) | REVOKED;
+                            }
+                            e.getValue().clear();
+                        }
+                    }
+                }
             } else if (op.isNemesis() && op.type() == OpType.INVOKE) {
                 nemesis.add(new NemesisOp(op.time(), doneAt, op.f().wireName(),
                         done == null ? "info" : done.type().wireName(), op.index()));

@@ -45,6 +45,22 @@ class TimelineTest {
     }
 
     @Test
+    void aHoldTheLibraryTookAwayEndsAtItsRevocation() {
+        History h = new Ops()
+                .op(OpType.INVOKE, 0, 0, Fn.ACQUIRE, "/e", null)          // 0
+                .op(OpType.OK, 10, 0, Fn.ACQUIRE, "/e", null)             // 1
+                .op(OpType.OK, 30, 0, Fn.STATE, null, Map.of("state", "REVOKED", "why", "notLeader"))  // 2
+                .op(OpType.INVOKE, 40, 0, Fn.ACQUIRE, "/e", null)         // 3
+                .build();
+        TimelineData d = TimelineData.of(h, CheckResult.of("x", List.of(), Map.of()), 100);
+        long[] hold = d.holds().get(0);
+        assertEquals(30, hold[2], "its end is the revocation, not the end of the history");
+        assertEquals(30, hold[3]);
+        assertEquals(TimelineData.REVOKED, hold[4] & TimelineData.REVOKED);
+        assertEquals(TimelineData.STATES.indexOf("REVOKED"), (int) d.states().get(0)[2]);
+    }
+
+    @Test
     void theFinalPhasesProcessesAreLabelledByWhatTheyDo() throws Exception {
         io.lockchaos.history.History h = io.lockchaos.history.JsonlHistoryReader.read(
                 java.nio.file.Path.of("histories/examples/scenario-1-partition-ignore/history.jsonl"));
