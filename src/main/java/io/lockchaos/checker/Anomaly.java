@@ -29,6 +29,18 @@ public record Anomaly(AnomalyKind kind, Severity severity, String key, List<Long
     /** Checkers list at most this many anomalies of each severity; the rest are counted (see {@link Anomalies}). */
     public static final int MAX_LISTED = 100;
 
+    /**
+     * Details in the order given ({@code name, value, name, value...}): {@code Map.of} iterates in an order that
+     * changes from one JVM to the next, and results.json must read the same every time it is written.
+     */
+    public static Map<String, Object> details(Object... namesAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+            m.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return m;
+    }
+
     /** An anomaly with its kind's default severity. */
     public static Anomaly of(AnomalyKind kind, String key, List<Long> ops, long start, long end, String explanation,
                              Map<String, Object> details) {

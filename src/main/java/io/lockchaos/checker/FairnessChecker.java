@@ -115,7 +115,7 @@ public final class FairnessChecker implements Checker {
                                 + ", after process " + by.process() + " which queued later ("
                                 + describe(by.grant().position()) + ") and was granted at "
                                 + Times.at(by.certainStart()),
-                        Map.of("position", pos, "overtaken_by", by.grant().position().value(), "position_kind",
+                        Anomaly.details("position", pos, "overtaken_by", by.grant().position().value(), "position_kind",
                                 a.grant().position().group())));
             }
             if (maxAny == null || pos > maxAny.grant().position().value()) {

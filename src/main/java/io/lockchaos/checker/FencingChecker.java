@@ -122,7 +122,7 @@ public final class FencingChecker implements Checker {
                                 + "'s write with token " + w.token() + " at " + Times.at(w.doneTime())
                                 + " after it had accepted token " + best.token() + " from process " + best.process()
                                 + " at " + Times.at(best.doneTime()),
-                        Map.of("token", w.token(), "newer_token", best.token())));
+                        Anomaly.details("token", w.token(), "newer_token", best.token())));
             }
         }
         return stale;

@@ -240,7 +240,7 @@ public final class LeakChecker implements Checker {
             orphans++;
             anomalies.add(Anomaly.of(AnomalyKind.ORPHAN_NODE, key, List.of(inspection.index()),
                     at, at, "lock node " + path + " was still present at the final inspection but " + why,
-                    Map.of("node", path, "owner", owner)));
+                    Anomaly.details("node", path, "owner", owner)));
         }
         return orphans;
     }

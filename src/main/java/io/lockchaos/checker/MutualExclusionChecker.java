@@ -66,7 +66,7 @@ public final class MutualExclusionChecker implements Checker {
                             "process " + x.process() + " was granted " + LockHolds.describe(x.key()) + " on node " + x.grant().node()
                                     + " whose ephemeral owner is session " + hex(x.grant().owner())
                                     + ", not its own session " + hex(x.grant().session()),
-                            Map.of("session", x.grant().session(), "owner", x.grant().owner())));
+                            Anomaly.details("session", x.grant().session(), "owner", x.grant().owner())));
                 }
                 if (x.grant().nodeGone()) {
                     counts.expired++;
