@@ -95,7 +95,7 @@ class StoreServerTest {
         List<StoreIndex.StoredRun> runs = StoreIndex.scan(store);
         assertEquals(List.of("scenario-1-partition-ignore/20261201T120000"), runs.stream().limit(1)
                 .map(StoreIndex.StoredRun::dir).toList(), "newest first, and latest is not listed twice");
-        assertEquals(5, runs.size(), runs.toString());
+        assertEquals(6, runs.size(), runs.toString());
         StoreIndex.StoredRun first = runs.get(0);
         assertEquals("invalid", first.verdict());
         assertEquals("reentrant-mutex", first.recipe());
@@ -106,12 +106,12 @@ class StoreServerTest {
 
         String page = get(server.port(), "/");
         assertEquals(200, status(page));
-        assertTrue(page.contains("5 of 5 runs"), page);
+        assertTrue(page.contains("6 of 6 runs"), page);
         assertFalse(page.contains("SECRET-CONTENT"), "a test.json linked from outside is not read: " + page);
         assertFalse(page.contains("id=\"corpus\""), "no corpus check yet");
         io.lockchaos.cli.Main.run("check", store.resolve("examples").toString(), "--out", store.toString());
         String checked = get(server.port(), "/");
-        assertTrue(checked.contains("last corpus check of the store: <span class=\"invalid\">invalid</span>, 3 files"),
+        assertTrue(checked.contains("last corpus check of the store: <span class=\"invalid\">invalid</span>, 4 files"),
                 checked);
         assertEquals(200, status(get(server.port(), "/files/check-index.json")));
         assertTrue(page.indexOf("scenario-1-partition-ignore/20261201T120000") < page.indexOf("examples/correct-rw"));
@@ -142,12 +142,12 @@ class StoreServerTest {
     @Test
     void filtersByVerdictAndTestName() throws IOException {
         String valid = get(server.port(), "/?verdict=valid");
-        assertTrue(valid.contains("1 of 5 runs") && valid.contains("correct-rw"), valid);
+        assertTrue(valid.contains("1 of 6 runs") && valid.contains("correct-rw"), valid);
         assertFalse(valid.contains("data-verdict=\"invalid\""));
         String named = get(server.port(), "/?verdict=all&test=SCENARIO");
-        assertTrue(named.contains("2 of 5 runs"), named);
+        assertTrue(named.contains("2 of 6 runs"), named);
         String both = get(server.port(), "/?verdict=invalid&test=double");
-        assertTrue(both.contains("1 of 5 runs") && both.contains("examples/double-grant"), both);
+        assertTrue(both.contains("1 of 6 runs") && both.contains("examples/double-grant"), both);
     }
 
     @Test
