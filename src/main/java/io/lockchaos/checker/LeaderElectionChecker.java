@@ -90,13 +90,14 @@ public final class LeaderElectionChecker implements Checker {
      */
     private static List<Long> leaderlessWaits(History h, String key, List<Hold> certain) {
         certain.sort((a, b) -> Long.compare(a.certain().from(), b.certain().from()));
+        Waiting waiting = new Waiting(h, key);
         List<Long> out = new ArrayList<>();
         long coveredUntil = -1;
         long coveredUntilTime = 0;
         for (Hold x : certain) {
             Hold.Window w = x.certain();
             if (coveredUntil >= 0 && coveredUntil != Hold.OPEN && w.from() > coveredUntil
-                    && waiting(h, key, coveredUntil)) {
+                    && waiting.at(coveredUntil)) {
                 out.add(Math.max(0, w.fromTime() - coveredUntilTime));
             }
             if (coveredUntil < 0 || w.until() > coveredUntil) {
@@ -107,21 +108,34 @@ public final class LeaderElectionChecker implements Checker {
         return out;
     }
 
-    /** Whether an acquire of {@code key} was invoked before position {@code p} and had not completed by then. */
-    private static boolean waiting(History h, String key, long p) {
-        List<Op> ops = h.ops();
-        for (int i = (int) Math.min(p, ops.size()) - 1; i >= 0; i--) {
-            Op op = ops.get(i);
-            if (op.f() != Fn.ACQUIRE || op.type() != OpType.INVOKE || op.isNemesis()
-                    || !LockHolds.keysOf(op).contains(key)) {
-                continue;
-            }
-            int c = h.completionOf(i);
-            if (c < 0 || c > p) {
-                return true;
-            }
+    /**
+     * Whether an acquire of a key was in flight at a position (invoked before it, not completed by then), asked at
+     * positions that never decrease: one pass over the history in all, however many spans it is asked about.
+     */
+    private static final class Waiting {
+        private final History h;
+        private final String key;
+        private int next;
+        /** The latest completion (Long.MAX_VALUE: none) of the acquires invoked before {@link #next}. */
+        private long latestEnd = -1;
+
+        Waiting(History h, String key) {
+            this.h = h;
+            this.key = key;
         }
-        return false;
+
+        boolean at(long p) {
+            List<Op> ops = h.ops();
+            for (; next < Math.min(p, ops.size()); next++) {
+                Op op = ops.get(next);
+                if (op.f() == Fn.ACQUIRE && op.type() == OpType.INVOKE && !op.isNemesis()
+                        && LockHolds.keysOf(op).contains(key)) {
+                    int c = h.completionOf(next);
+                    latestEnd = Math.max(latestEnd, c < 0 ? Long.MAX_VALUE : c);
+                }
+            }
+            return latestEnd > p;
+        }
     }
 
     /**

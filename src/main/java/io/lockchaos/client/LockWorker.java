@@ -1,8 +1,8 @@
 package io.lockchaos.client;
 
-import io.lockchaos.api.LockContext;
 import io.lockchaos.api.Grant;
 import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockContext;
 import io.lockchaos.api.TransactionalSet;
 import io.lockchaos.checker.LockHolds;
 import io.lockchaos.history.Fn;
@@ -49,8 +49,8 @@ public final class LockWorker implements Runnable {
     /** Connection states seen since the current grant; only the worst matters, so the latest bad one is kept. */
     private volatile String stateSinceGrant;
     /**
-     * Whether the library took the lock from this client ({@link LockContext#revoked}) since the
-     * current acquire was invoked: the hold ends there, and the worker neither acts on it nor releases it.
+     * Whether the library took the lock from this client ({@link LockContext#revoked}) since the current acquire was
+     * invoked: the hold ends there, and the worker neither acts on it nor releases it.
      */
     private volatile boolean revoked;
     private volatile int process;
