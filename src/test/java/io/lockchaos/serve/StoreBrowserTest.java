@@ -62,8 +62,8 @@ class StoreBrowserTest {
                 int port = devToolsPort(chrome);
                 try (Page page = Page.open(port)) {
                     page.navigate(server.url());
-                    assertEquals("4", page.eval("document.body.getAttribute('data-runs')"), "every run is listed");
-                    assertEquals("4 of 4 runs, newest first", page.eval("document.getElementById('count').textContent"));
+                    assertEquals("5", page.eval("document.body.getAttribute('data-runs')"), "every run is listed");
+                    assertEquals("5 of 5 runs, newest first", page.eval("document.getElementById('count').textContent"));
                     // choosing a verdict submits the filter form by itself (the page's one script)
                     page.evalAndWaitForLoad("var s = document.querySelector('#filters select'); s.value = 'valid';"
                             + " s.dispatchEvent(new Event('change')); 'ok'");
