@@ -31,6 +31,8 @@ final class CuratorLeaderLatch implements LockClient {
     private volatile LeaderLatch latch;
     /** Whether the worker was told of the current term (an acquire returned it) and the term goes on. */
     private volatile boolean granted;
+    /** How many terms the latch has ended by itself ({@code notLeader}). */
+    private volatile long revocations;
 
     CuratorLeaderLatch(CuratorFramework client, String path, LockContext ctx) {
         this.client = client;
@@ -52,6 +54,7 @@ final class CuratorLeaderLatch implements LockClient {
                 public void notLeader() {
                     // the latch set hasLeadership false before it called this: stillHolds already answers false
                     granted = false;
+                    revocations++;
                     if (latch == fresh) {
                         ctx.revoked("notLeader");
                     }
@@ -63,6 +66,7 @@ final class CuratorLeaderLatch implements LockClient {
         } else if (granted && l.hasLeadership()) {
             return null; // a leader asking again: leadership is no reentrant lock, the second ask is refused
         }
+        long before = revocations;
         if (!l.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             withdraw();
             return null;
@@ -78,7 +82,8 @@ final class CuratorLeaderLatch implements LockClient {
                 // unreachable right after the grant: the owner stays unknown rather than the acquire indeterminate
             }
         }
-        granted = true;
+        // after a term taken away during this acquire, the next acquire is not refused as a second ask
+        granted = revocations == before;
         return new Grant(node == null ? path : node, -1, session, owner, Grant.sequenceOf(node == null ? "" : node),
                 -1, Map.of(), Grant.Kind.SESSION);
     }
