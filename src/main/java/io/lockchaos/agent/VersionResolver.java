@@ -1,5 +1,7 @@
 package io.lockchaos.agent;
 
+import io.lockchaos.client.Library;
+import io.lockchaos.client.LockRecipe;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -63,6 +65,13 @@ public final class VersionResolver {
                            List<String> alongside) {
         public Artifact {
             alongside = List.copyOf(alongside);
+        }
+
+        /** What a run resolves for {@code kind}'s library; its cache is named after the recipe. */
+        public static Artifact of(LockRecipe.Kind kind) {
+            Library l = kind.library();
+            return new Artifact(kind.wireName(), l.group(), l.artifact(), l.compiledVersion(), l.range(),
+                    l.alongside());
         }
     }
 

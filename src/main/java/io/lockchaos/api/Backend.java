@@ -9,5 +9,10 @@ public enum Backend {
     /** A PostgreSQL server; {@link LockContext#endpoints} has its {@code host:port} (user lockchaos, trust). */
     POSTGRES,
     /** An etcd cluster; {@link LockContext#endpoints} lists one {@code host:port} client address per member. */
-    ETCD
+    ETCD,
+    /**
+     * A Hazelcast cluster named {@code lockchaos}; {@link LockContext#endpoints} lists one {@code host:port} per member
+     * (clients should dial only those: the members' own addresses are not behind the run's proxies).
+     */
+    HAZELCAST
 }

@@ -6,7 +6,6 @@ import io.lockchaos.client.Library;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockServices;
 import io.lockchaos.core.ClientSpec;
-import io.lockchaos.core.LibraryLocks;
 import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
@@ -110,7 +109,7 @@ final class MatrixCommand implements Callable<Integer> {
                 throw new UserError(workload + ": matrix over library releases: recipe " + spec.recipe().wireName()
                         + " wraps no library (use " + LockRecipe.Names.libraries() + ")");
             }
-            resolver = VersionResolver.defaults(LibraryLocks.artifact(spec.recipe().kind()));
+            resolver = VersionResolver.defaults(VersionResolver.Artifact.of(spec.recipe().kind()));
             axis = VersionMatrix.Axis.library(library);
         }
         int dots = range == null ? -1 : range.indexOf("..");

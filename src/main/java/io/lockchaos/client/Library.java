@@ -52,6 +52,13 @@ public record Library(String name, String factory, String group, String artifact
             "io.lockchaos.spring.SpringZooKeeperLockRegistry", "org.springframework.integration",
             "spring-integration-zookeeper", "6.5.0", "6.0.0..6.5.0", List.of());
 
+    /**
+     * Hazelcast's FencedLock, through Hazelcast's client, on members of the same release; 5.4.0 is the last whose CP
+     * Subsystem is open source.
+     */
+    static final Library HAZELCAST = new Library("hazelcast", "io.lockchaos.hazelcastlock.HazelcastFencedLock",
+            "com.hazelcast", "hazelcast", "5.4.0", "5.0.0..5.4.0", List.of());
+
     public Library {
         alongside = List.copyOf(alongside);
     }

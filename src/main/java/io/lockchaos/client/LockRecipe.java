@@ -128,6 +128,19 @@ public record LockRecipe(Kind kind, int permits, UserLock user) {
         SPRING_ZOOKEEPER("spring-zookeeper", Backend.ZOOKEEPER, new Recipe("spring-zookeeper",
                 Promises.exclusive().withOwnerOnlyRelease()), Library.SPRING_ZOOKEEPER),
         /**
+         * Hazelcast's FencedLock on members whose CP Subsystem runs Raft over all of them: a lock owned by a client's
+         * CP session (which ends one session TTL after the client's last heartbeat) and thread, reentrant, with a
+         * fence that grows with every new owner.
+         */
+        HAZELCAST_FENCED("hazelcast-fenced", Backend.HAZELCAST, new Recipe("hazelcast-fenced",
+                Promises.exclusive().withReentry().withOwnerOnlyRelease()), Library.HAZELCAST),
+        /**
+         * The same lock with no CP members: Hazelcast's "unsafe mode", which keeps the lock on a partition with one
+         * backup, without consensus.
+         */
+        HAZELCAST_FENCED_UNSAFE("hazelcast-fenced-unsafe", Backend.HAZELCAST, new Recipe("hazelcast-fenced-unsafe",
+                Promises.exclusive().withReentry().withOwnerOnlyRelease()), Library.HAZELCAST),
+        /**
          * A lock from the user's jar ({@code lock_class}, {@code lock_jar}): its factory says what it promises and
          * what it runs on (see {@link #backend()} and {@link #promises()}).
          */

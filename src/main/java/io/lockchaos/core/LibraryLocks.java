@@ -48,18 +48,11 @@ public final class LibraryLocks {
         }
         String v = spec.text("library_version").isBlank() ? library.compiledVersion() : spec.text("library_version");
         try {
-            List<Path> jars = VersionResolver.defaults(artifact(spec.recipe().kind())).classpath(v);
+            List<Path> jars = VersionResolver.defaults(VersionResolver.Artifact.of(spec.recipe().kind())).classpath(v);
             return new UserLock(jars.stream().map(Path::toString).toList(), lock.className(), lock.promises(),
                     lock.backend());
         } catch (VersionResolver.UnresolvableVersion e) {
             throw new IllegalArgumentException("library_version: " + e.getMessage());
         }
-    }
-
-    /** What the resolver resolves for {@code kind}'s library; its cache is named after the recipe. */
-    public static VersionResolver.Artifact artifact(LockRecipe.Kind kind) {
-        Library l = kind.library();
-        return new VersionResolver.Artifact(kind.wireName(), l.group(), l.artifact(), l.compiledVersion(), l.range(),
-                l.alongside());
     }
 }

@@ -199,8 +199,8 @@ class CliTest extends ConsoleCapturing {
         assertEquals(2, Main.run("matrix", "--workload", "workloads/pg-lease-kill.json", "--library", "6.3.1",
                 "--store", dir.resolve("store").toString()));
         assertEquals("lockchaos: workloads/pg-lease-kill.json: matrix over library releases: recipe pg-lease wraps no"
-                + " library (use shedlock-jdbc, shedlock-redis, shedlock-zookeeper, spring-jdbc, spring-redis or"
-                + " spring-zookeeper)\n", err());
+                + " library (use shedlock-jdbc, shedlock-redis, shedlock-zookeeper, spring-jdbc, spring-redis,"
+                + " spring-zookeeper, hazelcast-fenced or hazelcast-fenced-unsafe)\n", err());
         err.reset();
         Path store = dir.resolve("store");
         assertEquals(2, Main.run("matrix", "--workload", "workloads/zk-leader-kill.json", "--bisect", "zookeeper:3.8",

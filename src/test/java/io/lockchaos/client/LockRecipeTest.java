@@ -22,7 +22,7 @@ class LockRecipeTest {
             assertEquals(r, LockRecipe.parse(r.wireName()));
             assertEquals(r.wireName(), r.promises().name(), "the checkers report the run's name");
         }
-        assertEquals(29, all().stream().map(LockRecipe::wireName).distinct().count());
+        assertEquals(31, all().stream().map(LockRecipe::wireName).distinct().count());
     }
 
     @Test
@@ -63,6 +63,10 @@ class LockRecipeTest {
         // Curator's leader elections: one leader, who alone gives leadership up
         expected.put("leader-latch", "1 - o - - - -");
         expected.put("leader-selector", "1 - o - - - -");
+        // Hazelcast's FencedLock: reentrant, unlocked by its owner (session and thread) only; a CP session is no
+        // lease the client keeps: the client is never told it ended
+        expected.put("hazelcast-fenced", "1 r o - - - -");
+        expected.put("hazelcast-fenced-unsafe", "1 r o - - - -");
         for (LockRecipe r : all()) {
             Recipe p = r.promises();
             String got = p.capacity() + " " + (p.reentrant() ? "r" : "-") + " " + (p.ownerRelease() ? "o" : "-") + " "
@@ -129,6 +133,8 @@ class LockRecipeTest {
         expected.put("spring-zookeeper", "owner-mutex");
         expected.put("leader-latch", "owner-mutex");
         expected.put("leader-selector", "owner-mutex");
+        expected.put("hazelcast-fenced", "reentrant-mutex");
+        expected.put("hazelcast-fenced-unsafe", "reentrant-mutex");
         for (LockRecipe r : all()) {
             assertEquals(expected.get(r.wireName()), r.model().name(), r.wireName());
         }
@@ -144,8 +150,8 @@ class LockRecipeTest {
         assertEquals(null, resolved.fromJar());
         assertEquals(named.promises(), resolved.promises(), "the recipe's name, not its factory's, in the reports");
         assertEquals("shedlock", LockRecipe.Kind.SHEDLOCK_JDBC.library().name());
-        assertEquals("shedlock-jdbc, shedlock-redis, shedlock-zookeeper, spring-jdbc, spring-redis or"
-                + " spring-zookeeper",
+        assertEquals("shedlock-jdbc, shedlock-redis, shedlock-zookeeper, spring-jdbc, spring-redis,"
+                + " spring-zookeeper, hazelcast-fenced or hazelcast-fenced-unsafe",
                 LockRecipe.Names.libraries(),
                 "what a message that needs a library's recipe lists, from the kinds");
         assertThrows(IllegalArgumentException.class, () -> new LockRecipe(LockRecipe.Kind.PG_LEASE, 1,

@@ -31,15 +31,15 @@ class ArchitectureTest {
     private static final Pattern PROJECT_NAME = Pattern.compile("\\bio\\.lockchaos\\.([a-z]+)\\b");
     private static final Pattern FULL_CLASS_NAME = Pattern.compile("\\bio\\.lockchaos\\.[a-z]+\\.[A-Z]");
     /** Packages where a service decides about itself: each service's own, and client, where the recipes are listed. */
-    private static final Set<String> SERVICE_PACKAGES = Set.of("client", "zookeeper", "redis", "pg", "etcd");
+    private static final Set<String> SERVICE_PACKAGES = Set.of("client", "zookeeper", "redis", "pg", "etcd", "hazelcast");
     /**
      * A branch on which service a lock runs on, a reach into another service's package, or a ZooKeeper ensemble built
      * outside ZooKeeper's service (its servers start behind {@code LockService.start}, as every service's do).
      */
     private static final Pattern IDENTITY = Pattern.compile("\\brecipe(\\(\\))?\\.(redis|postgres|etcd|zooKeeper|naive"
-            + "|multiInstance)\\(\\)|Backend\\.(ZOOKEEPER|REDIS|POSTGRES|ETCD)\\b|Kind\\.(REDISSON|REDISSON_FENCED"
-            + "|REDLOCK|REDLOCK_TUTORIAL|REDIS_SINGLE|PG_[A-Z_]+|ETCD_[A-Z_]+|NAIVE_[A-Z_]+)\\b"
-            + "|^import io\\.lockchaos\\.(redis|pg|etcd|zookeeper)\\.|\\b(Local|Ssh|Container)Ensemble\\.builder\\(",
+            + "|multiInstance)\\(\\)|Backend\\.(ZOOKEEPER|REDIS|POSTGRES|ETCD|HAZELCAST)\\b|Kind\\.(REDISSON|REDISSON_FENCED"
+            + "|REDLOCK|REDLOCK_TUTORIAL|REDIS_SINGLE|PG_[A-Z_]+|ETCD_[A-Z_]+|HAZELCAST_[A-Z_]+|NAIVE_[A-Z_]+)\\b"
+            + "|^import io\\.lockchaos\\.(redis|pg|etcd|hazelcast|zookeeper)\\.|\\b(Local|Ssh|Container)Ensemble\\.builder\\(",
             Pattern.MULTILINE);
     /**
      * Where a branch on a service's identity is still allowed, and how many: the public API's default backend
@@ -56,7 +56,7 @@ class ArchitectureTest {
             "org.postgresql.", "org.apache.curator.", "org.apache.zookeeper.", "redis.clients.jedis."), "spring", List.of("org.springframework.integration.", "org.springframework.jdbc.",
             "org.springframework.transaction.", "org.springframework.dao.", "org.postgresql.",
             "org.springframework.data.redis.", "org.springframework.scheduling.", "io.lettuce.core.",
-            "org.apache.curator.", "org.apache.zookeeper."));
+            "org.apache.curator.", "org.apache.zookeeper."), "hazelcastlock", List.of("com.hazelcast."));
     private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
 
     /** A source file: its package (under io.lockchaos), its path under it, and its text without comments. */

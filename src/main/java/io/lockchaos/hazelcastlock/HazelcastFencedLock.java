@@ -1,0 +1,158 @@
+package io.lockchaos.hazelcastlock;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.cp.lock.FencedLock;
+import io.lockchaos.api.Backend;
+import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
+import io.lockchaos.api.LockContext;
+import io.lockchaos.api.LockFactory;
+import io.lockchaos.api.LockInspection;
+import io.lockchaos.api.Promises;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Hazelcast's {@code FencedLock} ({@code hazelcast-fenced}, {@code hazelcast-fenced-unsafe}), written against {@code
+ * io.lockchaos.api} and Hazelcast's client only, as a user wraps it: one Hazelcast client per process, the lock taken
+ * with {@code tryLockAndGetFence} and given back with {@code unlock}. The lock is reentrant and owned by the pair of
+ * the client's CP session and the thread (the worker's, which acquires and releases); its fence, which grows with
+ * every new owner, is the grant's fencing token. The CP session lives while the client's heartbeats reach the members
+ * and ends one session TTL after the last: the holder is not told, and its next call on the lock fails with {@code
+ * LockOwnershipLostException}, which a release reports as the lock gone.
+ *
+ * <p>The client dials only the run's proxies ({@code smart routing} off, and no member list during reconnection), so
+ * that a cut of the client cuts every connection it has. Whether the lock is Raft's (CP members) or the unsafe mode's
+ * is the members' configuration, not the client's: the two recipes share this factory.
+ */
+public final class HazelcastFencedLock implements LockFactory {
+    /** Hazelcast's INFO lines (a dozen per client) would fill the agents' logs; its warnings stay. */
+    private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
+
+    static {
+        HAZELCAST_LOG.setLevel(Level.WARNING);
+    }
+
+    @Override
+    public Promises promises() {
+        return Promises.exclusive().withReentry().withOwnerOnlyRelease();
+    }
+
+    @Override
+    public Backend backend() {
+        return Backend.HAZELCAST;
+    }
+
+    @Override
+    public LockClient open(LockContext ctx) throws Exception {
+        HazelcastInstance client = connect(ctx);
+        try {
+            // the client's connection to the cluster, as the history's states (CLIENT_DISCONNECTED, CLIENT_CONNECTED)
+            client.getLifecycleService().addLifecycleListener(e -> {
+                if (e.getState() == LifecycleEvent.LifecycleState.CLIENT_DISCONNECTED
+                        || e.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+                    ctx.state(e.getState().name());
+                }
+            });
+            return new Client(client, client.getCPSubsystem().getLock(name(ctx.key())));
+        } catch (RuntimeException e) {
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    /**
+     * Locks held at the end: each by a CP session, which ends by itself once its client is gone, so none is a leak;
+     * a lock that no session ever gives back shows as the final probe's failure instead.
+     */
+    @Override
+    public LockInspection inspect(LockContext ctx) throws Exception {
+        HazelcastInstance client = connect(ctx);
+        try {
+            List<LockInspection.Entry> held = new ArrayList<>();
+            for (String key : ctx.allKeys()) {
+                if (client.getCPSubsystem().getLock(name(key)).isLocked()) {
+                    held.add(new LockInspection.Entry(key, name(key), 0));
+                }
+            }
+            return new LockInspection(List.of(), held);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** A lock's name may not hold '@', which names a CP group. */
+    private static String name(String key) {
+        return key.replace('@', '_');
+    }
+
+    private static HazelcastInstance connect(LockContext ctx) {
+        ClientConfig c = new ClientConfig();
+        c.setClusterName("lockchaos");
+        c.getNetworkConfig().setSmartRouting(false).setAddresses(new ArrayList<>(ctx.endpoints()))
+                .setConnectionTimeout(millis(ctx.connectionTimeout()));
+        c.setProperty("hazelcast.client.internal.skip.member.list.during.reconnection", "true");
+        // an operation without an answer ends after the request timeout rather than Hazelcast's 120 s
+        c.setProperty("hazelcast.client.invocation.timeout.seconds",
+                Long.toString(Math.max(1, ctx.requestTimeout().toSeconds())));
+        c.setProperty("hazelcast.client.heartbeat.interval", "1000");
+        c.setProperty("hazelcast.client.heartbeat.timeout", Integer.toString(millis(ctx.sessionTimeout())));
+        c.setProperty("hazelcast.phone.home.enabled", "false");
+        c.getConnectionStrategyConfig().getConnectionRetryConfig().setInitialBackoffMillis(100)
+                .setMaxBackoffMillis(1000).setClusterConnectTimeoutMillis(Long.MAX_VALUE);
+        return HazelcastClient.newHazelcastClient(c);
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+
+    /** One process's client of one lock. */
+    private static final class Client implements LockClient {
+        private final HazelcastInstance client;
+        private final FencedLock lock;
+        Client(HazelcastInstance client, FencedLock lock) {
+            this.client = client;
+            this.lock = lock;
+        }
+
+        /**
+         * The grant's session is 0, not known: the lock is owned by a CP session that Hazelcast's public API does not
+         * name, and one client goes through several (a new one after each expiry), so the client's own identity
+         * would claim a session alive that was not.
+         */
+        @Override
+        public Grant acquire(Duration timeout) {
+            long fence = lock.tryLockAndGetFence(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return fence == FencedLock.INVALID_FENCE ? null : Grant.fenced(lock.getName(), fence, 0);
+        }
+
+        /**
+         * Gives the lock back: false when this client no longer owned it ({@code LockOwnershipLostException}: its
+         * CP session was closed while it held the lock; or another session of its own holds it now), any other
+         * failure an unknown outcome.
+         */
+        @Override
+        public boolean release() {
+            try {
+                lock.unlock();
+                return true;
+            } catch (IllegalMonitorStateException e) {
+                // LockOwnershipLostException among them: the session that held it was closed
+                return false;
+            }
+        }
+
+        @Override
+        public void close() {
+            client.shutdown();
+        }
+    }
+}
