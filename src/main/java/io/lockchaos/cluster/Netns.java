@@ -176,6 +176,21 @@ public final class Netns implements ServerNamespaces, AutoCloseable {
         return "lockchaos-" + run;
     }
 
+    /**
+     * Closes {@code netns} (null: nothing) and, where that fails, warns on stderr naming {@code whose} namespaces they
+     * were: a run's verdict must not be lost to a cleanup failure, and the next start's {@link #sweep} retries.
+     */
+    public static void closeOrWarn(Netns netns, String whose) {
+        if (netns == null) {
+            return;
+        }
+        try {
+            netns.close();
+        } catch (IOException e) {
+            System.err.println("lockchaos: warning: removing " + whose + " namespaces: " + e.getMessage());
+        }
+    }
+
     /** Removes the namespaces (which takes their ends of the links along), the bridge and the forward rule. */
     @Override
     public synchronized void close() throws IOException {

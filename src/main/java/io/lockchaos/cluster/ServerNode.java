@@ -29,6 +29,16 @@ public record ServerNode(int id, String host, int clientPort, int quorumPort, in
         return host + ":" + clientPort;
     }
 
+    /** Whether the client port accepts a connection within {@code timeoutMillis}, whatever the server then says. */
+    public boolean answers(int timeoutMillis) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(host, clientPort), timeoutMillis);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /**
      * The servers of a connect string {@code host:port[,host:port...]} (a suffix from the first {@code /}, ZooKeeper's
      * chroot, is not a server's), numbered from 1.

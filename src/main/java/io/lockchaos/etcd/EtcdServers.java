@@ -292,18 +292,10 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
     public synchronized void restart(ServerNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
-        processes.awaitRestart(n.id(), () -> answers(n), 10, n.logFile().toString());
+        // healthy or not: a lone member of three never is
+        processes.awaitRestart(n.id(), () -> n.answers(200), 10, n.logFile().toString());
     }
 
-    /** Whether the member's client port accepts connections (healthy or not: a lone member of three never is). */
-    private static boolean answers(ServerNode n) {
-        try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new java.net.InetSocketAddress(n.host(), n.clientPort()), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
 
     @Override
     public void pause(ServerNode n) {
@@ -331,26 +323,16 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
         } catch (IllegalStateException | IllegalArgumentException e) {
             // shutting down already, or never started
         }
-        closeNamespaces();
+        Netns.closeOrWarn(netns, "the etcd members'");
     }
 
     /** A normal exit without {@link #close}: the members go, and so do their namespaces (a SIGKILL leaves those to
      * {@link io.lockchaos.cluster.Netns#sweep}). */
     private void onExit() {
         killAll();
-        closeNamespaces();
+        Netns.closeOrWarn(netns, "the etcd members'");
     }
 
-    private void closeNamespaces() {
-        if (netns != null) {
-            try {
-                netns.close();
-            } catch (IOException e) {
-                // the run's verdict must not be lost to a cleanup failure; the next start's sweep retries
-                System.err.println("lockchaos: warning: removing the etcd members' namespaces: " + e.getMessage());
-            }
-        }
-    }
 
     /** Kills every member and deletes their data (what a run keeps of them is their logs). */
     private synchronized void killAll() {

@@ -214,17 +214,9 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
     public synchronized void restart(ServerNode n) throws IOException {
         processes.requireStopped(n.id());
         processes.put(n.id(), launch(n));
-        processes.awaitRestart(n.id(), () -> answers(n), 30, n.logFile().toString());
+        processes.awaitRestart(n.id(), () -> n.answers(200), 30, n.logFile().toString());
     }
 
-    private static boolean answers(ServerNode n) {
-        try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new java.net.InetSocketAddress(n.host(), n.clientPort()), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
 
     @Override
     public void pause(ServerNode n) {
@@ -252,25 +244,13 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
         } catch (IllegalStateException | IllegalArgumentException e) {
             // shutting down already, or never started
         }
-        closeNamespaces();
+        Netns.closeOrWarn(netns, "the Hazelcast members'");
     }
 
     private void onExit() {
         synchronized (this) {
             processes.killAll();
         }
-        closeNamespaces();
-    }
-
-    private void closeNamespaces() {
-        if (netns != null) {
-            try {
-                netns.close();
-            } catch (IOException e) {
-                // the run's verdict must not be lost to a cleanup failure; the next start's sweep retries
-                System.err.println("lockchaos: warning: removing the Hazelcast members' namespaces: "
-                        + e.getMessage());
-            }
-        }
+        Netns.closeOrWarn(netns, "the Hazelcast members'");
     }
 }

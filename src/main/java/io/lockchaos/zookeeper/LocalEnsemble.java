@@ -468,13 +468,6 @@ public final class LocalEnsemble implements Cluster, Killable, Pausable, ClockSh
         } catch (IllegalStateException | IllegalArgumentException e) {
             // already shutting down, or never started: the hook has nothing left to do
         }
-        if (netns != null) {
-            try {
-                netns.close();
-            } catch (IOException e) {
-                // the run's verdict must not be lost to a cleanup failure; the next start's sweep retries
-                System.err.println("lockchaos: warning: removing the servers' namespaces: " + e.getMessage());
-            }
-        }
+        Netns.closeOrWarn(netns, "the servers'");
     }
 }
