@@ -8,7 +8,10 @@ import java.util.Set;
 public enum FaultKind {
     /** Blackholes one client's connections to the servers (all, or {@code servers=N} of them). */
     ISOLATE_CLIENT(Targets.CLIENT, Fn.PARTITION, Fn.STOP),
-    /** Cuts one server off from its peers and its clients ({@code one_way=1}: only what it sends is lost). */
+    /**
+     * Cuts one server off from its peers and its clients ({@code one_way=1}: only what it sends is lost; {@code
+     * peers_only=1}: from its peers only).
+     */
     ISOLATE_SERVER(Targets.SERVER, Fn.PARTITION, Fn.STOP),
     /** Splits the servers into a majority and a minority that cannot reach each other. */
     PARTITION_HALVES(Targets.NONE, Fn.PARTITION, Fn.STOP),

@@ -188,7 +188,10 @@ final class NetworkNemesis implements Nemesis {
                 }
             }
         }
-        List<String> clientProxies = ctx.network() == null ? List.of() : ctx.network().clientProxiesTo(node);
+        // peers_only=1: its clients still reach it (a primary cut from its replicas and Sentinels, not its clients)
+        boolean peersOnly = fault.option("peers_only", 0) == 1;
+        List<String> clientProxies = ctx.network() == null || peersOnly ? List.of()
+                : ctx.network().clientProxiesTo(node);
         for (String p : clientProxies) {
             // what the server sends to its clients is its downstream
             ctx.network().blackhole(p, ToxicDirection.DOWNSTREAM, tag);
@@ -198,6 +201,9 @@ final class NetworkNemesis implements Nemesis {
         }
         value.put("node", node.id());
         value.put("one_way", oneWay);
+        if (peersOnly) {
+            value.put("peers_only", true);
+        }
         value.put("cut_by", cutBy(ctx));
     }
 

@@ -6,6 +6,7 @@ import io.lockchaos.cluster.ClockShiftable;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
+import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.PortReservations;
 import io.lockchaos.cluster.Roles;
@@ -48,7 +49,9 @@ import java.util.concurrent.Executors;
  * a configuration file of its own that it rewrites as it learns) watch them under the name {@link #PRIMARY_NAME} and
  * promote a replica when the primary is down for a second. The Sentinels are nodes too, after the instances, so that
  * faults can kill, pause and cut them; their {@link #role} is {@code sentinel}, the primary's {@code leader}, a
- * replica's {@code follower}.
+ * replica's {@code follower}. Replicas and Sentinels reach the instances directly, at the addresses the Sentinels
+ * announce (a proxy between them would not stay: a Sentinel points a replica back at the primary's own address), so
+ * cuts between them are made with each server in a network namespace of its own ({@link Builder#netns}).
  */
 public final class RedisServers implements Cluster, Killable, Pausable, ClockShiftable,
         Sessionless, Roles {
@@ -68,16 +71,19 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     private final String executable;
     private final ChildProcesses processes = new ChildProcesses(
             "redis-server");
-    private final Thread shutdownHook = new Thread(this::killAll, "lockchaos-redis-shutdown");
+    private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-redis-shutdown");
     private final boolean clientsRenew;
     /** How many of {@link #nodes} are Redis instances (the rest are Sentinels). */
     private final int instances;
     private final int sentinels;
+    /** The servers' network namespaces, one each, or null when they share the runner's loopback. */
+    private final Netns netns;
     private boolean closed;
 
     private RedisServers(List<ServerNode> nodes, boolean appendOnly, Path shiftLibrary, String executable,
-                         boolean clientsRenew, int instances, int sentinels) {
+                         boolean clientsRenew, int instances, int sentinels, Netns netns) {
         this.nodes = List.copyOf(nodes);
+        this.netns = netns;
         this.instances = instances;
         this.sentinels = sentinels;
         this.appendOnly = appendOnly;
@@ -128,6 +134,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         private boolean clockShift;
         private boolean clientsRenew;
         private int sentinels;
+        private Netns netns;
 
         private Builder(Path baseDir) {
             this.baseDir = baseDir.toAbsolutePath(); // child processes run in folders of their own
@@ -182,15 +189,31 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             if (exe == null) {
                 throw new IOException(MISSING);
             }
+            if (netns != null && netns.size() != size + sentinels) {
+                throw new IllegalArgumentException((size + sentinels) + " servers need as many namespaces, not "
+                        + netns.size());
+            }
             List<ServerNode> nodes = new ArrayList<>();
             for (int id = 1; id <= size + sentinels; id++) {
                 Path dir = baseDir.resolve(id <= size ? "redis-" + id : "sentinel-" + (id - size));
                 Files.createDirectories(dir);
-                nodes.add(new ServerNode(id, "127.0.0.1", freePort(), 0, 0, dir, dir.resolve(id <= size ? "redis.log"
+                nodes.add(new ServerNode(id, netns == null ? "127.0.0.1" : netns.address(id), netns == null
+                        ? freePort() : id <= size ? 6379 : 26379, 0, 0, dir, dir.resolve(id <= size ? "redis.log"
                         : "sentinel.log")));
             }
             Path lib = clockShift ? ClockShiftLibrary.build(baseDir) : null;
-            return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew, size, sentinels);
+            return new RedisServers(nodes, appendOnly, lib, exe, clientsRenew, size, sentinels, netns);
+        }
+
+        /**
+         * Each server (instances and Sentinels) in a network namespace of its own of {@code ns}, on its address and
+         * Redis' usual ports (6379, a Sentinel 26379): the replication and the Sentinels' links then cross the
+         * namespaces' links, where iptables rules cut them ({@code cluster netns}). The namespaces are removed when the
+         * servers are closed.
+         */
+        public Builder netns(Netns ns) {
+            netns = ns;
+            return this;
         }
     }
 
@@ -231,7 +254,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             return spawn(n, sentinelCommand(n));
         }
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--", executable,
-                "--port", Integer.toString(n.clientPort()), "--bind", "127.0.0.1", "--protected-mode", "yes",
+                "--port", Integer.toString(n.clientPort()), "--bind", n.host(), "--protected-mode", protectedMode(),
                 "--dir", n.dataDir().toString(), "--logfile", n.logFile().toString(), "--daemonize", "no",
                 "--save", "", "--dbfilename", "dump.rdb"));
         if (sentinels > 0) {
@@ -250,6 +273,15 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     /**
+     * Redis' protected mode, on as everywhere, but for servers in the run's namespaces: there it would refuse every
+     * client (it admits loopback only, and the runner comes over the run's own bridge, which nothing outside this
+     * machine reaches).
+     */
+    private String protectedMode() {
+        return netns == null ? "yes" : "no";
+    }
+
+    /**
      * A Sentinel's command line, its configuration written the first time: a Sentinel rewrites the file as it learns
      * (the primary after a failover, the replicas, the other Sentinels), and one restarted after a kill reads it again.
      */
@@ -259,7 +291,8 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
             ServerNode primary = nodes.get(0);
             Files.writeString(conf, String.join("\n",
                     "port " + n.clientPort(),
-                    "bind 127.0.0.1",
+                    "bind " + n.host(),
+                    "protected-mode " + protectedMode(),
                     "daemonize no",
                     "dir " + n.dataDir(),
                     "logfile " + n.logFile(),
@@ -275,7 +308,8 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     }
 
     private Process spawn(ServerNode n, List<String> cmd) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(netns == null ? cmd : netns.inside(n.id(), cmd))
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.dataDir().resolve("stdout.log").toFile()));
         clocks.environment(n, pb);
         Callable<Process> start = pb::start;
@@ -437,10 +471,22 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
         } catch (IllegalStateException | IllegalArgumentException e) {
             // shutting down already, or never started
         }
+        Netns.closeOrWarn(netns, "the Redis servers'");
+    }
+
+    /** A normal exit without {@link #close}: the servers go, and so do their namespaces. */
+    private void onExit() {
+        killAll();
+        Netns.closeOrWarn(netns, "the Redis servers'");
     }
 
     private synchronized void killAll() {
         processes.killAll();
+    }
+
+    @Override
+    public Netns netns() {
+        return netns;
     }
 
     /** The version redis-server prints, e.g. {@code 7.0.15}, or "unknown". */

@@ -1,6 +1,7 @@
 package io.lockchaos.redis;
 
 import io.lockchaos.cluster.ClusterKind;
+import io.lockchaos.cluster.Netns;
 import io.lockchaos.fault.FaultKind;
 import java.util.EnumSet;
 import io.lockchaos.api.Backend;
@@ -49,15 +50,25 @@ public final class RedisService implements LockService {
         // Redisson's watchdog renews the lease from the client: a paused client's renewals must stop with it
         boolean renew = plan.recipe().kind() == LockRecipe.Kind.REDISSON
                 || plan.recipe().kind() == LockRecipe.Kind.REDISSON_FENCED || plan.recipe().sentinel();
-        return RedisServers.builder(plan.folder()).size(plan.nodes())
-                .sentinels(plan.recipe().sentinel() ? RedisLocks.SENTINELS : 0)
-                .appendOnly(Boolean.parseBoolean(String.valueOf(plan.setting("redis_appendonly")))).clockShift(plan.clockShift())
-                .clientsRenew(renew).build();
+        int sentinels = plan.recipe().sentinel() ? RedisLocks.SENTINELS : 0;
+        RedisServers.Builder b = RedisServers.builder(plan.folder()).size(plan.nodes()).sentinels(sentinels)
+                .appendOnly(Boolean.parseBoolean(String.valueOf(plan.setting("redis_appendonly"))))
+                .clockShift(plan.clockShift()).clientsRenew(renew);
+        if (!plan.namespaces()) {
+            return b.build();
+        }
+        Netns ns = Netns.create(plan.nodes() + sentinels);
+        try {
+            return b.netns(ns).build();
+        } catch (IOException | RuntimeException e) {
+            ns.close();
+            throw e;
+        }
     }
 
     @Override
     public Set<ClusterKind> clusters() {
-        return EnumSet.of(ClusterKind.LOCAL);
+        return EnumSet.of(ClusterKind.LOCAL, ClusterKind.NETNS);
     }
 
     @Override
@@ -73,7 +84,7 @@ public final class RedisService implements LockService {
     @Override
     public Map<String, List<Map<String, String>>> setUps() {
         return Map.of("Redis", List.of(Map.of("recipe", "redis-single", "nodes", "1"), Map.of("recipe", "redlock",
-                "nodes", "3")));
+                "nodes", "3"), Map.of("recipe", "redisson-sentinel", "nodes", "3", "cluster", "netns")));
     }
 
     @Override
@@ -98,9 +109,10 @@ public final class RedisService implements LockService {
         if (lease != null) {
             return lease;
         }
-        if (s.cluster() != ClusterKind.LOCAL) {
-            return "cluster: " + recipe + " runs on local Redis instances (cluster local), not "
-                    + s.cluster().wireName();
+        if (s.cluster() != ClusterKind.LOCAL && !(s.namespaces() && s.recipe().sentinel())) {
+            return "cluster: " + recipe + " runs on local Redis instances (cluster local" + (s.namespaces()
+                    ? "; netns is for a Sentinel recipe's servers, which talk to each other)" : "), not "
+                    + s.cluster().wireName());
         }
         if (s.recipe().sentinel() && s.nodes() != 3) {
             return "nodes: " + recipe + " locks on a primary and two replicas: nodes 3, got " + s.nodes();
@@ -115,13 +127,14 @@ public final class RedisService implements LockService {
                         + " clock-jump)";
             } else if (k.movesClocks()) {
                 return ServiceSpec.clockProblem(f);
-            } else if ((f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) && s.recipe().sentinel()) {
+            } else if ((f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) && s.recipe().sentinel()
+                    && !s.namespaces()) {
                 // a proxy on the replication would not stay: a Sentinel points a replica whose primary address is
                 // not the one it knows back at that one (fix-slave-config), past the proxy
-                return "cuts between a Sentinel deployment's servers are not made yet (a Sentinel re-points replicas"
-                        + " past a proxy): cut the clients (isolate-client), or kill or pause the primary (leader), a"
-                        + " replica (follower) or a Sentinel (node:N)";
-            } else if (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) {
+                return "cuts between a Sentinel deployment's servers need network namespaces (cluster netns: a"
+                        + " Sentinel re-points replicas past a proxy): or cut the clients (isolate-client), or kill or"
+                        + " pause the primary (leader), a replica (follower) or a Sentinel (node:N)";
+            } else if ((f.needsPeerProxies() || k == FaultKind.PACKET_LOSS) && !s.recipe().sentinel()) {
                 return "Redis instances do not talk to each other: there is nothing to cut or slow between them (use"
                         + " isolate or traffic faults on the target clients)";
             }

@@ -3,7 +3,9 @@ package io.lockchaos.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lockchaos.cluster.Netns;
 import io.lockchaos.cluster.ServerNode;
+import io.lockchaos.nemesis.IptablesPartitioner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +19,9 @@ import redis.clients.jedis.Jedis;
 
 /**
  * A primary, two replicas and three Sentinels as child processes: their roles, a replicated key, the final
- * inspection reading the primary alone, and a failover when the primary is killed.
+ * inspection reading the primary alone, and a failover when the primary is killed or, in network namespaces, cut off.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
 @org.junit.jupiter.api.Tag("slow") // starts servers, agents, containers or child processes
 class SentinelServersTest {
     @TempDir
@@ -68,9 +70,55 @@ class SentinelServersTest {
         }
     }
 
+    /**
+     * Each server in a network namespace of its own (cluster netns): the primary cut from the replicas and the
+     * Sentinels by iptables is replaced by a replica; healed, it is told to follow the new one; closing the servers
+     * removes their namespaces.
+     */
+    @Test
+    void aPrimaryCutFromItsReplicasAndSentinelsInNamespacesIsReplaced() throws Exception {
+        String why = Netns.unavailable();
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+        Netns ns = Netns.create(6);
+        String first = ns.namespace(1);
+        try (RedisServers s = RedisServers.builder(dir).size(3).sentinels(3).netns(ns).build()) {
+            s.start();
+            s.awaitHealthy(Duration.ofSeconds(20));
+            List<ServerNode> nodes = s.nodes();
+            assertEquals(ns.address(1), nodes.get(0).host());
+            assertEquals("leader", awaitRole(s, nodes.get(0), "leader"));
+            assertEquals("follower", awaitRole(s, nodes.get(1), "follower"));
+            IptablesPartitioner cuts = new IptablesPartitioner(ns);
+            for (ServerNode other : nodes.subList(1, 6)) {
+                cuts.cutOneWay(nodes.get(0), other, "t");
+                cuts.cutOneWay(other, nodes.get(0), "t");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            ServerNode promoted = null;
+            while (promoted == null && System.nanoTime() < deadline) {
+                for (ServerNode n : nodes.subList(1, 3)) {
+                    if (s.role(n, 500).equals("leader")) {
+                        promoted = n;
+                    }
+                }
+                Thread.sleep(100);
+            }
+            assertTrue(promoted != null, "a replica was promoted within 30 s of the cut");
+            assertEquals("leader", s.role(nodes.get(0), 500), "the cut primary, reached from here, still says so");
+            cuts.remove("t");
+            // the Sentinels' links to it were dropped, not closed: they notice and reconnect within seconds
+            assertEquals("follower", awaitRole(s, nodes.get(0), "follower", 40), "healed, it follows the new primary");
+        }
+        assertTrue(!Netns.run(List.of("ip", "netns", "list")).contains(first), "its namespaces are gone");
+    }
+
     /** The node's role once it says {@code expected} (a replica reports its link a moment after it starts). */
     private static String awaitRole(RedisServers s, ServerNode n, String expected) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        return awaitRole(s, n, expected, 10);
+    }
+
+    private static String awaitRole(RedisServers s, ServerNode n, String expected, int seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         String role = s.role(n, 500);
         while (!role.equals(expected) && System.nanoTime() < deadline) {
             try {

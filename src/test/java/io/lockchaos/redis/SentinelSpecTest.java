@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a Sentinel recipe takes: three instances, faults on the primary, a replica or a Sentinel, cuts of its clients;
- * cuts between its servers are refused in one line. The workload files validate.
+ * cuts between its servers in network namespaces only, refused in one line elsewhere. The workload files validate.
  */
 class SentinelSpecTest {
     private static String refusal(Map<String, String> keys) {
@@ -36,8 +36,12 @@ class SentinelSpecTest {
                 "nodes: redisson-sentinel locks on a primary and two replicas: nodes 3, got 1"));
         String cut = refusal(Map.of("recipe", "redisson-sentinel", "nodes", "3", "nemesis",
                 "at 1s isolate leader for 2s"));
-        assertTrue(cut.contains("cuts between a Sentinel deployment's servers are not made yet"), cut);
+        assertTrue(cut.contains("cuts between a Sentinel deployment's servers need network namespaces"), cut);
         assertEquals(1, cut.lines().count(), cut);
+        accepted(Map.of("recipe", "redisson-sentinel", "nodes", "3", "cluster", "netns", "nemesis",
+                "at 1s isolate leader for 2s; at 4s partition halves for 2s"));
+        String netns = refusal(Map.of("recipe", "redisson", "nodes", "1", "cluster", "netns"));
+        assertTrue(netns.contains("netns is for a Sentinel recipe's servers"), netns);
         assertEquals("Redis instance(s) and 3 Sentinels", LockRecipe.parse("redisson-sentinel")
                 .servers(), "what the run's lines call its servers");
         assertEquals("Redis instance(s)", LockRecipe.parse("redisson").servers());
