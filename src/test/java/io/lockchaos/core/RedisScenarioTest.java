@@ -148,7 +148,10 @@ class RedisScenarioTest {
                 "at 1100ms kill random for 400ms",
                 "at 1900ms pause minority for 400ms",
                 "at 2700ms pause-client holder for 300ms",
-                "at 3500ms clock-jump node:2 by_ms=5000 for 400ms",
+                // within Redlock's drift allowance (1% of the 2 s lease + 2 ms): a bigger jump of one instance's
+                // clock breaks Redlock by design, where a holder got two instances of three, the jumped one among
+                // them (5 s: a double holder in 1 run of 20 of this schedule); redis-clock-jump.json shows that
+                "at 3500ms clock-jump node:2 by_ms=10 for 400ms",
                 "at 4300ms latency clients latency_ms=50 for 400ms",
                 "at 5100ms bandwidth clients rate_kbs=1 for 400ms",
                 "at 5900ms reset clients timeout_ms=5 for 400ms"));
