@@ -180,6 +180,36 @@ class MutualExclusionCheckerTest {
     }
 
     @Test
+    void aLeaseTakenAfterAServersClockJumpedAheadNamesThatServerRatherThanARelease() {
+        // Redlock on three instances: 0 holds two of them (the third still had 1's key, released just after), the
+        // second's clock jumps 5 s ahead and drops 0's key, and 1 takes that instance and the third
+        op(0, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(5, OpType.OK, 1, Fn.ACQUIRE, grant(1));
+        op(8, OpType.INVOKE, 0, Fn.ACQUIRE, null);
+        op(9, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(10, OpType.OK, 0, Fn.ACQUIRE, grant(2));
+        op(11, OpType.OK, 1, Fn.RELEASE, null);
+        ops.add(Op.of(OpType.INVOKE, 12, Op.NEMESIS, Fn.START, null,
+                Map.of("fault", "clock-jump", "target", "node:2", "by_ms", 5000L)));
+        ops.add(Op.of(OpType.OK, 13, Op.NEMESIS, Fn.START, null,
+                Map.of("fault", "clock-jump", "target", "node:2", "nodes", List.of(2L), "by_ms", 5000L)));
+        op(14, OpType.INVOKE, 1, Fn.ACQUIRE, null);
+        op(20, OpType.OK, 1, Fn.ACQUIRE, grant(3));
+        op(30, OpType.INVOKE, 0, Fn.RELEASE, null);
+        op(31, OpType.OK, 0, Fn.RELEASE, null);
+        op(40, OpType.INVOKE, 1, Fn.RELEASE, null);
+        op(41, OpType.OK, 1, Fn.RELEASE, null);
+        Anomaly a = new MutualExclusionChecker(Recipe.lease("redlock")).check(History.ofValid(ops)).anomalies()
+                .stream().filter(x -> x.kind() == AnomalyKind.DOUBLE_HOLDER).findFirst().orElseThrow();
+        assertEquals("clock-jump of server 2 by 5000 ms began at 0.000 s", a.details().get("server_clock"));
+        assertFalse(a.details().containsKey("released_by"), "the clock, not 1's own release, is the story");
+        assertTrue(a.explanation().endsWith("a leased lock has no session to watch, and a server's clock moved while"
+                + " 0 held it (clock-jump of server 2 by 5000 ms began at 0.000 s): a lease a server counts on its"
+                + " own clock ends early when that clock jumps ahead, so 0 still believed it held it"),
+                a.explanation());
+    }
+
+    @Test
     void aLeaseTakenJustAfterAThirdClientsLateReleaseNamesThatRelease() {
         // ShedLock 6's unlock on the application's clock: UPDATE ... WHERE name = ?, whoever holds the row
         op(0, OpType.INVOKE, 0, Fn.ACQUIRE, null);
