@@ -15,7 +15,13 @@ import io.lockchaos.api.Promises;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -50,6 +56,51 @@ public final class HazelcastFencedLock implements LockFactory {
         return Backend.HAZELCAST;
     }
 
+    /**
+     * Where a Hazelcast call that can wait without end runs, so that the caller waits a bounded time: with no
+     * majority in the CP Subsystem a lock's proxy is never made (the client's CP group lookup joins without a
+     * timeout) and a graceful shutdown waits 60 s per client to close its CP sessions.
+     */
+    private static final ExecutorService BOUNDED = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lockchaos-hazelcast-bounded");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** {@code call}'s result, or a TimeoutException naming {@code what} after {@code limit}. */
+    private static <T> T bounded(Callable<T> call, Duration limit, String what) throws Exception {
+        Future<T> f = BOUNDED.submit(call);
+        try {
+            return f.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new TimeoutException(what + " took longer than " + limit.toMillis() + " ms (no majority in the CP"
+                    + " Subsystem?)");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
+    }
+
+    /** How long a call that should answer at once may take: the connection and the request timeouts together. */
+    private static Duration limit(LockContext ctx) {
+        return ctx.connectionTimeout().plus(ctx.requestTimeout());
+    }
+
+    /**
+     * Shuts the client down as an application does (closing its CP sessions gives its locks back at once), bounded
+     * by {@code limit}; past that the client is terminated and its sessions end with their TTL.
+     */
+    private static void shutdown(HazelcastInstance client, Duration limit) {
+        try {
+            bounded(() -> {
+                client.shutdown();
+                return null;
+            }, limit, "shutting the client down");
+        } catch (Exception e) {
+            client.getLifecycleService().terminate();
+        }
+    }
+
     @Override
     public LockClient open(LockContext ctx) throws Exception {
         HazelcastInstance client = connect(ctx);
@@ -61,9 +112,11 @@ public final class HazelcastFencedLock implements LockFactory {
                     ctx.state(e.getState().name());
                 }
             });
-            return new Client(client, client.getCPSubsystem().getLock(name(ctx.key())));
-        } catch (RuntimeException e) {
-            client.shutdown();
+            FencedLock lock = bounded(() -> client.getCPSubsystem().getLock(name(ctx.key())), limit(ctx),
+                    "getting the lock's proxy");
+            return new Client(client, lock, limit(ctx));
+        } catch (Exception e) {
+            client.getLifecycleService().terminate();
             throw e;
         }
     }
@@ -78,13 +131,13 @@ public final class HazelcastFencedLock implements LockFactory {
         try {
             List<LockInspection.Entry> held = new ArrayList<>();
             for (String key : ctx.allKeys()) {
-                if (client.getCPSubsystem().getLock(name(key)).isLocked()) {
+                if (bounded(() -> client.getCPSubsystem().getLock(name(key)).isLocked(), limit(ctx), "isLocked")) {
                     held.add(new LockInspection.Entry(key, name(key), 0));
                 }
             }
             return new LockInspection(List.of(), held);
         } finally {
-            client.shutdown();
+            shutdown(client, limit(ctx));
         }
     }
 
@@ -118,9 +171,12 @@ public final class HazelcastFencedLock implements LockFactory {
     private static final class Client implements LockClient {
         private final HazelcastInstance client;
         private final FencedLock lock;
-        Client(HazelcastInstance client, FencedLock lock) {
+        private final Duration limit;
+
+        Client(HazelcastInstance client, FencedLock lock, Duration limit) {
             this.client = client;
             this.lock = lock;
+            this.limit = limit;
         }
 
         /**
@@ -152,7 +208,7 @@ public final class HazelcastFencedLock implements LockFactory {
 
         @Override
         public void close() {
-            client.shutdown();
+            shutdown(client, limit);
         }
     }
 }

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.docs.MarkedCommand;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Hazelcast's FencedLock end to end in every {@code mvn -B verify}: the first command of the libraries page's
  * Hazelcast section as written (three CP members as child JVMs on the resolved 5.4.0, the lock in a client agent, a
- * member killed twice), valid, with the killed member promoted back into the CP Subsystem as its log says. The
- * section's other runs are the catalogue's ({@code LibrariesDocCommandsTest}).
+ * member killed twice), valid, and over in its time (a CP Subsystem without a majority once left it waiting on its
+ * clients for minutes). A killed member's promotion back is {@code HazelcastMembersTest}'s; the section's other runs
+ * are the catalogue's ({@code LibrariesDocCommandsTest}).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 @Tag("slow") // starts three Hazelcast members, a client agent and the jar
@@ -33,13 +32,6 @@ class HazelcastRunTest {
         MarkedCommand.Result r = MarkedCommand.run(command, work, List.of("bin", "target", "workloads"), 170);
         assertEquals(0, r.exit(), r.output());
         assertTrue(r.output().contains("expected valid: as expected"), r.output());
-        Path servers = work.resolve("histories/hazelcast-member-kill/latest/servers");
-        boolean promoted = false;
-        try (Stream<Path> logs = Files.list(servers)) {
-            for (Path member : logs.toList()) {
-                promoted |= Files.readString(member.resolve("hazelcast.log")).contains("promoted to a CP member");
-            }
-        }
-        assertTrue(promoted, "a killed member came back into the CP Subsystem: " + servers);
+        assertTrue(r.output().contains("3 local Hazelcast member(s)"), r.output());
     }
 }
