@@ -7,19 +7,49 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The server processes a cluster started, by node id: kill -9, SIGSTOP/SIGCONT by pid, and killing them all. Shared
- * by the local ZooKeeper ensemble and the Redis instances; the owner synchronizes.
+ * by every service's servers that run as child processes here; the owner synchronizes.
  */
 public final class ChildProcesses {
+    /**
+     * The one thread that forks every server, living as long as the JVM: a server started through {@code setpriv
+     * --pdeathsig KILL} gets the signal when the thread that forked it ends, not the process, so a pool's short-lived
+     * thread would kill its servers early.
+     */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lockchaos-server-spawner");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final String what;
     private final Map<Integer, Process> processes = new LinkedHashMap<>();
 
     /** @param what how messages name a server, e.g. "server" or "redis-server" */
     public ChildProcesses(String what) {
         this.what = what;
+    }
+
+    /**
+     * Starts {@code pb} from the spawner thread (see {@link #SPAWNER}); {@code name} says which server in the message
+     * when it cannot start ({@code etcd 2}).
+     */
+    public static Process spawn(ProcessBuilder pb, String name) throws IOException {
+        try {
+            return SPAWNER.submit(pb::start).get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException io ? io : new IOException("could not start " + name + ": " + c, c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting " + name, e);
+        }
     }
 
     public void put(int id, Process p) {

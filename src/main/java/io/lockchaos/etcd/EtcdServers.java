@@ -22,10 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * 1, 3 or 5 etcd members (Debian's {@code etcd-server}) as child processes on 127.0.0.1, one cluster, each with its
@@ -47,13 +43,6 @@ import java.util.concurrent.Executors;
  */
 public final class EtcdServers implements Cluster, Killable, Pausable, Sessionless,
         Roles {
-    /** One thread that starts every member and lives as long as the JVM: see the class comment. */
-    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lockchaos-etcd-spawner");
-        t.setDaemon(true);
-        return t;
-    });
-
     /** The one line that says what is missing and how to get it. */
     public static final String MISSING = "the etcd recipes need etcd (Debian: apt-get install etcd-server; or set"
             + " LOCKCHAOS_ETCD to its path)";
@@ -194,16 +183,7 @@ public final class EtcdServers implements Cluster, Killable, Pausable, Sessionle
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Callable<Process> start = pb::start;
-        try {
-            return SPAWNER.submit(start).get();
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof IOException io ? io : new IOException("could not start etcd " + n.id() + ": " + c, c);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting etcd " + n.id(), e);
-        }
+        return ChildProcesses.spawn(pb, "etcd " + n.id());
     }
 
     private static String name(ServerNode n) {

@@ -16,10 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
 /**
@@ -39,12 +35,6 @@ import java.util.stream.Collectors;
  * two of them): members in network namespaces of their own are cut apart by iptables rules inside them.
  */
 public final class HazelcastMembers implements Cluster, Killable, Pausable, Sessionless {
-    /** One thread that starts every member and lives as long as the JVM: see the class comment. */
-    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lockchaos-hazelcast-spawner");
-        t.setDaemon(true);
-        return t;
-    });
     /** Hazelcast's usual port, which a member in a namespace of its own has to itself. */
     private static final int PORT = 5701;
     /** What the member's JVM opens of the JDK for Hazelcast (its documented flags), so that its log stays quiet. */
@@ -142,17 +132,7 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Callable<Process> start = pb::start;
-        try {
-            return SPAWNER.submit(start).get();
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof IOException io ? io : new IOException("could not start Hazelcast member " + n.id()
-                    + ": " + c, c);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting Hazelcast member " + n.id(), e);
-        }
+        return ChildProcesses.spawn(pb, "Hazelcast member " + n.id());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.lockchaos.pg;
 
 import io.lockchaos.cluster.ClockShiftLibrary;
 import io.lockchaos.cluster.ClockShiftable;
+import io.lockchaos.cluster.ChildProcesses;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.EnvironmentProblem;
 import io.lockchaos.cluster.Killable;
@@ -23,11 +24,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -46,13 +43,6 @@ import java.util.stream.Stream;
  */
 public final class PgServers implements Cluster, Killable, Pausable, Sessionless,
         ClockShiftable, Promotable {
-    /** One thread starts every server and lives as long as the JVM: the parent-death signal follows the thread. */
-    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lockchaos-pg-spawner");
-        t.setDaemon(true);
-        return t;
-    });
-
     /** The database user the clients connect as (trust authentication, loopback only). */
     public static final String USER = "lockchaos";
 
@@ -341,17 +331,7 @@ public final class PgServers implements Cluster, Killable, Pausable, Sessionless
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()));
         clocks.environment(n, pb);
-        Callable<Process> start = pb::start;
-        try {
-            return SPAWNER.submit(start).get();
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof IOException io ? io : new IOException("could not start postgres " + n.id() + ": " + c,
-                    c);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting postgres " + n.id(), e);
-        }
+        return ChildProcesses.spawn(pb, "postgres " + n.id());
     }
 
     /**

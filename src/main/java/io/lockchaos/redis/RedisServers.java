@@ -23,10 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * 1, 3 or 5 independent Redis instances (Debian's {@code redis-server}) as child processes on 127.0.0.1, each on a
@@ -58,12 +54,6 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
     /** The name the Sentinels know the primary by (Redisson's {@code masterName}). */
     public static final String PRIMARY_NAME = "lockchaos";
 
-    /** One thread that starts every instance and lives as long as the JVM: see the class comment. */
-    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lockchaos-redis-spawner");
-        t.setDaemon(true);
-        return t;
-    });
 
     private final List<ServerNode> nodes;
     private final boolean appendOnly;
@@ -312,17 +302,7 @@ public final class RedisServers implements Cluster, Killable, Pausable, ClockShi
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.dataDir().resolve("stdout.log").toFile()));
         clocks.environment(n, pb);
-        Callable<Process> start = pb::start;
-        try {
-            return SPAWNER.submit(start).get();
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            throw c instanceof IOException io ? io : new IOException("could not start redis-server " + n.id()
-                    + ": " + c, c);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting redis-server " + n.id(), e);
-        }
+        return ChildProcesses.spawn(pb, "redis-server " + n.id());
     }
 
     @Override
