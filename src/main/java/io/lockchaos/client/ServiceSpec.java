@@ -88,6 +88,21 @@ public record ServiceSpec(LockRecipe recipe, ClusterKind cluster, int nodes, int
                 : null;
     }
 
+    /**
+     * The first entry of the schedule that aims at a {@code leader} or {@code follower}, as written, or null: servers
+     * that do not say who leads refuse it.
+     */
+    public String roleTargetEntry() {
+        for (String entry : nemesis.split("[;\n]")) {
+            String e = entry.strip();
+            if (!e.startsWith("mix") && java.util.Arrays.stream(e.split("\\s+"))
+                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     /** The first non-null of {@code refusals}. */
     public static String first(String... refusals) {
         for (String r : refusals) {

@@ -16,7 +16,6 @@ import io.lockchaos.cluster.Netns;
 import io.lockchaos.fault.FaultKind;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -180,15 +179,9 @@ public final class HazelcastService implements LockService {
         if (why != null) {
             return why;
         }
-        for (String entry : s.nemesis().split("[;\n]")) {
-            String e = entry.strip();
-            if (!e.startsWith("mix") && Arrays.asList(e.split("\\s+")).stream()
-                    .anyMatch(w -> w.equals("leader") || w.equals("follower"))) {
-                return "nemesis: '" + e + "': Hazelcast members do not say which leads a CP group here (use random,"
-                        + " minority, majority, all or node:N)";
-            }
-        }
-        return null;
+        String e = s.roleTargetEntry();
+        return e == null ? null : "nemesis: '" + e + "': Hazelcast members do not say which leads a CP group here (use"
+                + " random, minority, majority, all or node:N)";
     }
 
     @Override
