@@ -1,11 +1,9 @@
 package io.lockchaos.hazelcast;
 
 import io.lockchaos.cluster.ChildProcesses;
-import io.lockchaos.cluster.Cluster;
+import io.lockchaos.cluster.ChildServers;
 import io.lockchaos.cluster.EnvironmentProblem;
-import io.lockchaos.cluster.Killable;
 import io.lockchaos.cluster.Netns;
-import io.lockchaos.cluster.Pausable;
 import io.lockchaos.cluster.PortReservations;
 import io.lockchaos.cluster.ServerClasspath;
 import io.lockchaos.cluster.ServerNode;
@@ -34,7 +32,7 @@ import java.util.stream.Collectors;
  * addresses the member list gives (a member is known by one address, so there is no per-pair proxy to put between
  * two of them): members in network namespaces of their own are cut apart by iptables rules inside them.
  */
-public final class HazelcastMembers implements Cluster, Killable, Pausable, Sessionless {
+public final class HazelcastMembers extends ChildServers implements Sessionless {
     /** Hazelcast's usual port, which a member in a namespace of its own has to itself. */
     private static final int PORT = 5701;
     /** What the member's JVM opens of the JDK for Hazelcast (its documented flags), so that its log stays quiet. */
@@ -43,22 +41,16 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
             "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
-    private final List<ServerNode> nodes;
     private final List<Path> classpath;
     private final int cpMembers;
     private final int sessionTtlSeconds;
-    private final Netns netns;
-    private final ChildProcesses processes = new ChildProcesses("hazelcast");
-    private final Thread shutdownHook = new Thread(this::onExit, "lockchaos-hazelcast-shutdown");
-    private boolean closed;
 
     private HazelcastMembers(List<ServerNode> nodes, List<Path> classpath, int cpMembers, int sessionTtlSeconds,
                              Netns netns) {
-        this.nodes = List.copyOf(nodes);
+        super(nodes, netns, "Hazelcast member", "the Hazelcast members'");
         this.classpath = List.copyOf(classpath);
         this.cpMembers = cpMembers;
         this.sessionTtlSeconds = sessionTtlSeconds;
-        this.netns = netns;
     }
 
     /**
@@ -92,11 +84,6 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
         return new HazelcastMembers(nodes, cp, cpMembers, sessionTtlSeconds, netns);
     }
 
-    @Override
-    public Netns netns() {
-        return netns;
-    }
-
     /** The CP Subsystem's members: all, or 0 for the unsafe mode. */
     public int cpMembers() {
         return cpMembers;
@@ -109,18 +96,8 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
     }
 
     @Override
-    public synchronized void start() throws IOException {
-        if (closed) {
-            throw new IllegalStateException("closed");
-        }
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
-        for (ServerNode n : nodes) {
-            processes.put(n.id(), launch(n));
-        }
-    }
-
-    private Process launch(ServerNode n) throws IOException {
-        String members = nodes.stream().map(ServerNode::clientAddress).collect(Collectors.joining(","));
+    protected Process launch(ServerNode n) throws IOException {
+        String members = nodes().stream().map(ServerNode::clientAddress).collect(Collectors.joining(","));
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true"));
@@ -128,7 +105,7 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
         cmd.addAll(List.of("-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(":")),
                 HazelcastMember.class.getName(), n.host(), Integer.toString(n.clientPort()), members,
                 Integer.toString(cpMembers), Integer.toString(sessionTtlSeconds)));
-        ProcessBuilder pb = new ProcessBuilder(netns == null ? cmd : netns.inside(n.id(), cmd))
+        ProcessBuilder pb = new ProcessBuilder(netns() == null ? cmd : netns().inside(n.id(), cmd))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(n.logFile().toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -142,12 +119,9 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
     @Override
     public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (ServerNode n : nodes) {
+        for (ServerNode n : nodes()) {
             while (!saidAll(n, cpMembers > 0 ? List.of(STARTED, CP_READY) : List.of(STARTED))) {
-                Process p;
-                synchronized (this) {
-                    p = processes.get(n.id());
-                }
+                Process p = process(n);
                 if (p != null && !p.isAlive()) {
                     throw new EnvironmentProblem("Hazelcast member " + n.id() + " exited with " + p.exitValue()
                             + " (see " + n.logFile() + ")");
@@ -172,65 +146,5 @@ public final class HazelcastMembers implements Cluster, Killable, Pausable, Sess
         } catch (IOException e) {
             return false;
         }
-    }
-
-    @Override
-    public List<ServerNode> nodes() {
-        return nodes;
-    }
-
-    /** The operating-system pid of a running member. */
-    public synchronized long pid(ServerNode n) {
-        return processes.pid(n.id());
-    }
-
-    @Override
-    public synchronized void kill(ServerNode n) {
-        processes.kill(n.id());
-    }
-
-    /** Starts a killed member again, as a new member; returns once it accepts connections. */
-    @Override
-    public synchronized void restart(ServerNode n) throws IOException {
-        processes.requireStopped(n.id());
-        processes.put(n.id(), launch(n));
-        processes.awaitRestart(n.id(), () -> n.answers(200), 30, n.logFile().toString());
-    }
-
-
-    @Override
-    public void pause(ServerNode n) {
-        signal(n, "-STOP");
-    }
-
-    @Override
-    public void resume(ServerNode n) {
-        signal(n, "-CONT");
-    }
-
-    private synchronized void signal(ServerNode n, String sig) {
-        processes.signal(n.id(), sig);
-    }
-
-    @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        processes.killAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            // shutting down already, or never started
-        }
-        Netns.closeOrWarn(netns, "the Hazelcast members'");
-    }
-
-    private void onExit() {
-        synchronized (this) {
-            processes.killAll();
-        }
-        Netns.closeOrWarn(netns, "the Hazelcast members'");
     }
 }
