@@ -89,6 +89,29 @@ public record ServiceSpec(LockRecipe recipe, ClusterKind cluster, int nodes, int
     }
 
     /**
+     * What a service whose servers run here as child processes, each known to the others by one address, refuses of
+     * the schedule: a session expiry ({@code expire}, why not), a clock fault on servers ({@code serverClock}), a clock
+     * fault out of range, and, outside network namespaces, a cut between servers or packet loss ({@code peers}: there
+     * is no per-pair proxy to put between them). Null when it refuses nothing.
+     */
+    public String childServersFaultProblem(String expire, String serverClock, String peers) {
+        boolean netns = namespaces();
+        return firstRefusedFault(f -> {
+            FaultKind k = f.kind();
+            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
+                return expire;
+            } else if (f.movesServerClocks()) {
+                return serverClock;
+            } else if (k.movesClocks()) {
+                return clockProblem(f);
+            } else if (!netns && (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS)) {
+                return peers;
+            }
+            return null;
+        });
+    }
+
+    /**
      * The first entry of the schedule that aims at a {@code leader} or {@code follower}, as written, or null: servers
      * that do not say who leads refuse it.
      */

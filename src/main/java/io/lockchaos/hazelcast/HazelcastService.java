@@ -158,24 +158,12 @@ public final class HazelcastService implements LockService {
             return "nodes: " + recipe + " runs on 3 or 5 Hazelcast members (a CP Subsystem has 3 at least), got "
                     + s.nodes();
         }
-        boolean netns = s.namespaces();
-        String why = ServiceSpec.first(s.notReentrantProblem(), s.firstRefusedFault(f -> {
-            FaultKind k = f.kind();
-            if (k == FaultKind.EXPIRE || k == FaultKind.EXPIRE_CLIENT_SIDE) {
-                return "a Hazelcast CP session ends by itself one TTL after its client's last heartbeat: cut or pause"
-                        + " the client (isolate-client, pause-client) instead of expiring it";
-            } else if (f.movesServerClocks()) {
-                return "the clocks of Hazelcast members are not moved yet: move the clients' (clock faults on"
-                        + " clients) or pause members";
-            } else if (k.movesClocks()) {
-                return ServiceSpec.clockProblem(f);
-            } else if (!netns && (f.needsPeerProxies() || k == FaultKind.PACKET_LOSS)) {
-                return "Hazelcast members talk to each other directly here (a member is known by one address, so"
-                        + " there is no per-pair proxy to cut): run them in network namespaces (cluster netns), or"
-                        + " cut clients (isolate-client), or kill or pause members";
-            }
-            return null;
-        }));
+        String why = ServiceSpec.first(s.notReentrantProblem(), s.childServersFaultProblem("a Hazelcast CP session"
+                + " ends by itself one TTL after its client's last heartbeat: cut or pause the client (isolate-client,"
+                + " pause-client) instead of expiring it", "the clocks of Hazelcast members are not moved yet: move the"
+                + " clients' (clock faults on clients) or pause members", "Hazelcast members talk to each other"
+                + " directly here (a member is known by one address, so there is no per-pair proxy to cut): run them in"
+                + " network namespaces (cluster netns), or cut clients (isolate-client), or kill or pause members"));
         if (why != null) {
             return why;
         }
