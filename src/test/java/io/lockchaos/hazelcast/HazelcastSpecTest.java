@@ -1,16 +1,15 @@
 package io.lockchaos.hazelcast;
 
+import static io.lockchaos.core.SpecRefusals.accepted;
+import static io.lockchaos.core.SpecRefusals.refusal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.config.Config;
 import io.lockchaos.api.Backend;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.hazelcastlock.HazelcastFencedLock;
-import io.lockchaos.core.SpecException;
-import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,15 +23,6 @@ import org.junit.jupiter.api.Test;
  * home, the CP Subsystem on every member or none), and that the recipe's promises are its factory's.
  */
 class HazelcastSpecTest {
-    private static String refusal(Map<String, String> keys) {
-        return assertThrows(SpecException.class, () -> TestSpecs.validate("w.json", TestSpecs.with("w",
-                TestSpec.DEFAULTS, keys))).getMessage();
-    }
-
-    private static void accepted(Map<String, String> keys) throws SpecException {
-        TestSpecs.validate("w.json", TestSpecs.with("w", TestSpec.DEFAULTS, keys));
-    }
-
     @Test
     void membersTakeKillsPausesAndClientCutsAndCutsBetweenThemInNamespaces() throws Exception {
         accepted(Map.of("recipe", "hazelcast-fenced", "nodes", "3", "nemesis",

@@ -1,11 +1,11 @@
 package io.lockchaos.redis;
 
+import static io.lockchaos.core.SpecRefusals.accepted;
+import static io.lockchaos.core.SpecRefusals.refusal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lockchaos.client.LockRecipe;
-import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import java.nio.file.Files;
@@ -18,15 +18,6 @@ import org.junit.jupiter.api.Test;
  * cuts between its servers in network namespaces only, refused in one line elsewhere. The workload files validate.
  */
 class SentinelSpecTest {
-    private static String refusal(Map<String, String> keys) {
-        return assertThrows(SpecException.class, () -> TestSpecs.validate("w.json", TestSpecs.with("w",
-                TestSpec.DEFAULTS, keys))).getMessage();
-    }
-
-    private static void accepted(Map<String, String> keys) throws SpecException {
-        TestSpecs.validate("w.json", TestSpecs.with("w", TestSpec.DEFAULTS, keys));
-    }
-
     @Test
     void aPrimaryAndTwoReplicasTakeTheirFaults() throws Exception {
         accepted(Map.of("recipe", "redisson-sentinel", "nodes", "3", "nemesis", "at 1s kill leader for 2s"));
