@@ -158,10 +158,22 @@ public final class AgentLauncher implements ClientAgents {
      */
     public static Map<String, Object> describe(List<String> userClasspath, String className, Path log)
             throws IOException {
+        return describe(userClasspath, className, null, log);
+    }
+
+    /**
+     * As {@link #describe(List, String, Path)}, and for a lock on its own servers the command of each server that
+     * {@code slots} places (the wire's {@code {"slots": [...]}}, or null for none), under {@code commands}.
+     */
+    public static Map<String, Object> describe(List<String> userClasspath, String className, String slots,
+                                               Path log) throws IOException {
         Files.createDirectories(log.getParent());
+        List<String> args = new ArrayList<>(List.of("--describe", className));
+        if (slots != null) {
+            args.addAll(List.of("--slots", slots));
+        }
         // it answers and exits without listening: no secret to give
-        Process p = launch(userClasspath(List.of(), userClasspath), List.of("--describe", className), log, null,
-                null, null);
+        Process p = launch(userClasspath(List.of(), userClasspath), args, log, null, null, null);
         try {
             return AgentWire.decode(firstLine(p, log));
         } finally {

@@ -69,6 +69,7 @@ public final class AgentMain {
         boolean secretStdin = false;
         String lockClass = null;
         boolean describe = false;
+        String slots = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--listen" -> listen = args[i + 1];
@@ -88,6 +89,7 @@ public final class AgentMain {
                     lockClass = args[i + 1];
                     describe = true;
                 }
+                case "--slots" -> slots = args[i + 1];
                 default -> {
                     System.err.println("lockchaos agent: unknown argument " + args[i]);
                     System.exit(2);
@@ -124,7 +126,7 @@ public final class AgentMain {
                 System.exit(describe ? 0 : 2);
             }
             if (describe) {
-                wire.println(AgentWire.encode(UserFactories.describe(user)));
+                wire.println(AgentWire.encode(UserFactories.describe(user, slots)));
                 wire.flush();
                 System.exit(0);
             }

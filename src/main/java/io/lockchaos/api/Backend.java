@@ -14,5 +14,10 @@ public enum Backend {
      * A Hazelcast cluster named {@code lockchaos}; {@link LockContext#endpoints} lists one {@code host:port} per member
      * (clients should dial only those: the members' own addresses are not behind the run's proxies).
      */
-    HAZELCAST
+    HAZELCAST,
+    /**
+     * The lock's own servers, which its factory describes ({@link LockFactory#servers}) and lockchaos starts, kills,
+     * pauses and cuts as child processes; {@link LockContext#endpoints} lists one {@code host:port} per server.
+     */
+    OWN
 }

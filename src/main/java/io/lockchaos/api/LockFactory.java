@@ -19,6 +19,14 @@ public interface LockFactory {
     }
 
     /**
+     * The servers the lock brings of its own, started and broken by the run as its child processes: needed when
+     * {@link #backend} is {@link Backend#OWN}, unused otherwise (default null).
+     */
+    default LockServers servers() {
+        return null;
+    }
+
+    /**
      * Opens a client for one process: connects through {@code context}'s endpoints (which pass through lockchaos'
      * proxies, so network faults reach it), reports its session and connection states to {@code context}, and returns
      * the client. An exception here is a failed open: the run stops with its message.

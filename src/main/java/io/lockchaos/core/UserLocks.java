@@ -64,8 +64,8 @@ final class UserLocks {
         try {
             b = Backend.valueOf(backend.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new SpecException(source + ": lock_backend: expected zookeeper, redis or postgres, got '" + backend
-                    + "'");
+            throw new SpecException(source + ": lock_backend: expected one of " + java.util.Arrays.stream(
+                    Backend.values()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList() + ", got '" + backend + "'");
         }
         return LockRecipe.user(new UserLock(classpath(source, m.get("lock_jar")), m.get("lock_class"), promises, b));
     }

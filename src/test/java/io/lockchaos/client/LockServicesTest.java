@@ -98,7 +98,9 @@ class LockServicesTest {
             }
             assertEquals(s.agents() == LockService.Agents.CURATOR_VERSIONS, s.backend() == Backend.ZOOKEEPER,
                     "only Curator's recipes run on other Curator releases");
-            assertFalse(s.setUps().isEmpty(), s.name() + " has usual set-ups for the Faults page");
+            // a lock's own servers have no recipe of lockchaos' own, and so no column on the Faults page
+            assertEquals(s.backend() != Backend.OWN, !s.setUps().isEmpty(), s.name() + " has usual set-ups for the"
+                    + " Faults page");
             s.setUps().values().forEach(list -> list.forEach(setUp -> assertEquals(s.backend(),
                     LockRecipe.parse(setUp.get("recipe")).backend(), s.name() + "'s set-up " + setUp)));
         }
