@@ -37,6 +37,9 @@ import java.util.logging.Logger;
  * <p>The client dials only the run's proxies ({@code smart routing} off, and no member list during reconnection), so
  * that a cut of the client cuts every connection it has. Whether the lock is Raft's (CP members) or the unsafe mode's
  * is the members' configuration, not the client's: the two recipes share this factory.
+ *
+ * <p>Settings ({@code lock_settings}): {@code pin_member} (default false): each process's client dials one member only
+ * (see {@link #addresses}).
  */
 public final class HazelcastFencedLock implements LockFactory {
     /** Hazelcast's INFO lines (a dozen per client) would fill the agents' logs; its warnings stay. */
@@ -149,7 +152,7 @@ public final class HazelcastFencedLock implements LockFactory {
     private static HazelcastInstance connect(LockContext ctx) {
         ClientConfig c = new ClientConfig();
         c.setClusterName("lockchaos");
-        c.getNetworkConfig().setSmartRouting(false).setAddresses(new ArrayList<>(ctx.endpoints()))
+        c.getNetworkConfig().setSmartRouting(false).setAddresses(new ArrayList<>(addresses(ctx)))
                 .setConnectionTimeout(millis(ctx.connectionTimeout()));
         c.setProperty("hazelcast.client.internal.skip.member.list.during.reconnection", "true");
         // an operation without an answer ends after the request timeout rather than Hazelcast's 120 s
@@ -161,6 +164,20 @@ public final class HazelcastFencedLock implements LockFactory {
         c.getConnectionStrategyConfig().getConnectionRetryConfig().setInitialBackoffMillis(100)
                 .setMaxBackoffMillis(1000).setClusterConnectTimeoutMillis(Long.MAX_VALUE);
         return HazelcastClient.newHazelcastClient(c);
+    }
+
+    /**
+     * The members a client dials: all of them, or with {@code lock_settings} {@code pin_member} only the one its
+     * process is pinned to (process number modulo members, as Jepsen gives each client a node), so that a client on
+     * the minority side of a split between members stays there rather than fail over to the majority.
+     */
+    static java.util.List<String> addresses(LockContext ctx) {
+        java.util.List<String> all = ctx.endpoints();
+        String pin = ctx.settings().getOrDefault("pin_member", "false");
+        if (!pin.equals("true") && !pin.equals("false")) {
+            throw new IllegalArgumentException("lock_settings: pin_member: expected true or false, got '" + pin + "'");
+        }
+        return pin.equals("true") ? java.util.List.of(all.get(Math.floorMod(ctx.process(), all.size()))) : all;
     }
 
     private static int millis(Duration d) {
