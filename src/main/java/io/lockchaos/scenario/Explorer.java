@@ -48,6 +48,11 @@ public final class Explorer {
 
     /** The seed of run {@code i} (0-based). */
     public long seedOf(int i) {
+        return seedOf(seed, i);
+    }
+
+    /** The seed of run {@code i} (0-based) of a campaign seeded with {@code seed}. */
+    public static long seedOf(long seed, int i) {
         SplittableRandom root = new SplittableRandom(seed);
         long s = 0;
         for (int k = 0; k <= i; k++) {

@@ -64,7 +64,7 @@ final class Pages {
         }
         s.append("<p id=\"count\">").append(shown.size()).append(" of ").append(runs.size())
                 .append(" runs, newest first</p>\n<p id=\"suites\"><a href=\"/suites\">suite runs</a>: each workload's"
-                + " outcomes over the stored suite runs</p>\n");
+                + " outcomes over the stored suite runs; <a href=\"/hunts\">hunts</a>: their findings</p>\n");
         s.append("<table id=\"runs\"><tr><th>run</th><th>test</th><th>verdict</th><th>recipe</th><th>faults</th>"
                 + "<th>duration</th><th>anomalies</th><th>seed</th><th>open</th></tr>\n");
         for (StoredRun r : shown) {
@@ -180,6 +180,43 @@ final class Pages {
         }
         s.append("</ul>\n</body></html>\n");
         return s.toString();
+    }
+
+    /** The hunts ({@code bin/lockchaos hunt}), newest first: what each covered and each finding, linked. */
+    static String hunts(Map<String, JsonNode> hunts) {
+        StringBuilder s = new StringBuilder(head("lockchaos hunts"));
+        s.append("<h1>hunts</h1>\n<p><a href=\"/\">all runs</a></p>\n");
+        if (hunts.isEmpty()) {
+            return s.append("<p id=\"none\">no hunts in this store (<code>bin/lockchaos hunt --budget 10m</code>"
+                    + " makes them)</p>\n</body></html>\n").toString();
+        }
+        s.append("<table id=\"hunts\"><tr><th>hunt</th><th>runs</th><th>findings</th></tr>\n");
+        for (Map.Entry<String, JsonNode> h : hunts.entrySet()) {
+            String folder = "hunts/" + h.getKey();
+            JsonNode f = h.getValue();
+            s.append("<tr><td><a href=\"/files/").append(href(folder)).append("/findings.json\">")
+                    .append(esc(h.getKey())).append("</a></td><td>").append(f.path("runs").asLong()).append("</td><td>");
+            int shown = 0;
+            for (JsonNode x : f.path("findings")) {
+                if (shown++ == 100) {
+                    break;
+                }
+                String known = x.path("known_bug").isTextual() ? x.path("known_bug").asText() : "new";
+                s.append("<div class=\"finding\"><a href=\"/files/").append(href(folder + "/finding-"
+                        + x.path("number").asLong() + ".md")).append("\">finding ").append(x.path("number").asLong())
+                        .append("</a>: <b>").append(esc(known)).append("</b> ").append(esc(x.path("recipe").asText()))
+                        .append(", ").append(esc(String.join(" ", texts(x.path("anomalies"))))).append(" under ")
+                        .append(esc(String.join(" ", texts(x.path("faults"))))).append("</div>");
+            }
+            s.append(shown == 0 ? "none" : "").append("</td></tr>\n");
+        }
+        return s.append("</table>\n</body></html>\n").toString();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new java.util.ArrayList<>();
+        array.forEach(x -> out.add(x.asText()));
+        return out;
     }
 
     private static String head(String title) {

@@ -45,7 +45,8 @@ public final class StoreServer implements AutoCloseable {
             Map.entry("json", "application/json"), Map.entry("jsonl", "text/plain; charset=utf-8"),
             Map.entry("txt", "text/plain; charset=utf-8"), Map.entry("log", "text/plain; charset=utf-8"),
             Map.entry("png", "image/png"), Map.entry("svg", "image/svg+xml"), Map.entry("xml", "application/xml"),
-            Map.entry("edn", "text/plain; charset=utf-8"), Map.entry("cfg", "text/plain; charset=utf-8"));
+            Map.entry("edn", "text/plain; charset=utf-8"), Map.entry("cfg", "text/plain; charset=utf-8"),
+            Map.entry("md", "text/plain; charset=utf-8"));
 
     /**
      * Threads that answer requests. The JDK server reads a request on one of them, so each slow client holds one for
@@ -125,6 +126,8 @@ public final class StoreServer implements AutoCloseable {
             } else if (path.equals("/suites")) {
                 send(ex, 200, TYPES.get("html"), Pages.suites(Trends.of(root.resolve("suite"),
                         null)).getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/hunts")) {
+                send(ex, 200, TYPES.get("html"), Pages.hunts(hunts()).getBytes(StandardCharsets.UTF_8));
             } else if (path.startsWith("/run/")) {
                 Path dir = inside(ex, path.substring("/run/".length()).replaceAll("/$", ""));
                 if (dir != null) {
@@ -221,6 +224,33 @@ public final class StoreServer implements AutoCloseable {
             return true;
         }
         return LOCAL_HOST.matcher(host).matches();
+    }
+
+    /**
+     * The store's hunts ({@code hunts/TIME/findings.json}), newest first, each by its folder's name; a findings file
+     * that is too big or not JSON is left out.
+     */
+    private Map<String, JsonNode> hunts() throws IOException {
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        Path dir = root.resolve("hunts");
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return out;
+        }
+        List<Path> folders;
+        try (java.util.stream.Stream<Path> list = Files.list(dir)) {
+            folders = list.sorted(java.util.Comparator.reverseOrder()).limit(200).toList();
+        }
+        for (Path h : folders) {
+            byte[] b = read(h.resolve("findings.json"), SMALL_FILE);
+            if (b != null) {
+                try {
+                    out.put(h.getFileName().toString(), JSON.readTree(b));
+                } catch (IOException e) {
+                    // not a hunt's findings: left out
+                }
+            }
+        }
+        return out;
     }
 
     /** The store's check-index.json (written by {@code check STORE}), or null when there is none. */

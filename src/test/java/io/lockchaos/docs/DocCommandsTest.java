@@ -49,7 +49,7 @@ class DocCommandsTest {
      */
     static final List<String> ETCD_PAGES = List.of("etcd.md");
     static final List<String> POSTGRES_PAGES = List.of("postgres.md");
-    static final List<String> SERVER_PAGES = List.of("redis.md", "zookeeper.md");
+    static final List<String> SERVER_PAGES = List.of("redis.md", "zookeeper.md", "hunting.md");
     static final List<String> CI_PAGES = List.of("ci.md");
     static final List<String> SSH_PAGES = List.of("ssh.md");
     static final List<String> FAULTS_PAGES = List.of("faults.md");

@@ -120,6 +120,31 @@ class StoreServerTest {
         }
     }
 
+    /** The hunts page lists each hunt's findings, linked to their reports, and escapes what a findings file says. */
+    @Test
+    void theHuntsPageListsEachHuntsFindings(@org.junit.jupiter.api.io.TempDir Path own) throws IOException {
+        Path hunt = own.resolve("hunts/20261207T160000");
+        Files.createDirectories(hunt);
+        Files.writeString(hunt.resolve("findings.json"), "{\"runs\": 12, \"findings\": [{\"number\": 1,"
+                + " \"known_bug\": \"CURATOR-621\", \"recipe\": \"rw\", \"anomalies\": [\"rw-conflict\"], \"faults\": []},"
+                + " {\"number\": 2, \"known_bug\": null, \"recipe\": \"<script>x</script>\", \"anomalies\":"
+                + " [\"double-holder\"], \"faults\": [\"kill\"]}]}");
+        Files.writeString(hunt.resolve("finding-1.md"), "# Finding 1: CURATOR-621\n");
+        Files.createDirectories(own.resolve("hunts/20261207T150000"));
+        Files.writeString(own.resolve("hunts/20261207T150000/findings.json"), "not json");
+        try (StoreServer own2 = StoreServer.start(own, 0)) {
+            String page = get(own2.port(), "/hunts");
+            assertEquals(200, status(page));
+            assertTrue(page.contains("<a href=\"/files/hunts/20261207T160000/finding-1.md\">finding 1</a>: <b>"
+                    + "CURATOR-621</b> rw, rw-conflict under"), page);
+            assertTrue(page.contains("<b>new</b> &lt;script&gt;x&lt;/script&gt;, double-holder under kill"), page);
+            assertTrue(!page.contains("20261207T150000"), "a findings file that is not JSON is left out");
+            String report = get(own2.port(), "/files/hunts/20261207T160000/finding-1.md");
+            assertTrue(report.contains("text/plain") && report.endsWith("# Finding 1: CURATOR-621\n"), report);
+            assertTrue(get(own2.port(), "/").contains("<a href=\"/hunts\">hunts</a>"));
+        }
+    }
+
     /** A run that died says so, with the phase it was in and its error, instead of being listed unchecked. */
     @Test
     void aCrashedRunShowsWhyAsItsVerdict(@org.junit.jupiter.api.io.TempDir Path own) throws IOException {

@@ -1,0 +1,115 @@
+package io.lockchaos.hunt;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockchaos.checker.AnomalyKind;
+import io.lockchaos.core.AnomalyExpectation;
+import io.lockchaos.core.SpecException;
+import io.lockchaos.core.TestSpec;
+import io.lockchaos.core.TestSpecs;
+import io.lockchaos.fault.FaultEvent;
+import io.lockchaos.fault.FaultKind;
+import io.lockchaos.checker.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The bug zoo's signatures: each known bug's workload ({@code workloads/bugs/}, which says its recipe, its faults and
+ * on which versions it is invalid) and the anomaly kinds it shows ({@code known-bugs.json} beside this class). A
+ * finding is that bug when its recipe is the bug's, it shows the bug's anomalies, its faults include the bug's, and
+ * the bug's workload does not expect a valid run on the versions the finding ran; it is related to the bug when only
+ * the recipe and the anomalies agree.
+ */
+public final class KnownBugs {
+    /** One known bug: its id, what it is, its zoo workload and the anomalies it shows. */
+    public record Bug(String id, String title, String workload, TestSpec spec, Set<AnomalyKind> anomalies) {
+        Set<FaultKind> faults() {
+            Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+            for (FaultEvent e : spec.schedule().events()) {
+                kinds.add(e.fault().kind());
+            }
+            return kinds;
+        }
+    }
+
+    private final List<Bug> bugs;
+    private final String missing;
+
+    private KnownBugs(List<Bug> bugs, String missing) {
+        this.bugs = List.copyOf(bugs);
+        this.missing = missing;
+    }
+
+    /** The bugs of the zoo in {@code zoo} (a folder of workloads), as {@code known-bugs.json} names them. */
+    public static KnownBugs load(Path zoo) throws SpecException {
+        if (!Files.isDirectory(zoo)) {
+            return new KnownBugs(List.of(), "the bug zoo (" + zoo + ") is not here: no finding can be named a known bug");
+        }
+        List<Bug> bugs = new ArrayList<>();
+        for (JsonNode n : table()) {
+            Path file = zoo.resolve(n.path("workload").asText());
+            if (!Files.isRegularFile(file)) {
+                continue; // a zoo without this bug's workload: the bug cannot be matched
+            }
+            TestSpec spec = TestSpecs.load(file);
+            Set<AnomalyKind> kinds = AnomalyExpectation.parseKinds("anomalies", String.join(" ",
+                    texts(n.path("anomalies"))));
+            bugs.add(new Bug(n.path("id").asText(), n.path("title").asText(), zoo.resolve(n.path("workload").asText())
+                    .toString(), spec, kinds));
+        }
+        return new KnownBugs(bugs, null);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+
+    /** The table of known bugs as this jar has it. */
+    static JsonNode table() {
+        try (InputStream in = KnownBugs.class.getResourceAsStream("known-bugs.json")) {
+            return new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public List<Bug> bugs() {
+        return bugs;
+    }
+
+    /** Why no finding can be named, or null when the zoo was read. */
+    public String missing() {
+        return missing;
+    }
+
+    /** The known bug a finding of {@code signature}, run as {@code spec}, is; empty for a new one. */
+    public Optional<Bug> match(Signature signature, TestSpec spec) {
+        for (Bug b : bugs) {
+            if (related(b, signature) && signature.faults().containsAll(b.faults())
+                    && b.spec().checking().expected(spec.clients().curatorVersion(),
+                    spec.cluster().zooKeeperVersion()).orElse(Verdict.INVALID) != Verdict.VALID) {
+                return Optional.of(b);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The known bugs of the finding's recipe that show its anomalies, on other versions or faults. */
+    public List<Bug> related(Signature signature) {
+        return bugs.stream().filter(b -> related(b, signature)).toList();
+    }
+
+    private static boolean related(Bug b, Signature s) {
+        return b.spec().recipe().wireName().equals(s.recipe()) && s.anomalies().containsAll(b.anomalies());
+    }
+}
