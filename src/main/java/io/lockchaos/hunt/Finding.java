@@ -1,11 +1,14 @@
 package io.lockchaos.hunt;
 
 import io.lockchaos.core.TestSpec;
+import io.lockchaos.fault.FaultKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One finding of a hunt: its signature, the runs that showed it, the smallest test that still shows it and how often
@@ -35,6 +38,13 @@ final class Finding {
         this.storyLines = List.copyOf(storyLines);
         this.minimal = first;
         runs.add(firstRun);
+    }
+
+    /** The kinds of fault its smallest test has. */
+    Set<FaultKind> minimalFaults() {
+        Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+        minimal.schedule().events().forEach(e -> kinds.add(e.fault().kind()));
+        return kinds;
     }
 
     /** The name it is filed under: the known bug's id, or "new". */

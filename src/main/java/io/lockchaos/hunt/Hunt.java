@@ -105,7 +105,8 @@ public final class Hunt {
 
     private void found(TestSpec spec, ScenarioResult r) throws IOException {
         Signature sig = Signature.of(spec.recipe().wireName(), r.violations(), spec.schedule().events(), r.stories());
-        Finding f = findings.get(sig.group());
+        KnownBugs.Bug known = bugs.match(sig, spec).orElse(null);
+        Finding f = same(findings.values(), sig, known);
         if (f != null) {
             f.runs.add(r.dir());
             say("    the same as finding %d (%s)", f.number, f.verdictText());
@@ -114,13 +115,29 @@ public final class Hunt {
         f = new Finding(findings.size() + 1, sig, spec, r.dir(), r.stories().isEmpty() ? List.of()
                 : r.stories().get(0).lines());
         findings.put(sig.group(), f);
-        f.known = bugs.match(sig, spec).orElse(null);
-        f.related = f.known == null ? bugs.related(sig) : List.of();
+        f.known = known;
+        f.related = known == null ? bugs.related(sig) : List.of();
         say("    finding %d: %s (%s)", f.number, sig.group(), f.verdictText());
         write();
         shrink(f, r.violations());
         measure(f, r.violations());
         write();
+    }
+
+    /**
+     * The finding a run of {@code sig} adds to, or null for a new one: the one of the same known bug; else one of the
+     * same recipe whose anomalies the run shows and whose smallest test's faults the run had (the run holds that
+     * finding's cause), or of the same group.
+     */
+    static Finding same(java.util.Collection<Finding> findings, Signature sig, KnownBugs.Bug known) {
+        for (Finding f : findings) {
+            if (known != null ? f.known == known : f.known == null && f.signature.recipe().equals(sig.recipe())
+                    && sig.anomalies().containsAll(f.signature.anomalies())
+                    && (sig.faults().containsAll(f.minimalFaults()) || f.signature.group().equals(sig.group()))) {
+                return f;
+            }
+        }
+        return null;
     }
 
     /** The smallest test that still shows one of {@code target}, within the finding's share of the budget. */

@@ -138,4 +138,27 @@ class HuntSpaceTest {
         assertEquals("grant", Signature.kind("process 293 is granted /lockchaos/lock-0"));
         assertNull(Signature.kind("both held it for 1.362 s"));
     }
+
+    @Test
+    void aRunJoinsTheFindingWhoseCauseItHoldsOrItsKnownBug() throws Exception {
+        TestSpec killed = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "mutex", "nemesis",
+                "at 1s kill random for 1s"));
+        Signature kill = new Signature("mutex", Set.of(AnomalyKind.DOUBLE_HOLDER), Set.of(FaultKind.KILL), List.of());
+        Finding first = new Finding(1, kill, killed, Path.of("r1"), List.of());
+        List<Finding> all = List.of(first);
+        Signature more = new Signature("mutex", Set.of(AnomalyKind.DOUBLE_HOLDER, AnomalyKind.LOST_UPDATE),
+                Set.of(FaultKind.KILL, FaultKind.PAUSE), List.of());
+        assertEquals(first, Hunt.same(all, more, null), "its faults include the smallest test's");
+        Signature paused = new Signature("mutex", Set.of(AnomalyKind.DOUBLE_HOLDER), Set.of(FaultKind.PAUSE),
+                List.of());
+        assertNull(Hunt.same(all, paused, null), "without a kill it is another cause");
+        assertNull(Hunt.same(all, new Signature("rw", kill.anomalies(), kill.faults(), List.of()), null));
+        KnownBugs bugs = KnownBugs.load(Path.of("workloads/bugs"));
+        KnownBugs.Bug b621 = bugs.bugs().stream().filter(b -> b.id().equals("CURATOR-621")).findFirst().orElseThrow();
+        Finding known = new Finding(2, new Signature("rw", Set.of(AnomalyKind.RW_CONFLICT), Set.of(FaultKind.KILL),
+                List.of()), killed, Path.of("r2"), List.of());
+        known.known = b621;
+        assertEquals(known, Hunt.same(List.of(first, known), new Signature("rw", Set.of(AnomalyKind.RW_CONFLICT),
+                Set.of(FaultKind.EXPIRE), List.of()), b621), "one known bug is one finding, whatever its faults");
+    }
 }
