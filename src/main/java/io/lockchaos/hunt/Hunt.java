@@ -243,7 +243,8 @@ public final class Hunt {
         } else {
             b.append("- **Versions**: only the one run: ").append(versionsOf(f.first)).append(".\n");
         }
-        b.append("- **First run**: `").append(f.firstRun).append("` (its `timeline.html` shows the holds and faults).\n");
+        b.append("- **First run**: `").append(f.firstRun)
+                .append("` (its `timeline.html` shows the holds and faults).\n");
         if (!f.storyLines.isEmpty()) {
             b.append("\n```\n").append(String.join("\n", f.storyLines)).append("\n```\n");
         }

@@ -25,8 +25,8 @@ import java.util.Set;
  * The bug zoo's signatures: each known bug's workload ({@code workloads/bugs/}, which says its recipe, its faults and
  * on which versions it is invalid) and the anomaly kinds it shows ({@code known-bugs.json} beside this class). A
  * finding is that bug when its recipe is the bug's, it shows the bug's anomalies, its faults include the bug's, and
- * the bug's workload does not expect a valid run on the versions the finding ran; it is related to the bug when only
- * the recipe and the anomalies agree.
+ * the bug's workload does not expect a valid run on the versions the finding ran; it is related to the bug when it
+ * shows the bug's anomalies.
  */
 public final class KnownBugs {
     /** One known bug: its id, what it is, its zoo workload and the anomalies it shows. */
@@ -51,7 +51,8 @@ public final class KnownBugs {
     /** The bugs of the zoo in {@code zoo} (a folder of workloads), as {@code known-bugs.json} names them. */
     public static KnownBugs load(Path zoo) throws SpecException {
         if (!Files.isDirectory(zoo)) {
-            return new KnownBugs(List.of(), "the bug zoo (" + zoo + ") is not here: no finding can be named a known bug");
+            return new KnownBugs(List.of(), "the bug zoo (" + zoo + ") is not here: no finding can be named a known"
+                    + " bug");
         }
         List<Bug> bugs = new ArrayList<>();
         for (JsonNode n : table()) {
@@ -104,9 +105,16 @@ public final class KnownBugs {
         return Optional.empty();
     }
 
-    /** The known bugs of the finding's recipe that show its anomalies, on other versions or faults. */
+    /**
+     * The known bugs whose anomalies the finding shows: first those of its recipe (on other versions or faults), then
+     * those of other recipes (the same failure reached another way, CURATOR-604's and CURATOR-696's grants on an old
+     * session's node by protected mode, say).
+     */
     public List<Bug> related(Signature signature) {
-        return bugs.stream().filter(b -> related(b, signature)).toList();
+        List<Bug> out = new ArrayList<>(bugs.stream().filter(b -> related(b, signature)).toList());
+        bugs.stream().filter(b -> !out.contains(b) && signature.anomalies().containsAll(b.anomalies()))
+                .forEach(out::add);
+        return out;
     }
 
     private static boolean related(Bug b, Signature s) {

@@ -66,7 +66,8 @@ class HuntSpaceTest {
             recipes.add(s.recipe().wireName());
             s.schedule().events().forEach(e -> faults.add(e.fault().kind()));
             if (s.recipe().curator()) {
-                assertTrue(Set.of("5.4.0", "linked").contains(String.valueOf(s.toMap().get("curator"))), s.toMap().toString());
+                assertTrue(Set.of("5.4.0", "linked").contains(String.valueOf(s.toMap().get("curator"))),
+                        s.toMap().toString());
                 assertEquals("stop-on-suspended", s.toMap().get("client_mode"));
             }
         }
@@ -101,6 +102,10 @@ class HuntSpaceTest {
         assertEquals("CURATOR-621", bugs.match(downgrade, on540).orElseThrow().id());
         assertTrue(bugs.match(downgrade, on590).isEmpty(), "fixed in 5.5.0: a new finding on 5.9.0");
         assertEquals(List.of("CURATOR-621"), bugs.related(downgrade).stream().map(KnownBugs.Bug::id).toList());
+        Signature adopted = new Signature("mutex", Set.of(AnomalyKind.FOREIGN_OWNER_GRANT), Set.of(FaultKind.KILL),
+                List.of());
+        assertEquals(List.of("CURATOR-696", "CURATOR-604"), bugs.related(adopted).stream().map(KnownBugs.Bug::id)
+                .toList(), "the same anomaly with another recipe");
         Signature latch = new Signature("leader-latch", Set.of(AnomalyKind.FOREIGN_OWNER_GRANT,
                 AnomalyKind.DOUBLE_HOLDER), Set.of(FaultKind.KILL), List.of());
         TestSpec latch540 = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "leader-latch", "curator",
