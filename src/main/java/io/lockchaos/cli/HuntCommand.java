@@ -99,6 +99,10 @@ final class HuntCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
+        Path dir = store.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")));
+        // Curator's and ZooKeeper's own logging into the hunt's folder, before any client exists (see ClientLog)
+        Files.createDirectories(dir);
+        ClientLog.redirect(dir.resolve("client.log"), false);
         HuntSpace space;
         try {
             space = new HuntSpace(drawn, curators, clientMode, s, zooSpecs);
@@ -106,7 +110,6 @@ final class HuntCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | SpecException e) {
             throw new UserError("hunt: " + e.getMessage());
         }
-        Path dir = store.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")));
         System.out.printf("hunt: %s over %d recipe(s)%s, seed %d%n  folder: %s%n", budget, drawn.size(),
                 curators.isEmpty() ? "" : ", Curator " + String.join(", ", curators), s, dir);
         if (bugs.missing() != null) {
