@@ -26,7 +26,13 @@ public final class HuntSpace {
     /** Every fault kind a hunt may draw, before a service refuses some. */
     static final List<String> KINDS = List.of("isolate-client", "pause-client", "expire", "expire-client-side", "kill",
             "pause", "partition-halves", "isolate-server");
+    /** Holds as fractions of the session timeout: partitions only hurt holders that outlive one. */
     private static final double[] HOLDS = {0.05, 0.3, 1, 2};
+    /**
+     * Holds as fractions of a leased lock's lease: always within it, as such a lock promises one holder only while no
+     * holder outlives its lease (a 20 s hold on a 10 s lease is a double holder with no fault at all).
+     */
+    private static final double[] LEASED_HOLDS = {0.05, 0.2, 0.5};
 
     private final List<LockRecipe> recipes;
     private final List<String> curators;
@@ -129,7 +135,8 @@ public final class HuntSpace {
             throw refused;
         }
         long scale = recipe.promises().leased() ? base.redis().leaseMillis() : base.clients().sessionTimeoutMillis();
-        keys.put("hold_ms", Long.toString(Math.max(20, Math.round(HOLDS[r.nextInt(HOLDS.length)] * scale))));
+        double[] holds = recipe.promises().leased() ? LEASED_HOLDS : HOLDS;
+        keys.put("hold_ms", Long.toString(Math.max(20, Math.round(holds[r.nextInt(holds.length)] * scale))));
         keys.put("clients", Integer.toString(2 + r.nextInt(4)));
         keys.put("time_s", Long.toString(6 + r.nextInt(7)));
         keys.put("acquire_timeout_ms", Long.toString(Math.max(base.workload().acquireTimeoutMillis(), 2 * scale)));

@@ -64,6 +64,10 @@ class HuntSpaceTest {
             TestSpecs.validate("drawn", s); // a drawn test is one a run takes
             assertFalse(zooKeys.contains(withoutNameAndSeed(s)), "run " + i + " is a zoo workload: " + s.toMap());
             recipes.add(s.recipe().wireName());
+            if (s.recipe().promises().leased()) {
+                assertTrue(s.workload().holdMillis() < s.redis().leaseMillis(), "a leased lock's holds stay within its"
+                        + " lease: " + s.toMap());
+            }
             s.schedule().events().forEach(e -> faults.add(e.fault().kind()));
             if (s.recipe().curator()) {
                 assertTrue(Set.of("5.4.0", "linked").contains(String.valueOf(s.toMap().get("curator"))),
