@@ -169,8 +169,15 @@ public final class AgentLauncher implements ClientAgents {
                                                Path log) throws IOException {
         Files.createDirectories(log.getParent());
         List<String> args = new ArrayList<>(List.of("--describe", className));
+        Path slotsFile = null;
         if (slots != null) {
-            args.addAll(List.of("--slots", slots));
+            // in a file only its owner reads, not on the command line, which every local user can read: the slots
+            // carry the workload's lock_settings
+            slotsFile = Files.createTempFile(log.getParent(), "slots", ".json",
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(slotsFile, slots, StandardCharsets.UTF_8);
+            args.addAll(List.of("--slots-file", slotsFile.toString()));
         }
         // it answers and exits without listening: no secret to give
         Process p = launch(userClasspath(List.of(), userClasspath), args, log, null, null, null);
@@ -178,6 +185,9 @@ public final class AgentLauncher implements ClientAgents {
             return AgentWire.decode(firstLine(p, log));
         } finally {
             p.destroyForcibly();
+            if (slotsFile != null) {
+                Files.deleteIfExists(slotsFile);
+            }
         }
     }
 

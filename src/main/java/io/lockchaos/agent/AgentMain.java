@@ -89,7 +89,8 @@ public final class AgentMain {
                     lockClass = args[i + 1];
                     describe = true;
                 }
-                case "--slots" -> slots = args[i + 1];
+                case "--slots-file" -> slots = java.nio.file.Files.readString(java.nio.file.Path.of(args[i + 1]),
+                        StandardCharsets.UTF_8);
                 default -> {
                     System.err.println("lockchaos agent: unknown argument " + args[i]);
                     System.exit(2);
