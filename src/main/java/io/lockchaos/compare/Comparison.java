@@ -289,7 +289,9 @@ public final class Comparison {
                 continue;
             }
             Recipe p = (k == LockRecipe.Kind.SEMAPHORE ? LockRecipe.semaphore(2) : LockRecipe.of(k)).promises();
-            if (p.readWrite()) {
+            if (p.leadership()) {
+                types.add("leader election");
+            } else if (p.readWrite()) {
                 types.add("read-write");
             } else if (k == LockRecipe.Kind.SEMAPHORE) {
                 types.add("semaphore");

@@ -72,7 +72,7 @@ class CompareTableTest {
 
     @Test
     void lockTypesComeFromTheRecipesOfTheBackend() {
-        assertEquals(List.of("exclusive", "reentrant", "semaphore", "read-write", "multi-lock"),
+        assertEquals(List.of("exclusive", "reentrant", "semaphore", "read-write", "multi-lock", "leader election"),
                 Comparison.lockTypes("reentrant-mutex"));
         assertTrue(Comparison.lockTypes("redis-single").contains("exclusive"));
         assertTrue(Comparison.lockTypes("pg-advisory").contains("reentrant"));
