@@ -46,6 +46,11 @@ public enum AnomalyKind {
     NO_LEADER(Severity.VIOLATION),
     /** A lock node remained at the final inspection whose owner session is closed or whose owner does not hold. */
     ORPHAN_NODE(Severity.VIOLATION),
+    /**
+     * At the final inspection, each server read on its own after it caught up with the others, some servers held lock
+     * nodes that others did not: replicas that lost transactions (the service broke its own promise, not the lock).
+     */
+    SERVERS_DIVERGED(Severity.VIOLATION),
     /** A FIFO recipe granted a later waiter before an earlier one. */
     FIFO_OVERTAKE(Severity.VIOLATION),
     /** An acquire returned later than its timeout plus the workload's slack (a liveness promise broken). */

@@ -20,7 +20,8 @@ import java.util.Set;
  * The final {@code inspect} op lists the lock nodes still present ({@code nodes: [{key, node, owner}]}) and the
  * sessions still open ({@code sessions}); a node whose owner session is closed, or whose owner holds nothing on that
  * key at the inspection, is an orphan. With neither an acquire after a marker nor an inspection there is nothing to
- * judge, and the result says so (unknown on its own).
+ * judge, and the result says so (unknown on its own). Where the inspection read each server on its own, the nodes
+ * only some servers had ({@code diverged}) are reported as {@code servers-diverged}: replicas that lost transactions.
  */
 public final class LeakChecker implements Checker {
     private final Recipe recipe;
@@ -45,6 +46,10 @@ public final class LeakChecker implements Checker {
         long orphans = inspect(h, inspection, holds, anomalies);
         boolean inspected = inspection != -1;
         stats.put("inspected", inspected);
+        long diverged = inspected ? diverged(h.get(inspection), anomalies) : 0;
+        if (diverged > 0) {
+            stats.put("diverged_nodes", diverged);
+        }
         if (marker == -1) {
             stats.put("orphan_nodes", orphans);
             if (!inspected) {
@@ -197,6 +202,42 @@ public final class LeakChecker implements Checker {
             }
         }
         return at;
+    }
+
+    /**
+     * The inspection's {@code diverged} nodes (each server read on its own), one anomaly per key and set of servers
+     * that had them: a lock node on some servers only is their replicas disagreeing, which no holder caused.
+     */
+    private static long diverged(Op inspection, Anomalies anomalies) {
+        Map<String, List<Map<?, ?>>> groups = new LinkedHashMap<>();
+        for (Object o : inspection.listField("diverged")) {
+            if (o instanceof Map<?, ?> node) {
+                groups.computeIfAbsent(node.get("key") + " " + node.get("on") + " " + node.get("missing_on"),
+                        k -> new java.util.ArrayList<>()).add(node);
+            }
+        }
+        long at = inspection.time();
+        for (List<Map<?, ?>> nodes : groups.values()) {
+            Map<?, ?> first = nodes.get(0);
+            String key = String.valueOf(first.get("key"));
+            List<String> paths = nodes.stream().map(n -> String.valueOf(n.get("node"))).toList();
+            String on = servers(first.get("on"));
+            String missing = servers(first.get("missing_on"));
+            long owner = first.get("owner") instanceof Number n ? n.longValue() : 0;
+            anomalies.add(Anomaly.of(AnomalyKind.SERVERS_DIVERGED, key, List.of(inspection.index()), at, at,
+                    nodes.size() + " node(s) under " + key + " were on " + on + " but not on " + missing
+                            + " at the final inspection, each server read on its own after it synced with the leader:"
+                            + " the servers' trees diverged (e.g. " + paths.get(0)
+                            + (owner == 0 ? "" : ", owner " + MutualExclusionChecker.hex(owner)) + ")",
+                    Anomaly.details("nodes", paths, "on", first.get("on"), "missing_on", first.get("missing_on"))));
+        }
+        return groups.values().stream().mapToLong(List::size).sum();
+    }
+
+    /** "server 3" or "servers 1, 2, 4" from a list of server numbers. */
+    private static String servers(Object numbers) {
+        List<String> s = numbers instanceof List<?> l ? l.stream().map(String::valueOf).toList() : List.of("?");
+        return (s.size() == 1 ? "server " : "servers ") + String.join(", ", s);
     }
 
     private static long inspect(History h, int p, LockHolds holds, Anomalies anomalies) {

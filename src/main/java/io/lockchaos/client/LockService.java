@@ -213,11 +213,23 @@ public interface LockService {
      *
      * @param left what nothing ends (no expiry, no lease): a holder that is gone leaked it
      * @param expiring what ends by itself (a lease still running): no leak, listed for the record
+     * @param diverged what some servers hold and others do not, each read on its own after it caught up with the
+     *     others (recorded as {@code diverged}: {@code key}, {@code node}, {@code owner}, {@code on}, {@code
+     *     missing_on}): replicas that lost transactions, where a service reads each of its servers
+     * @param unread the servers such an inspection could not read, left out of its comparison
      */
-    record Inspection(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
+    record Inspection(List<Map<String, Object>> left, List<Map<String, Object>> expiring,
+                      List<Map<String, Object>> diverged, List<String> unread) {
         public Inspection {
             left = List.copyOf(left);
             expiring = List.copyOf(expiring);
+            diverged = List.copyOf(diverged);
+            unread = List.copyOf(unread);
+        }
+
+        /** What a service that reads one view of its servers found. */
+        public Inspection(List<Map<String, Object>> left, List<Map<String, Object>> expiring) {
+            this(left, expiring, List.of(), List.of());
         }
     }
 }

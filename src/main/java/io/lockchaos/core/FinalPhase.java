@@ -137,7 +137,16 @@ final class FinalPhase {
             rec.complete(inv, OpType.INFO, null, "inspection cut short: the lock service inspected nothing");
             return;
         }
-        rec.complete(inv, OpType.OK, Map.of("nodes", found.left(), "expiring", found.expiring(), "sessions",
-                sessions.currentIds()), null);
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("nodes", found.left());
+        value.put("expiring", found.expiring());
+        value.put("sessions", sessions.currentIds());
+        if (!found.diverged().isEmpty()) {
+            value.put("diverged", found.diverged());
+        }
+        if (!found.unread().isEmpty()) {
+            value.put("unread", found.unread());
+        }
+        rec.complete(inv, OpType.OK, value, null);
     }
 }

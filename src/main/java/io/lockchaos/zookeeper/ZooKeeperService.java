@@ -375,55 +375,11 @@ public final class ZooKeeperService implements LockService {
     }
 
     /**
-     * The inspecting session's timeout: the session is closed when the read is done, so it only bounds how long its
-     * server keeps it should the runner die mid-read (the servers clamp it to their 2 to 20 ticks).
-     */
-    private static final int INSPECTION_SESSION_MILLIS = 4_000;
-
-    /** A sequential node's name: ZooKeeper appends ten digits; lockchaos' own data nodes are not sequential. */
-    private static final Pattern SEQUENTIAL = Pattern.compile(".*\\d{10}");
-
-    /**
-     * The lock nodes under each key (its own children, and Curator's {@code leases} and {@code locks} folders) that
-     * belong to a session, or that no session's end removes: everything here is left until a session ends.
+     * The lock nodes under each key that every server holds (each read on its own once it synced with the leader)
+     * and that belong to a session or that no session's end removes, and those only some servers hold.
      */
     @Override
     public Inspection inspect(String connect, List<String> keys) throws InterruptedException {
-        ZooKeeper admin;
-        try {
-            admin = ZooKeepers.connect(connect, INSPECTION_SESSION_MILLIS, Duration.ofSeconds(30));
-        } catch (IOException e) {
-            throw new IllegalStateException("no session to inspect with: " + e.getMessage(), e);
-        }
-        List<Map<String, Object>> nodes = new ArrayList<>();
-        try {
-            for (String key : keys) {
-                for (String dir : List.of(key, key + "/leases", key + "/locks")) {
-                    List<String> children;
-                    try {
-                        children = admin.getChildren(dir, false);
-                    } catch (KeeperException.NoNodeException e) {
-                        continue;
-                    }
-                    for (String c : children) {
-                        Stat s = admin.exists(dir + "/" + c, false);
-                        // a sequential child with no owner is a lock node that no session's end will remove: the
-                        // recipes make them ephemeral, and ZooKeeper 3.5.3 kept some as TTL nodes (ZOOKEEPER-2901)
-                        if (s != null && (s.getEphemeralOwner() != 0 || SEQUENTIAL.matcher(c).matches())) {
-                            Map<String, Object> n = new LinkedHashMap<>();
-                            n.put("key", key);
-                            n.put("node", dir + "/" + c);
-                            n.put("owner", s.getEphemeralOwner());
-                            nodes.add(n);
-                        }
-                    }
-                }
-            }
-        } catch (KeeperException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        } finally {
-            admin.close();
-        }
-        return new Inspection(nodes, List.of());
+        return ServerTrees.inspect(connect, keys);
     }
 }

@@ -79,6 +79,32 @@ class ZooKeeperVersionsTest {
     }
 
     /**
+     * ZOOKEEPER-4925 in the bug zoo: after the upstream test's kills, 3.9.3's server 3 keeps lock nodes the others
+     * deleted (a block of transactions it never got), which the inspection of every server calls a divergence;
+     * 3.9.4 has the same kills and no divergence.
+     */
+    @Test
+    void zookeeper4925DivergesOn393AndNotOn394() throws Exception {
+        String command = io.lockchaos.docs.MarkedCommand.on("docs/zookeeper.md",
+                "ZooKeeperVersionsTest.zookeeper4925");
+        assertEquals("bin/lockchaos matrix --workload workloads/bugs/zookeeper-4925.json --zookeeper 3.9.3,3.9.4",
+                command);
+        StringBuilder out = new StringBuilder();
+        com.fasterxml.jackson.databind.JsonNode rows = matrixRows(command, "zookeeper-4925", 300, out);
+        Map<String, String> outcomes = new java.util.LinkedHashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode r : rows) {
+            assertTrue(r.path("as_expected").asBoolean(), r.toString());
+            outcomes.put(r.path("version").asText(), r.path("outcome").asText());
+            String runDir = r.path("runs_stored").get(0).asText();
+            String results = Files.readString(dir.resolve(runDir).resolve("results.json"));
+            assertEquals(r.path("version").asText().equals("3.9.3"), results.contains("\"servers-diverged\""),
+                    r + ": " + results);
+            assertFalse(results.contains("\"orphan-node\""), results);
+        }
+        assertEquals(Map.of("3.9.3", "invalid", "3.9.4", "valid"), outcomes, out.toString());
+    }
+
+    /**
      * Runs a documented matrix command from a folder laid out as a clone's root and returns the rows of its
      * matrix.json ({@code out} gets what it printed); it must exit 0.
      */
