@@ -1,6 +1,8 @@
 package io.lockchaos.checker;
 
+import io.lockchaos.history.Fn;
 import io.lockchaos.history.History;
+import io.lockchaos.history.Op;
 import io.lockchaos.history.OpType;
 import io.lockchaos.history.Times;
 import java.util.LinkedHashMap;
@@ -80,10 +82,14 @@ public final class ReentrancyChecker implements Checker {
             }
             strays++;
             if (recipe.ownerRelease()) {
-                anomalies.add(Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
+                Op interrupted = interruptedAcquireBefore(h, s);
+                anomalies.add(Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), interrupted == null
+                        ? List.of(s.invokeIndex()) : List.of(s.invokeIndex(), interrupted.index()),
                         s.time(), s.time(), "process " + s.process() + " released " + LockHolds.describe(s.key()) + " at "
                                 + Times.at(s.time()) + " without holding it, but " + recipe.name()
-                                + " lets only the holder release", Map.of("process", (long) s.process())));
+                                + " lets only the holder release" + (interrupted == null ? "" : ": its acquire at "
+                                + Times.at(interrupted.time()) + " was interrupted and failed (" + interrupted.error()
+                                + "), yet the lock had taken it"), Map.of("process", (long) s.process())));
             } else if (s.outcome() == OpType.OK && !possiblyHeld(holds, s)) {
                 // where anyone may release, a stray release is one that found no hold at all: ok cannot be true
                 anomalies.add(Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), List.of(s.invokeIndex()),
@@ -99,5 +105,22 @@ public final class ReentrancyChecker implements Checker {
         stats.put("releases_by_non_holders", strays);
         stats.put("upgrades_requested", holds.upgrades());
         return CheckResult.of(name(), anomalies, stats);
+    }
+
+    /**
+     * The failed acquire of the stray release's process just before it, when the interrupt fault ended it: an
+     * interrupted acquire that took the lock all the same is what such a release shows.
+     */
+    private static Op interruptedAcquireBefore(History h, LockHolds.StrayRelease s) {
+        for (long i = s.position() - 1; i >= 0; i--) {
+            Op op = h.get((int) i);
+            if (op.process() != s.process() || op.type() == OpType.INVOKE) {
+                continue;
+            }
+            boolean interrupted = op.f() == Fn.ACQUIRE && op.type() == OpType.FAIL && op.error() != null
+                    && op.error().startsWith("interrupted by the nemesis");
+            return interrupted ? op : null;
+        }
+        return null;
     }
 }

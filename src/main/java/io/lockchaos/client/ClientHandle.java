@@ -26,6 +26,16 @@ public final class ClientHandle {
     private volatile PauseRequest pause;
     private volatile PauseRequest releasePause;
     private volatile PauseRequest commitLoss;
+    /** The worker's thread, which an interrupt fault interrupts. */
+    private volatile Thread thread;
+    /** Set by the nemesis as it interrupts the thread, so that the worker tells its interrupt from the run's end. */
+    private boolean interruptPending;
+    /** How many releases the worker has completed: a fault may wait for the next one. */
+    private volatile long releases;
+    /** Whether the worker is inside its acquire call, where an interrupt fault may reach it. */
+    private boolean acquiring;
+    /** Whether the interrupted worker then releases once, as a {@code finally} block would. */
+    private boolean releaseAfterInterrupt;
 
     public ClientHandle(int worker) {
         this.worker = worker;
@@ -53,6 +63,57 @@ public final class ClientHandle {
             phaseSince = System.nanoTime();
         }
         phase = p;
+    }
+
+    /** The worker runs on the calling thread. */
+    void thread(Thread t) {
+        thread = t;
+    }
+
+    /** The worker enters ({@code true}) or has left its acquire call: only in there may the nemesis interrupt it. */
+    synchronized void acquiring(boolean in) {
+        acquiring = in;
+    }
+
+    /**
+     * Interrupts the worker's thread if it is inside its acquire call (atomically with its leaving it): false when it
+     * is not, or has no thread yet.
+     */
+    public synchronized boolean interrupt(boolean thenRelease) {
+        if (!acquiring || thread == null) {
+            return false;
+        }
+        interruptPending = true;
+        releaseAfterInterrupt = thenRelease;
+        thread.interrupt();
+        return true;
+    }
+
+    /**
+     * Whether the nemesis interrupted the worker since the last call; if so, the thread's interrupt status is cleared
+     * too (the worker goes on, as an application whose task was cancelled goes on to its next one).
+     */
+    synchronized boolean takeInterrupt() {
+        if (!interruptPending) {
+            return false;
+        }
+        interruptPending = false;
+        Thread.interrupted();
+        return true;
+    }
+
+    /** How many releases the worker has completed. */
+    public long releases() {
+        return releases;
+    }
+
+    void released() {
+        releases++; // only the worker writes it
+    }
+
+    /** Whether the last interrupt asked the worker to release once after it. */
+    synchronized boolean releaseAfterInterrupt() {
+        return releaseAfterInterrupt;
     }
 
     /** When the worker entered its current phase ({@link System#nanoTime()}). */

@@ -294,6 +294,9 @@ public final class LockWorker implements Runnable {
      */
     @Override
     public void run() {
+        if (handle != null) {
+            handle.thread(Thread.currentThread());
+        }
         LockClient client;
         try {
             client = open();
@@ -333,14 +336,28 @@ public final class LockWorker implements Runnable {
             Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true));
             Grant g;
             try {
-                g = client.acquire(acquireTimeout);
+                acquiring(true);
+                try {
+                    g = client.acquire(acquireTimeout);
+                } finally {
+                    acquiring(false);
+                }
             } catch (InterruptedException e) {
+                if (interruptedByNemesis(client, acq, e)) {
+                    continue;
+                }
                 recorder.complete(acq, OpType.INFO, null, "interrupted");
                 return;
             } catch (Exception e) {
+                if (interruptedByNemesis(client, acq, e)) {
+                    continue;
+                }
                 recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
                 client = retire(client);
                 continue;
+            }
+            if (handle != null) {
+                handle.takeInterrupt(); // it came as the acquire returned: the grant stands, the status is cleared
             }
             if (g == null) {
                 recorder.complete(acq, OpType.FAIL, null, "timeout");
@@ -395,6 +412,42 @@ public final class LockWorker implements Runnable {
             released(client, mode, true);
         }
         committed(OpType.INFO, "never released: the run ended first");
+    }
+
+    private void acquiring(boolean in) {
+        if (handle != null) {
+            handle.acquiring(in);
+        }
+    }
+
+    /**
+     * Whether the acquire {@code acq} ended with {@code e} because the nemesis interrupted it (an interrupt fault).
+     * An acquire that says it was interrupted (an InterruptedException, or an exception caused by one) failed: that
+     * is {@link java.util.concurrent.locks.Lock}'s promise, so a lock the library took for it anyway shows later as
+     * held by nobody. Any other exception leaves the outcome unknown, and the worker goes on as a new process. With
+     * the fault's {@code release=1} the worker then releases once, as a {@code finally} block would. It keeps its
+     * client either way, as an application keeps its lock client when one task is cancelled.
+     */
+    private boolean interruptedByNemesis(LockClient client, Op acq, Exception e) {
+        if (handle == null || !handle.takeInterrupt()) {
+            return false;
+        }
+        boolean saysInterrupted = false;
+        for (Throwable t = e; t != null && !saysInterrupted; t = t.getCause()) {
+            saysInterrupted = t instanceof InterruptedException;
+        }
+        phase(ClientHandle.Phase.IDLE);
+        if (saysInterrupted) {
+            recorder.complete(acq, OpType.FAIL, null, "interrupted by the nemesis: " + e);
+        } else {
+            recorder.complete(acq, OpType.INFO, null, "interrupted by the nemesis: " + e);
+            process += workers; // an indeterminate op ends its process; the client stays
+            handle.process(process);
+        }
+        if (handle.releaseAfterInterrupt()) {
+            released(client, mode, true);
+        }
+        return true;
     }
 
     /** Sleeps the cycle's pause; false when interrupted. */
@@ -541,6 +594,9 @@ public final class LockWorker implements Runnable {
             LockClient.Release found = c.releaseOutcome(this::releasePoint);
             boolean gone = found == LockClient.Release.GONE;
             completeRelease(recorder, rel, found);
+            if (handle != null) {
+                handle.released();
+            }
             if (last) {
                 if (found == LockClient.Release.UNKNOWN) {
                     committed(OpType.INFO, "the commit's outcome is unknown: the release did not say whether it"

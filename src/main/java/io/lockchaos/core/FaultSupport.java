@@ -68,11 +68,12 @@ public final class FaultSupport {
     /**
      * Faults that a {@code combined} entry leaves out: a failover fences every other server for the rest of the run,
      * and the disk faults lose acknowledged data or a server for good by design; membership changes need servers
-     * set up for them (reconfiguration, spare servers) before the run starts. A schedule names them itself.
+     * set up for them (reconfiguration, spare servers) before the run starts; an interrupt is the application's own
+     * doing, not its environment's. A schedule names them itself.
      */
     static final java.util.Set<FaultKind> NOT_COMBINED = java.util.EnumSet.of(FaultKind.FAILOVER,
             FaultKind.TRUNCATE_LOG, FaultKind.CORRUPT_LOG, FaultKind.ROLLBACK, FaultKind.REMOVE_MEMBER,
-            FaultKind.ADD_MEMBER, FaultKind.REPLACE_MEMBER);
+            FaultKind.ADD_MEMBER, FaultKind.REPLACE_MEMBER, FaultKind.INTERRUPT);
 
     private static final Map<TestSpec, List<Fault>> COMBINABLE =
             new java.util.concurrent.ConcurrentHashMap<>();

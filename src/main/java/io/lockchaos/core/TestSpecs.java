@@ -417,6 +417,11 @@ public final class TestSpecs {
                 if (k == FaultKind.PAUSE_CLIENT && f.target().endsWith("waiter")) {
                     waiterPauseProblem(source, s, f);
                 }
+                if (k == FaultKind.INTERRUPT && s.inAgents()) {
+                    throw new SpecException(source + ": nemesis: interrupt reaches a thread of the runner's JVM; "
+                            + s.recipe().wireName() + "'s clients run in client agents here (a lock of your own,"
+                            + " curator VERSION, a library's recipe or client_agents)");
+                }
                 if (iptables && servers && (k == FaultKind.LATENCY
                         || k == FaultKind.RESET)) {
                     throw new SpecException(source + ": nemesis: " + k.wireName() + " between servers cut with iptables"

@@ -45,6 +45,13 @@ public enum FaultKind {
      */
     PAUSE_CLIENT(Targets.HOLDER, Fn.PAUSE, Fn.RESUME),
     /**
+     * A waiting client's thread interrupted in its acquire ({@code Thread.interrupt()}), as an executor's shutdown or
+     * a cancelled task interrupts it: whatever the call was doing (a request on the wire, a wait for a wake-up), the
+     * lock must not end up held for a caller it told otherwise. {@code release=1}: the client then releases once, as
+     * a {@code finally} block would. Clients in the runner's JVM only (a thread of a client agent is out of reach).
+     */
+    INTERRUPT(Targets.WAITING, Fn.INTERRUPT, null),
+    /**
      * A lost answer: the next holder to commit its critical section's transaction to the protected data in a database
      * ({@code protected_data}) sends its COMMIT, and the answer is dropped (its connection's way back is cut just
      * before, until the fault ends): the commit may have taken, and the holder cannot know.
@@ -104,6 +111,8 @@ public enum FaultKind {
          * client's whole agent wherever it is.
          */
         HOLDER(Set.of("holder", "random", "releaser", "waiter", "next-waiter")),
+        /** A client in its acquire: a random one, the one waiting longest, or {@code process:N} once it waits. */
+        WAITING(Set.of("waiter", "next-waiter")),
         SERVER(Set.of("leader", "follower", "random")),
         SERVERS(Set.of("leader", "follower", "random", "minority", "majority", "all")),
         /** {@code data}: the clients' connections to the protected data in a database ({@code protected_data}). */
@@ -129,7 +138,7 @@ public enum FaultKind {
             if (names.contains(t)) {
                 return true;
             }
-            if (this == CLIENT || this == HOLDER || this == CLOCKS || this == COMMIT) {
+            if (this == CLIENT || this == HOLDER || this == CLOCKS || this == COMMIT || this == WAITING) {
                 if (t.matches("process:[0-9]+")) {
                     return true;
                 }
@@ -146,6 +155,7 @@ public enum FaultKind {
                 case SERVERS -> "leader, follower, random, minority, majority, all or node:N";
                 case TRAFFIC -> "clients, servers, all or data";
                 case COMMIT -> "holder or process:N";
+                case WAITING -> "waiter, next-waiter or process:N";
                 case CLOCKS -> "leader, follower, random, minority, majority, all or node:N (servers), clients,"
                         + " holder, waiter, next-waiter or process:N (client agents)";
             };
@@ -246,6 +256,7 @@ public enum FaultKind {
             case CLIENT, HOLDER, COMMIT -> "holder";
             case SERVER, SERVERS, CLOCKS -> "random";
             case TRAFFIC -> "clients";
+            case WAITING -> "waiter";
         };
     }
 

@@ -28,6 +28,8 @@ public record Schedule(List<FaultEvent> events) {
     private static final Pattern AT = Pattern.compile("at\\s+(\\S+)\\s+(\\S+)(.*?)(?:\\s+for\\s+(\\S+))?");
     private static final Pattern MIX = Pattern.compile("mix\\s+(\\S+)\\s+every\\s+(\\S+)\\s+for\\s+(\\S+)"
             + "(?:\\s+from\\s+(\\S+))?");
+    /** {@code every TIME FAULT [TARGET] [key=N...] [from TIME]}: one instantaneous fault repeated. */
+    private static final Pattern EVERY = Pattern.compile("every\\s+(\\S+)\\s+(\\S+)(.*?)(?:\\s+from\\s+(\\S+))?");
     private static final Pattern COMBINED = Pattern.compile("combined\\s+every\\s+(\\S+)\\s+for\\s+(\\S+)"
             + "(?:\\s+from\\s+(\\S+))?");
     private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m)");
@@ -109,6 +111,7 @@ public record Schedule(List<FaultEvent> events) {
             Matcher mix = MIX.matcher(entry);
             Matcher at = AT.matcher(entry);
             Matcher combined = COMBINED.matcher(intensity(entry));
+            Matcher every = EVERY.matcher(entry);
             if (mix.matches()) {
                 events.addAll(expandMix(entry, mix, random, mainMillis));
             } else if (combined.matches()) {
@@ -119,9 +122,12 @@ public record Schedule(List<FaultEvent> events) {
                 events.addAll(expandCombined(entry, combined, random, mainMillis, combinable.get()));
             } else if (at.matches()) {
                 events.add(event(entry, at, mainMillis));
+            } else if (every.matches()) {
+                events.addAll(expandEvery(entry, every, mainMillis));
             } else {
                 throw new IllegalArgumentException("'" + entry + "': expected 'at TIME FAULT [TARGET] [key=N...]"
-                        + " [for TIME]', 'mix FAULT,FAULT... every TIME for TIME [from TIME]' or 'combined low|medium|high' or"
+                        + " [for TIME]', 'mix FAULT,FAULT... every TIME for TIME [from TIME]',"
+                        + " 'every TIME FAULT [TARGET] [key=N...] [from TIME]' or 'combined low|medium|high' or"
                         + " 'combined every TIME for TIME [from TIME]'");
             }
         }
@@ -171,6 +177,35 @@ public record Schedule(List<FaultEvent> events) {
                     + mainMillis + " ms)");
         }
         return new FaultEvent(at, new Fault(kind, target, options), duration);
+    }
+
+    /**
+     * {@code every TIME FAULT ...}: the same instantaneous fault ({@code at} entry) at {@code from}, {@code from +
+     * TIME} and so on to the end of the main phase; a fault with a duration takes a mix instead.
+     */
+    private static List<FaultEvent> expandEvery(String entry, Matcher m, long mainMillis) {
+        long every = millis(entry, m.group(1));
+        long from = m.group(4) == null ? 0 : millis(entry, m.group(4));
+        if (every <= 0) {
+            throw new IllegalArgumentException("'" + entry + "': every must be positive");
+        }
+        FaultKind named = FaultKind.parse(m.group(2));
+        if (named != null && !named.instantaneous() || m.group(2).equals("isolate") || m.group(2).equals("partition")) {
+            String k = named == null ? m.group(2) : named.wireName();
+            throw new IllegalArgumentException("'" + entry + "': every repeats a fault that happens at an instant; " + k
+                    + " lasts: use 'mix " + k + " every TIME for TIME'");
+        }
+        List<FaultEvent> out = new ArrayList<>();
+        for (long t = from; t < mainMillis; t += every) {
+            String one = "at " + t + "ms " + m.group(2) + m.group(3);
+            Matcher at = AT.matcher(one);
+            if (!at.matches()) {
+                throw new IllegalArgumentException("'" + entry + "': expected 'every TIME FAULT [TARGET] [key=N...]"
+                        + " [from TIME]'");
+            }
+            out.add(event(entry, at, mainMillis));
+        }
+        return out;
     }
 
     /** A kind by name, or by the aliases {@code isolate TARGET} and {@code partition SHAPE}. */

@@ -29,7 +29,7 @@ public enum Fn {
      * (the frozen span on the history's clock) and {@code duration_ns}. No checker judges it; reports show it.
      */
     STALL,
-    KILL, RESTART, PAUSE, RESUME, PARTITION, EXPIRE,
+    KILL, RESTART, PAUSE, RESUME, PARTITION, EXPIRE, INTERRUPT,
     FAULT;
 
     private static final Map<String, Fn> BY_WIRE = new HashMap<>();

@@ -76,6 +76,7 @@ public final class Nemeses {
         members.add(new SessionNemesis());
         members.add(new ServerNemesis());
         members.add(new ClientPauseNemesis());
+        members.add(new InterruptNemesis());
         members.add(new DataPathNemesis());
         members.add(new ClockNemesis());
         members.add(new FailoverNemesis());

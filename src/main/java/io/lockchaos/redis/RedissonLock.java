@@ -123,20 +123,22 @@ final class RedissonLock implements LockClient {
     @Override
     public Grant acquire(Duration timeout) throws Exception {
         long token = -1;
+        // the lock is kept before the call: a release after an acquire that threw (interrupted on the wire, say)
+        // asks Redisson about this very lock, as an application's finally block does
         if (fenced) {
             RFencedLock f = client.getFencedLock(key);
+            lock = f;
             Long t = f.tryLockAndGetToken(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (t == null) {
                 return null;
             }
-            lock = f;
             token = t;
         } else {
             RLock l = client.getLock(key);
+            lock = l;
             if (!l.tryLock(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 return null;
             }
-            lock = l;
         }
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("value", client.getId() + ":" + Thread.currentThread().getId());

@@ -29,6 +29,22 @@ class ScheduleTest {
     }
 
     @Test
+    void everyRepeatsAnInstantaneousFaultWithItsTargetAndOptions() {
+        Schedule s = Schedule.parse("every 500ms interrupt waiter release=1 from 1s", 0, 3000);
+        List<FaultEvent> e = s.events();
+        assertEquals(List.of(1000L, 1500L, 2000L, 2500L), e.stream().map(FaultEvent::atMillis).toList());
+        assertEquals(new Fault(FaultKind.INTERRUPT, "waiter", Map.of("release", 1L)), e.get(3).fault());
+        assertEquals(0, e.get(0).durationMillis());
+        IllegalArgumentException lasts = assertThrows(IllegalArgumentException.class,
+                () -> Schedule.parse("every 1s kill leader", 0, 3000));
+        assertTrue(lasts.getMessage().contains("use 'mix kill every TIME for TIME'"), lasts.getMessage());
+        IllegalArgumentException holder = assertThrows(IllegalArgumentException.class,
+                () -> Schedule.parse("every 1s interrupt holder", 0, 3000));
+        assertTrue(holder.getMessage().contains("interrupt takes waiter, next-waiter or process:N"),
+                holder.getMessage());
+    }
+
+    @Test
     void theTimelineTextParsesBackToTheSameSchedule() {
         Schedule s = Schedule.parse("mix kill,pause,isolate-client,expire,partition-ring every 3s for 2s from 1s",
                 42, 30_000);
