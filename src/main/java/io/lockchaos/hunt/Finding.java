@@ -29,6 +29,8 @@ final class Finding {
     final Map<String, String> versions = new LinkedHashMap<>();
     KnownBugs.Bug known;
     List<KnownBugs.Bug> related = List.of();
+    /** What the lock does by design under its faults, when it is that and no known bug. */
+    Limitations.Limitation limitation;
 
     Finding(int number, Signature signature, TestSpec first, Path firstRun, List<String> storyLines) {
         this.number = number;
@@ -47,8 +49,11 @@ final class Finding {
         return kinds;
     }
 
-    /** The name it is filed under: the known bug's id, or "new". */
+    /** The name it is filed under: the known bug's id, the limitation's ("by design: ..."), or "new". */
     String verdictText() {
+        if (known == null && limitation != null) {
+            return "by design: " + limitation.id();
+        }
         return known != null ? known.id() : "new" + (related.isEmpty() ? "" : " (related: " + String.join(", ",
                 related.stream().map(KnownBugs.Bug::id).toList()) + ")");
     }
@@ -58,6 +63,7 @@ final class Finding {
         m.put("number", number);
         m.put("known_bug", known == null ? null : known.id());
         m.put("related", related.stream().map(KnownBugs.Bug::id).toList());
+        m.put("by_design", limitation == null ? null : limitation.id());
         m.put("recipe", signature.recipe());
         m.put("anomalies", signature.anomalies().stream().map(a -> a.wireName()).sorted().toList());
         m.put("faults", signature.faults().stream().map(f -> f.wireName()).sorted().toList());

@@ -37,6 +37,7 @@ public final class Hunt {
 
     private final HuntSpace space;
     private final KnownBugs bugs;
+    private final Limitations limitations = Limitations.load();
     private final List<String> curators;
     private final Path dir;
     private final Effort effort;
@@ -117,9 +118,15 @@ public final class Hunt {
         findings.put(sig.group(), f);
         f.known = known;
         f.related = known == null ? bugs.related(sig) : List.of();
+        f.limitation = known != null ? null
+                : limitations.match(sig.recipe(), sig.anomalies(), sig.faults()).orElse(null);
         say("    finding %d: %s (%s)", f.number, sig.group(), f.verdictText());
         write();
         shrink(f, r.violations());
+        if (f.known == null && f.limitation == null) {
+            // its smallest test may keep only the faults of a limitation: then that is what it was all along
+            f.limitation = limitations.match(sig.recipe(), sig.anomalies(), f.minimalFaults()).orElse(null);
+        }
         measure(f, r.violations());
         write();
     }
@@ -223,6 +230,11 @@ public final class Hunt {
         if (f.known != null) {
             b.append("Known bug **").append(f.known.id()).append("**: ").append(f.known.title()).append(" (the zoo's `")
                     .append(f.known.workload()).append("`).\n\n");
+        } else if (f.limitation != null) {
+            b.append("By design, not a bug to file: ").append(f.limitation.title()).append(" (every fault of ")
+                    .append(f.minimal == f.first ? "the run" : "its smallest test").append(" is ")
+                    .append(names(f.limitation.faults().stream().map(k -> k.wireName()).toList()))
+                    .append(").\n\n");
         }
         b.append("- **What**: ").append(names(f.signature.anomalies().stream().map(AnomalyKind::wireName).toList()))
                 .append(" with `").append(f.signature.recipe()).append("`").append(curatorText(f.first))
@@ -276,8 +288,10 @@ public final class Hunt {
     public List<String> summary() {
         List<String> out = new ArrayList<>();
         long known = findings.values().stream().filter(f -> f.known != null).count();
-        out.add(String.format(Locale.ROOT, "%d run(s), %d finding(s): %d known bug(s), %d new", runs,
-                findings.size(), known, findings.size() - known));
+        long byDesign = findings.values().stream().filter(f -> f.known == null && f.limitation != null).count();
+        out.add(String.format(Locale.ROOT, "%d run(s), %d finding(s): %d known bug(s), %d new%s", runs,
+                findings.size(), known, findings.size() - known - byDesign, byDesign == 0 ? ""
+                        : String.format(Locale.ROOT, ", %d by design", byDesign)));
         for (Finding f : findings.values()) {
             out.add(String.format(Locale.ROOT, "  finding %d: %s: %s; smallest test %d of %d; %s", f.number,
                     f.verdictText(), f.signature.group(), f.reproduced, f.rateRuns,

@@ -201,7 +201,8 @@ final class Pages {
                 if (shown++ == 100) {
                     break;
                 }
-                String known = x.path("known_bug").isTextual() ? x.path("known_bug").asText() : "new";
+                String known = x.path("known_bug").isTextual() ? x.path("known_bug").asText()
+                        : x.path("by_design").isTextual() ? "by design: " + x.path("by_design").asText() : "new";
                 s.append("<div class=\"finding\"><a href=\"/files/").append(href(folder + "/finding-"
                         + x.path("number").asLong() + ".md")).append("\">finding ").append(x.path("number").asLong())
                         .append("</a>: <b>").append(esc(known)).append("</b> ").append(esc(x.path("recipe").asText()))

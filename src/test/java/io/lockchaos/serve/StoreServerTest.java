@@ -128,7 +128,9 @@ class StoreServerTest {
         Files.writeString(hunt.resolve("findings.json"), "{\"runs\": 12, \"findings\": [{\"number\": 1,"
                 + " \"known_bug\": \"CURATOR-621\", \"recipe\": \"rw\", \"anomalies\": [\"rw-conflict\"], \"faults\": []},"
                 + " {\"number\": 2, \"known_bug\": null, \"recipe\": \"<script>x</script>\", \"anomalies\":"
-                + " [\"double-holder\"], \"faults\": [\"kill\"]}]}");
+                + " [\"double-holder\"], \"faults\": [\"kill\"]}, {\"number\": 3, \"known_bug\": null, \"by_design\":"
+                + " \"session-ended-by-the-servers\", \"recipe\": \"mutex\", \"anomalies\": [\"double-holder\"],"
+                + " \"faults\": [\"expire\"]}]}");
         Files.writeString(hunt.resolve("finding-1.md"), "# Finding 1: CURATOR-621\n");
         Files.createDirectories(own.resolve("hunts/20261207T150000"));
         Files.writeString(own.resolve("hunts/20261207T150000/findings.json"), "not json");
@@ -138,6 +140,8 @@ class StoreServerTest {
             assertTrue(page.contains("<a href=\"/files/hunts/20261207T160000/finding-1.md\">finding 1</a>: <b>"
                     + "CURATOR-621</b> rw, rw-conflict under"), page);
             assertTrue(page.contains("<b>new</b> &lt;script&gt;x&lt;/script&gt;, double-holder under kill"), page);
+            assertTrue(page.contains("<b>by design: session-ended-by-the-servers</b> mutex, double-holder under expire"),
+                    page);
             assertTrue(!page.contains("20261207T150000"), "a findings file that is not JSON is left out");
             String report = get(own2.port(), "/files/hunts/20261207T160000/finding-1.md");
             assertTrue(report.contains("text/plain") && report.endsWith("# Finding 1: CURATOR-621\n"), report);
