@@ -94,8 +94,8 @@ final class ClientPauseNemesis implements Nemesis {
         });
     }
 
-    /** What the history says of a pause: the fault and the client it stopped. */
-    private static Map<String, Object> whom(Fault fault, ClientHandle h) {
+    /** What the history says of a fault on one client: the fault and the client (a pause's, an interrupt's). */
+    static Map<String, Object> whom(Fault fault, ClientHandle h) {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("fault", fault.kind().wireName());
         value.put("target", fault.target());

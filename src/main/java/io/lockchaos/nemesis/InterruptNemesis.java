@@ -4,7 +4,6 @@ import io.lockchaos.client.ClientHandle;
 import io.lockchaos.fault.Fault;
 import io.lockchaos.fault.FaultKind;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -36,12 +35,7 @@ final class InterruptNemesis implements Nemesis {
                         + " whose threads an interrupt cannot reach");
             }
             if (h.interrupt(thenRelease)) {
-                Map<String, Object> value = new LinkedHashMap<>();
-                value.put("fault", fault.kind().wireName());
-                value.put("target", fault.target());
-                value.put("process", h.process());
-                value.put("worker", h.worker());
-                value.put("session", SessionNemesis.sessionOf(h));
+                Map<String, Object> value = ClientPauseNemesis.whom(fault, h);
                 value.put("release", thenRelease);
                 return new Started(value, null);
             }

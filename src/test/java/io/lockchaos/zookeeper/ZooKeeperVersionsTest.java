@@ -63,18 +63,13 @@ class ZooKeeperVersionsTest {
                 + " 3.5.3-beta,3.5.4-beta", command);
         StringBuilder out = new StringBuilder();
         com.fasterxml.jackson.databind.JsonNode rows = matrixRows(command, "zookeeper-2901", 300, out);
-        Map<String, String> outcomes = new java.util.LinkedHashMap<>();
-        for (com.fasterxml.jackson.databind.JsonNode r : rows) {
-            assertTrue(r.path("as_expected").asBoolean(), r.toString());
-            outcomes.put(r.path("version").asText(), r.path("outcome").asText());
-            String runDir = r.path("runs_stored").get(0).asText();
-            String results = Files.readString(dir.resolve(runDir).resolve("results.json"));
+        Map<String, String> outcomes = outcomes(rows, (r, run) -> {
+            String results = Files.readString(run.resolve("results.json"));
             // the sessions were negative: the servers' myids were 128 and up
-            assertTrue(Files.readString(dir.resolve(runDir).resolve("history.jsonl")).contains("\"session\":-"),
-                    runDir);
+            assertTrue(Files.readString(run.resolve("history.jsonl")).contains("\"session\":-"), run.toString());
             assertEquals(r.path("version").asText().equals("3.5.3-beta"), results.contains("\"orphan-node\""),
                     r + ": " + results);
-        }
+        });
         assertEquals(Map.of("3.5.3-beta", "invalid", "3.5.4-beta", "valid"), outcomes, out.toString());
     }
 
@@ -91,17 +86,30 @@ class ZooKeeperVersionsTest {
                 command);
         StringBuilder out = new StringBuilder();
         com.fasterxml.jackson.databind.JsonNode rows = matrixRows(command, "zookeeper-4925", 300, out);
+        Map<String, String> outcomes = outcomes(rows, (r, run) -> {
+            String results = Files.readString(run.resolve("results.json"));
+            assertEquals(r.path("version").asText().equals("3.9.3"), results.contains("\"servers-diverged\""),
+                    r + ": " + results);
+            assertFalse(results.contains("\"orphan-node\""), results);
+        });
+        assertEquals(Map.of("3.9.3", "invalid", "3.9.4", "valid"), outcomes, out.toString());
+    }
+
+    /** What a test checks of one version's row of a matrix and of that row's first stored run. */
+    private interface RowCheck {
+        void check(com.fasterxml.jackson.databind.JsonNode row, Path run) throws java.io.IOException;
+    }
+
+    /** Each row's outcome by version, every row as the workload expected and checked by {@code check}. */
+    private Map<String, String> outcomes(com.fasterxml.jackson.databind.JsonNode rows, RowCheck check)
+            throws java.io.IOException {
         Map<String, String> outcomes = new java.util.LinkedHashMap<>();
         for (com.fasterxml.jackson.databind.JsonNode r : rows) {
             assertTrue(r.path("as_expected").asBoolean(), r.toString());
             outcomes.put(r.path("version").asText(), r.path("outcome").asText());
-            String runDir = r.path("runs_stored").get(0).asText();
-            String results = Files.readString(dir.resolve(runDir).resolve("results.json"));
-            assertEquals(r.path("version").asText().equals("3.9.3"), results.contains("\"servers-diverged\""),
-                    r + ": " + results);
-            assertFalse(results.contains("\"orphan-node\""), results);
+            check.check(r, dir.resolve(r.path("runs_stored").get(0).asText()));
         }
-        assertEquals(Map.of("3.9.3", "invalid", "3.9.4", "valid"), outcomes, out.toString());
+        return outcomes;
     }
 
     /**
