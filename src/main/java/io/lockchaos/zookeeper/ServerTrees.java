@@ -59,7 +59,7 @@ final class ServerTrees {
      * @throws IllegalStateException when no server answered
      */
     static Inspection inspect(String connect, List<String> keys) throws InterruptedException {
-        List<String> servers = List.of(connect.split(","));
+        List<String> servers = servers(connect);
         List<Map<String, Node>> trees = readAll(servers, keys);
         Comparison first = Comparison.of(trees);
         if (first.diverged().isEmpty() || servers.size() == 1) {
@@ -68,6 +68,17 @@ final class ServerTrees {
         Thread.sleep(REREAD_MILLIS);
         trees = readAll(servers, keys);
         return Comparison.of(trees).lasting(first).inspection(servers, trees);
+    }
+
+    /**
+     * Each server's own connect string: {@code host:port}, with the chroot that a connect string puts after its last
+     * address ({@code a:1,b:2/app}) on every one, since it applies to all of them.
+     */
+    static List<String> servers(String connect) {
+        int slash = connect.indexOf('/');
+        String chroot = slash < 0 ? "" : connect.substring(slash);
+        String hosts = slash < 0 ? connect : connect.substring(0, slash);
+        return java.util.Arrays.stream(hosts.split(",")).map(h -> h + chroot).toList();
     }
 
     private static List<Map<String, Node>> readAll(List<String> servers, List<String> keys)

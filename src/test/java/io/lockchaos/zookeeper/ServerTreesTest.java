@@ -38,6 +38,12 @@ class ServerTreesTest {
     }
 
     @Test
+    void eachServerIsReadUnderTheConnectStringsChroot() {
+        assertEquals(List.of("a:1", "b:2", "c:3"), ServerTrees.servers("a:1,b:2,c:3"));
+        assertEquals(List.of("a:1/app/x", "b:2/app/x"), ServerTrees.servers("a:1,b:2/app/x"));
+    }
+
+    @Test
     void aServerThatCouldNotBeReadIsLeftOutOfTheComparisonAndSaid() {
         List<Map<String, ServerTrees.Node>> trees = new ArrayList<>();
         trees.add(tree(HELD));
