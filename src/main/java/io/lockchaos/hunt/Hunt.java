@@ -35,7 +35,13 @@ public final class Hunt {
     public record Effort(int shrinkRuns, int rateRuns) {
     }
 
-    private final HuntSpace space;
+    /** Run {@code i}'s test, or why there is none: a {@link HuntSpace}'s draw. */
+    @FunctionalInterface
+    interface Draws {
+        TestSpec draw(int i) throws SpecException;
+    }
+
+    private final Draws space;
     private final KnownBugs bugs;
     private final Limitations limitations = Limitations.load();
     private final List<String> curators;
@@ -45,6 +51,8 @@ public final class Hunt {
     private final Map<String, Finding> findings = new LinkedHashMap<>();
     private final Map<String, Integer> coveredRecipes = new TreeMap<>();
     private final Map<String, Integer> coveredFaults = new TreeMap<>();
+    /** Draws in a row that may fail before a hunt stops: ample for a few refused shapes, not for none that runs. */
+    static final int MAX_REFUSED_DRAWS = 20;
     private final List<String> problems = new ArrayList<>();
     private int runs;
     private long deadline;
@@ -56,6 +64,10 @@ public final class Hunt {
      */
     public Hunt(HuntSpace space, KnownBugs bugs, List<String> curators, Path dir, Effort effort,
                 PrintStream console) {
+        this((Draws) space::draw, bugs, curators, dir, effort, console);
+    }
+
+    Hunt(Draws space, KnownBugs bugs, List<String> curators, Path dir, Effort effort, PrintStream console) {
         this.space = space;
         this.bugs = bugs;
         this.curators = List.copyOf(curators);
@@ -69,12 +81,20 @@ public final class Hunt {
         deadline = System.nanoTime() + budget.toNanos();
         Files.createDirectories(dir.resolve("runs"));
         write();
+        int refusedInARow = 0;
         for (int i = 0; System.nanoTime() < deadline; i++) {
             TestSpec spec;
             try {
                 spec = space.draw(i);
+                refusedInARow = 0;
             } catch (SpecException e) {
                 problems.add("draw " + i + ": " + e.getMessage());
+                if (++refusedInARow == MAX_REFUSED_DRAWS) {
+                    // nothing asked for runs here: spinning until the budget is spent would only grow this list
+                    problems.add("stopped: " + MAX_REFUSED_DRAWS + " draws in a row gave no test that runs here");
+                    write();
+                    break;
+                }
                 continue;
             }
             ScenarioResult r;
@@ -122,6 +142,11 @@ public final class Hunt {
                 : limitations.match(sig.recipe(), sig.anomalies(), sig.faults()).orElse(null);
         say("    finding %d: %s (%s)", f.number, sig.group(), f.verdictText());
         write();
+        if (f.limitation != null) {
+            // every fault of the run is already the limitation's: its smallest test would say no more, and the
+            // budget is worth more on runs that may find a bug
+            return;
+        }
         shrink(f, r.violations());
         if (f.known == null && f.limitation == null) {
             // its smallest test may keep only the faults of a limitation: then that is what it was all along
@@ -244,9 +269,14 @@ public final class Hunt {
                 : String.join(" → ", f.signature.story())).append(".\n");
         b.append("- **Reproduce** (from the repository root):\n\n```sh\nbin/lockchaos run --workload ")
                 .append(json).append(" --check-expect\n```\n\n");
-        b.append("- **How often**: the smallest test showed it in ").append(f.reproduced).append(" of ")
-                .append(f.rateRuns).append(" runs (shrinking took ").append(f.shrinkRuns).append(" runs); ")
-                .append(f.runs.size()).append(" of the hunt's drawn runs showed it.\n");
+        if (f.limitation != null && f.shrinkRuns == 0 && f.rateRuns == 0) {
+            b.append("- **How often**: not shrunk or measured (by design from its first run); ")
+                    .append(f.runs.size()).append(" of the hunt's drawn runs showed it.\n");
+        } else {
+            b.append("- **How often**: the smallest test showed it in ").append(f.reproduced).append(" of ")
+                    .append(f.rateRuns).append(" runs (shrinking took ").append(f.shrinkRuns).append(" runs); ")
+                    .append(f.runs.size()).append(" of the hunt's drawn runs showed it.\n");
+        }
         if (!f.versions.isEmpty()) {
             b.append("- **Versions** (Curator, the smallest test once each):");
             f.versions.forEach((v, what) -> b.append(' ').append(v).append(": ").append(what).append(';'));

@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
 public final class HuntSpace {
     /** Every fault kind a hunt may draw, before a service refuses some. */
     static final List<String> KINDS = List.of("isolate-client", "pause-client", "expire", "expire-client-side", "kill",
-            "pause", "partition-halves", "isolate-server");
+            "pause", "partition-halves", "isolate-server", "interrupt");
     /** Holds as fractions of the session timeout: partitions only hurt holders that outlive one. */
     private static final double[] HOLDS = {0.05, 0.3, 1, 2};
     /**
@@ -190,6 +190,12 @@ public final class HuntSpace {
         long every = scale + 500 + r.nextInt((int) scale * 2);
         long duration = Math.max(500, Math.min(every, scale / 2 + r.nextInt((int) scale * 2)));
         List<String> timeline = new ArrayList<>();
+        if (kinds.remove("interrupt")) {
+            timeline.add(interrupts(r));
+            if (kinds.isEmpty()) {
+                return timeline.get(0);
+            }
+        }
         for (long t = 500 + r.nextInt(1000); t < runMillis - 500; t += every) {
             String kind = kinds.get(r.nextInt(kinds.size()));
             String target = target(kind, byRole, r);
@@ -197,6 +203,19 @@ public final class HuntSpace {
                     + (kind.startsWith("expire") ? "" : " for " + duration + "ms"));
         }
         return String.join("; ", timeline);
+    }
+
+    /**
+     * Interrupts of waiters, again and again over the run: one interrupt at a set time rarely meets a waiter's request
+     * on the wire, and right after a release, when waiters resend their acquire, is where it most often does (how the
+     * bug zoo's Redisson interrupt bugs show); half the time the interrupted client then unlocks as a {@code finally}
+     * would.
+     */
+    private static String interrupts(SplittableRandom r) {
+        long every = List.of(60L, 150L, 400L).get(r.nextInt(3));
+        return "every " + every + "ms interrupt " + (r.nextBoolean() ? "waiter" : "next-waiter")
+                + (r.nextBoolean() ? " release=1" : "") + (r.nextInt(4) == 0 ? "" : " after_release=1 delay_us="
+                + List.of(0, 500, 2000).get(r.nextInt(3))) + " from 1s";
     }
 
     /** Mostly the holder for client faults; any role, or every server, for server faults. */

@@ -4,11 +4,14 @@ import io.lockchaos.core.SpecException;
 import io.lockchaos.core.TestSpec;
 import io.lockchaos.core.TestSpecs;
 import io.lockchaos.fault.FaultEvent;
+import io.lockchaos.fault.FaultKind;
 import io.lockchaos.fault.Schedule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -103,6 +106,20 @@ public final class ScheduleShrinker {
         List<Candidate> out = new ArrayList<>();
         Schedule schedule = s.schedule();
         List<FaultEvent> events = schedule.events();
+        // a schedule of many faults (an 'every 60ms' line is hundreds) shrinks by whole kinds and halves first: one
+        // fault at a time would spend the budget before it got anywhere
+        Set<FaultKind> kinds = new LinkedHashSet<>();
+        events.forEach(e -> kinds.add(e.fault().kind()));
+        for (FaultKind k : kinds.size() > 1 ? kinds : Set.<FaultKind>of()) {
+            List<FaultEvent> without = events.stream().filter(e -> e.fault().kind() != k).toList();
+            add(out, "drop every '" + k.wireName() + "' fault", s, Map.of("nemesis", text(without)));
+        }
+        if (events.size() > 3) {
+            add(out, "drop the later half of the faults", s,
+                    Map.of("nemesis", text(events.subList(0, events.size() / 2))));
+            add(out, "drop the earlier half of the faults", s,
+                    Map.of("nemesis", text(events.subList(events.size() / 2, events.size()))));
+        }
         for (int i = events.size() - 1; i >= 0 && events.size() > 1; i--) {
             List<FaultEvent> fewer = new ArrayList<>(events);
             FaultEvent gone = fewer.remove(i);

@@ -77,7 +77,7 @@ class HuntSpaceTest {
         }
         assertTrue(recipes.size() >= 25, "most recipes drawn in 150 runs: " + recipes);
         assertTrue(faults.containsAll(EnumSet.of(FaultKind.KILL, FaultKind.PAUSE, FaultKind.ISOLATE_CLIENT,
-                FaultKind.PAUSE_CLIENT, FaultKind.EXPIRE, FaultKind.PARTITION_HALVES)), "faults drawn: " + faults);
+                FaultKind.PAUSE_CLIENT, FaultKind.EXPIRE, FaultKind.PARTITION_HALVES, FaultKind.INTERRUPT)), "faults drawn: " + faults);
     }
 
     private static Map<String, Object> withoutNameAndSeed(TestSpec s) {

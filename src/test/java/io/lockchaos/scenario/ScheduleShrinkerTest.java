@@ -61,6 +61,17 @@ class ScheduleShrinkerTest {
     }
 
     @Test
+    void hundredsOfRepeatedFaultsGoByKindAndByHalvesNotOneByOne() throws Exception {
+        TestSpec failing = spec("every 60ms interrupt waiter from 1s; at 2s isolate holder for 4s", 4, 12);
+        assertTrue(failing.schedule().events().size() > 150, "the every line is that many faults");
+        ScheduleShrinker.Outcome out = new ScheduleShrinker(1, 40, step -> { }).shrink(failing,
+                ScheduleShrinkerTest::bug);
+        assertEquals(1, out.spec().schedule().events().size(), out.spec().schedule().timeline().toString());
+        assertTrue(out.runs() < 15, "runs: " + out.runs() + " " + out.steps());
+        assertEquals("drop every 'interrupt' fault", out.steps().get(0).change());
+    }
+
+    @Test
     void noCandidateIsTriedTwice() throws Exception {
         TestSpec s = spec("at 1s isolate holder for 4s", 4, 12);
         java.util.List<String> changes = ScheduleShrinker.candidates(s).stream().map(c -> c.change()).toList();
