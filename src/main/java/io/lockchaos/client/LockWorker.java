@@ -343,13 +343,17 @@ public final class LockWorker implements Runnable {
                     acquiring(false);
                 }
             } catch (InterruptedException e) {
-                if (interruptedByNemesis(client, acq, e)) {
+                Interrupted i = interruptedByNemesis(client, acq, e);
+                if (i != Interrupted.NO) {
+                    client = i == Interrupted.RETIRE ? retire(client) : client;
                     continue;
                 }
                 recorder.complete(acq, OpType.INFO, null, "interrupted");
                 return;
             } catch (Exception e) {
-                if (interruptedByNemesis(client, acq, e)) {
+                Interrupted i = interruptedByNemesis(client, acq, e);
+                if (i != Interrupted.NO) {
+                    client = i == Interrupted.RETIRE ? retire(client) : client;
                     continue;
                 }
                 recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
@@ -426,11 +430,12 @@ public final class LockWorker implements Runnable {
      * is {@link java.util.concurrent.locks.Lock}'s promise, so a lock the library took for it anyway shows later as
      * held by nobody. Any other exception leaves the outcome unknown, and the worker goes on as a new process. With
      * the fault's {@code release=1} the worker then releases once, as a {@code finally} block would. It keeps its
-     * client either way, as an application keeps its lock client when one task is cancelled.
+     * client either way, as an application keeps its lock client when one task is cancelled, unless that release's
+     * outcome is unknown: then the process ends as after any such release.
      */
-    private boolean interruptedByNemesis(LockClient client, Op acq, Exception e) {
+    private Interrupted interruptedByNemesis(LockClient client, Op acq, Exception e) {
         if (handle == null || !handle.takeInterrupt()) {
-            return false;
+            return Interrupted.NO;
         }
         boolean saysInterrupted = false;
         for (Throwable t = e; t != null && !saysInterrupted; t = t.getCause()) {
@@ -444,11 +449,14 @@ public final class LockWorker implements Runnable {
             process += workers; // an indeterminate op ends its process; the client stays
             handle.process(process);
         }
-        if (handle.releaseAfterInterrupt()) {
-            released(client, mode, true);
+        if (handle.releaseAfterInterrupt() && !released(client, mode, true)) {
+            return Interrupted.RETIRE;
         }
-        return true;
+        return Interrupted.GO_ON;
     }
+
+    /** Whether an acquire ended by the nemesis' interrupt, and whether its process must then retire. */
+    private enum Interrupted { NO, GO_ON, RETIRE }
 
     /** Sleeps the cycle's pause; false when interrupted. */
     private static boolean pauseBefore(Cycle cycle) {
