@@ -199,7 +199,11 @@ public final class HuntSpace {
         for (long t = 500 + r.nextInt(1000); t < runMillis - 500; t += every) {
             String kind = kinds.get(r.nextInt(kinds.size()));
             String target = target(kind, byRole, r);
-            timeline.add("at " + t + "ms " + kind + (target.isEmpty() ? "" : " " + target)
+            // some cut clients lose only the answers: what they send still takes (a lost response), which matters
+            // most to a release
+            String options = kind.equals("isolate-client") && (target.equals("releaser") ? r.nextBoolean()
+                    : r.nextInt(3) == 0) ? " one_way=1" : "";
+            timeline.add("at " + t + "ms " + kind + (target.isEmpty() ? "" : " " + target) + options
                     + (kind.startsWith("expire") ? "" : " for " + duration + "ms"));
         }
         return String.join("; ", timeline);
@@ -233,6 +237,9 @@ public final class HuntSpace {
         double x = r.nextDouble();
         if (kind.equals("pause-client")) {
             return x < 0.8 ? "holder" : "random";
+        }
+        if (kind.equals("isolate-client")) {
+            return x < 0.55 ? "holder" : x < 0.7 ? "releaser" : x < 0.85 ? "next-waiter" : "random";
         }
         return x < 0.7 ? "holder" : x < 0.85 ? "next-waiter" : "random";
     }

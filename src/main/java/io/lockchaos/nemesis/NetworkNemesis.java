@@ -103,14 +103,20 @@ final class NetworkNemesis implements Nemesis {
         List<ServerNode> shuffled = ctx.shuffled(ctx.cluster().nodes());
         List<ServerNode> servers = shuffled.subList(0, (int) Math.min(shuffled.size(), fault.option("servers",
                 shuffled.size())));
+        // one_way=1: only what the servers send the client is lost, so its requests still reach them and take (a
+        // release whose answer is lost; a session the servers see alive while the client hears nothing)
+        boolean answersOnly = fault.option("one_way", 0) == 1;
         ClientHandle c;
         if (fault.target().equals("releaser")) {
-            c = cutAtRelease(ctx, servers, tag);
+            c = cutAtRelease(ctx, servers, answersOnly, tag);
         } else {
             c = ctx.client(fault.target());
             for (ServerNode n : servers) {
-                ctx.network().blackhole(ProxyNetwork.clientProxy(c.worker(), n), tag);
+                cutClient(ctx.network(), ProxyNetwork.clientProxy(c.worker(), n), answersOnly, tag);
             }
+        }
+        if (answersOnly) {
+            value.put("one_way", true);
         }
         value.put("process", c.process());
         value.put("worker", c.worker());
@@ -123,10 +129,20 @@ final class NetworkNemesis implements Nemesis {
 
     /**
      * Cuts the next worker to start a release off from {@code servers}, in its own thread at its release point, so
-     * that the release itself meets the cut (a lock node a release could not delete: the CURATOR-486 family).
+     * that the release itself meets the cut (a lock node a release could not delete: the CURATOR-486 family), or
+     * with {@code answersOnly} loses the release's answer while the release itself takes.
      */
-    private static ClientHandle cutAtRelease(NemesisContext ctx, List<ServerNode> servers, String tag)
+    private static void cutClient(ProxyNetwork network, String proxy, boolean answersOnly, String tag)
             throws IOException {
+        if (answersOnly) {
+            network.blackhole(proxy, ToxicDirection.DOWNSTREAM, tag); // what the server sends is the downstream
+        } else {
+            network.blackhole(proxy, tag);
+        }
+    }
+
+    private static ClientHandle cutAtRelease(NemesisContext ctx, List<ServerNode> servers, boolean answersOnly,
+                                             String tag) throws IOException {
         java.util.concurrent.atomic.AtomicReference<ClientHandle> who = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<IOException> problem =
                 new java.util.concurrent.atomic.AtomicReference<>();
@@ -134,7 +150,7 @@ final class NetworkNemesis implements Nemesis {
             who.set(h);
             try {
                 for (ServerNode n : servers) {
-                    ctx.network().blackhole(ProxyNetwork.clientProxy(h.worker(), n), tag);
+                    cutClient(ctx.network(), ProxyNetwork.clientProxy(h.worker(), n), answersOnly, tag);
                 }
             } catch (IOException e) {
                 problem.set(e);

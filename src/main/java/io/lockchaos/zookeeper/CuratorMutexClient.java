@@ -1,5 +1,6 @@
 package io.lockchaos.zookeeper;
 
+import io.lockchaos.api.DangerPoint;
 import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Grant;
 import java.time.Duration;
@@ -49,8 +50,18 @@ public final class CuratorMutexClient implements LockClient {
 
     @Override
     public boolean release() throws Exception {
+        return release(() -> { });
+    }
+
+    /**
+     * The danger point is between the check and Curator's release: a pause there is a pause inside the release, and
+     * a fault at the release point (the releaser cut off, or its answers lost) meets Curator's delete, not the check.
+     */
+    @Override
+    public boolean release(DangerPoint danger) throws Exception {
         String path = mutex.path();
         boolean present = path != null && client.checkExists().forPath(path) != null;
+        danger.reach();
         mutex.release();
         return present;
     }

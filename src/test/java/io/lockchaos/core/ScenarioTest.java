@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.cli.Main;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -76,6 +77,35 @@ class ScenarioTest {
         assertTrue(leaks.get("stats").get("acquires_after_marker").asLong() >= 1, "and a probe after the heal");
         String history = java.nio.file.Files.readString(dir.resolve("release-cut/latest/history.jsonl"));
         assertTrue(history.contains("\"target\":\"releaser\",\"process\""), "the cut met a release");
+    }
+
+    /**
+     * A release whose answer is lost (one_way=1 at the release point): its delete takes while the releaser hears
+     * nothing, so another process is granted before the release completes, after the cut ends, on the same session.
+     */
+    @Test
+    void aReleaseWhoseAnswerIsLostTakesWhileTheReleaserWaits() throws Exception {
+        JsonNode r = run("release-answer-lost.json", 0);
+        assertEquals("valid", r.get("verdict").asText());
+        List<JsonNode> ops = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(dir.resolve("release-answer-lost/latest/history.jsonl"))) {
+            ops.add(new ObjectMapper().readTree(line));
+        }
+        JsonNode cut = ops.stream().filter(o -> o.path("f").asText().equals("partition")
+                && o.path("type").asText().equals("ok")).findFirst().orElseThrow();
+        assertTrue(cut.path("value").path("one_way").asBoolean(), cut.toString());
+        int releaser = cut.path("value").path("process").asInt();
+        long healed = ops.stream().filter(o -> o.path("f").asText().equals("stop")
+                && o.path("type").asText().equals("ok")).findFirst().orElseThrow().path("time").asLong();
+        JsonNode released = ops.stream().filter(o -> o.path("process").asInt(-1) == releaser
+                && o.path("f").asText().equals("release") && o.path("time").asLong() > cut.path("time").asLong()
+                && !o.path("type").asText().equals("invoke")).findFirst().orElseThrow();
+        assertEquals("ok", released.path("type").asText(), "the same session's release completed: " + released);
+        assertTrue(released.path("time").asLong() > healed, "it heard only after the cut ended");
+        assertTrue(ops.stream().anyMatch(o -> o.path("f").asText().equals("acquire") && o.path("type").asText()
+                .equals("ok") && o.path("process").asInt() != releaser && o.path("time").asLong() > cut.path("time")
+                .asLong() && o.path("time").asLong() < healed), "another process was granted during the cut: the"
+                + " delete reached the servers");
     }
 
     /** The README's first finding, run as the README writes it (the documentation's tests leave it to this one). */

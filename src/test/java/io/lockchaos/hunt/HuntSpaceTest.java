@@ -54,6 +54,7 @@ class HuntSpaceTest {
         HuntSpace again = new HuntSpace(everyRecipe(), List.of("5.4.0", "linked"), "stop-on-suspended", 7, zoo);
         Set<String> recipes = new HashSet<>();
         Set<FaultKind> faults = EnumSet.noneOf(FaultKind.class);
+        Set<String> cuts = new HashSet<>();
         Set<Map<String, Object>> zooKeys = new HashSet<>();
         for (TestSpec z : zoo) {
             zooKeys.add(withoutNameAndSeed(z));
@@ -69,6 +70,9 @@ class HuntSpaceTest {
                         + " lease: " + s.toMap());
             }
             s.schedule().events().forEach(e -> faults.add(e.fault().kind()));
+            s.schedule().events().stream().filter(e -> e.fault().kind() == FaultKind.ISOLATE_CLIENT)
+                    .forEach(e -> cuts.add(e.fault().target() + (e.fault().option("one_way", 0) == 1 ? " one_way"
+                            : "")));
             if (s.recipe().curator()) {
                 assertTrue(Set.of("5.4.0", "linked").contains(String.valueOf(s.toMap().get("curator"))),
                         s.toMap().toString());
@@ -78,6 +82,7 @@ class HuntSpaceTest {
         assertTrue(recipes.size() >= 25, "most recipes drawn in 150 runs: " + recipes);
         assertTrue(faults.containsAll(EnumSet.of(FaultKind.KILL, FaultKind.PAUSE, FaultKind.ISOLATE_CLIENT,
                 FaultKind.PAUSE_CLIENT, FaultKind.EXPIRE, FaultKind.PARTITION_HALVES, FaultKind.INTERRUPT)), "faults drawn: " + faults);
+        assertTrue(cuts.containsAll(Set.of("holder", "releaser one_way", "holder one_way")), "client cuts: " + cuts);
     }
 
     private static Map<String, Object> withoutNameAndSeed(TestSpec s) {
