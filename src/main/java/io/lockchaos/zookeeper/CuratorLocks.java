@@ -1,7 +1,8 @@
 package io.lockchaos.zookeeper;
 
-import io.lockchaos.api.LockClient;
+import io.lockchaos.api.DangerPoint;
 import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,9 +56,12 @@ public final class CuratorLocks {
 
             @Override
             public boolean release() throws Exception {
-                boolean present = exists(client, node);
-                m.release();
-                return present;
+                return releaseOutcome(() -> { }) != Release.GONE;
+            }
+
+            @Override
+            public Release releaseOutcome(DangerPoint danger) throws Exception {
+                return CheckedRelease.run(() -> exists(client, node), danger, m::release);
             }
 
             @Override
@@ -91,10 +95,15 @@ public final class CuratorLocks {
 
             @Override
             public boolean release() throws Exception {
-                boolean present = exists(client, path + "/leases/" + lease.getNodeName());
-                sem.returnLease(lease);
+                return releaseOutcome(() -> { }) != Release.GONE;
+            }
+
+            @Override
+            public Release releaseOutcome(DangerPoint danger) throws Exception {
+                Lease held = lease;
                 lease = null;
-                return present;
+                return CheckedRelease.run(() -> exists(client, path + "/leases/" + held.getNodeName()), danger,
+                        () -> sem.returnLease(held));
             }
 
             @Override
@@ -131,9 +140,12 @@ public final class CuratorLocks {
 
             @Override
             public boolean release() throws Exception {
-                boolean present = exists(client, lockPath(lock));
-                lock.release();
-                return present;
+                return releaseOutcome(() -> { }) != Release.GONE;
+            }
+
+            @Override
+            public Release releaseOutcome(DangerPoint danger) throws Exception {
+                return CheckedRelease.run(() -> exists(client, lockPath(lock)), danger, lock::release);
             }
 
             @Override
@@ -191,12 +203,18 @@ public final class CuratorLocks {
 
             @Override
             public boolean release() throws Exception {
-                boolean present = true;
-                for (CuratorMutexClient.ExposedMutex x : mutexes) {
-                    present &= exists(client, x.path());
-                }
-                m.release();
-                return present;
+                return releaseOutcome(() -> { }) != Release.GONE;
+            }
+
+            @Override
+            public Release releaseOutcome(DangerPoint danger) throws Exception {
+                return CheckedRelease.run(() -> {
+                    boolean present = true;
+                    for (CuratorMutexClient.ExposedMutex x : mutexes) {
+                        present &= exists(client, x.path());
+                    }
+                    return present;
+                }, danger, m::release);
             }
 
             @Override

@@ -1,8 +1,8 @@
 package io.lockchaos.zookeeper;
 
 import io.lockchaos.api.DangerPoint;
-import io.lockchaos.api.LockClient;
 import io.lockchaos.api.Grant;
+import io.lockchaos.api.LockClient;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -53,17 +53,17 @@ public final class CuratorMutexClient implements LockClient {
         return release(() -> { });
     }
 
-    /**
-     * The danger point is between the check and Curator's release: a pause there is a pause inside the release, and
-     * a fault at the release point (the releaser cut off, or its answers lost) meets Curator's delete, not the check.
-     */
     @Override
     public boolean release(DangerPoint danger) throws Exception {
+        return releaseOutcome(danger) != Release.GONE;
+    }
+
+    /** See {@link CheckedRelease}: the check, then the danger point, then Curator's release whatever the check did. */
+    @Override
+    public Release releaseOutcome(DangerPoint danger) throws Exception {
         String path = mutex.path();
-        boolean present = path != null && client.checkExists().forPath(path) != null;
-        danger.reach();
-        mutex.release();
-        return present;
+        return CheckedRelease.run(() -> path != null && client.checkExists().forPath(path) != null, danger,
+                mutex::release);
     }
 
     @Override
