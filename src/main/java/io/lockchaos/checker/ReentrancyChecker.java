@@ -81,7 +81,8 @@ public final class ReentrancyChecker implements Checker {
                 continue; // a refused release of a lock one does not hold is the recipe doing its job
             }
             strays++;
-            if (recipe.ownerRelease()) {
+            if (recipe.ownerRelease() && s.outcome() == OpType.OK) {
+                // only a release the recipe said it made: one whose outcome is unknown may have been refused
                 Op interrupted = interruptedAcquireBefore(h, s);
                 anomalies.add(Anomaly.of(AnomalyKind.RELEASE_BY_NON_HOLDER, s.key(), interrupted == null
                         ? List.of(s.invokeIndex()) : List.of(s.invokeIndex(), interrupted.index()),

@@ -115,17 +115,25 @@ final class EtcdLock implements LockClient, TransactionalSet {
         }
         key = r.getKey();
         long answered = r.getHeader().getRevision();
-        List<KeyValue> now = get(client.getKVClient().get(key), requestTimeout).getKvs();
+        List<KeyValue> now;
+        try {
+            now = get(client.getKVClient().get(key), requestTimeout).getKvs();
+        } catch (InterruptedException e) {
+            // the lock is held: an interrupt now must not make the acquire say otherwise (a Lock that throws
+            // InterruptedException holds nothing), so the grant stands with the answer's revision, interrupt kept
+            Thread.currentThread().interrupt();
+            now = null;
+        }
         // the token is the key's create revision, read back: the answer's header is the server's last read while
         // it waited, not the key's creation; a key already gone keeps the answer's revision, which no write
         // conditioned on the key can match
-        token = now.isEmpty() ? answered : now.get(0).getCreateRevision();
+        token = now == null || now.isEmpty() ? answered : now.get(0).getCreateRevision();
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("lease", Long.toHexString(lease));
         facts.put("ttl_s", ttlSeconds);
         facts.put("create_revision", token);
         facts.put("tries", tries);
-        if (now.isEmpty() && goneAt(key, answered)) {
+        if (now != null && now.isEmpty() && goneAt(key, answered)) {
             facts.put("node_gone", true); // granted on a key etcd had deleted before it answered (issue 11456)
         }
         tries = 0;
@@ -180,7 +188,8 @@ final class EtcdLock implements LockClient, TransactionalSet {
         token = -1;
         holding = 0;
         if (k == null) {
-            throw new IllegalStateException("release without a hold");
+            // nothing to release: an application's finally after an acquire that threw (interrupted, timed out)
+            return false;
         }
         try {
             // the key is ours only while its create revision is our token: a key of the same name made since (on
