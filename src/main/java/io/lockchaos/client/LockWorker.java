@@ -54,6 +54,11 @@ public final class LockWorker implements Runnable {
      */
     private volatile boolean revoked;
     private volatile int process;
+    /** The process the current client was opened for. */
+    private volatile int clientOpenedFor = -1;
+    private boolean keepAfterUnknown;
+    /** Set by an acquire or a last release whose outcome is unknown, for the retirement that follows it. */
+    private boolean unknownWithoutHold;
     private volatile String openFailure;
     /** The transaction's add that the next release commits (a lock that keeps its data), or null. */
     private Op awaitingCommit;
@@ -102,6 +107,26 @@ public final class LockWorker implements Runnable {
     /** The worker's current process number (it changes after an indeterminate op). */
     public int process() {
         return process;
+    }
+
+    /**
+     * The process the client opened for process {@code openedFor} now acts for: the worker's current one while it
+     * keeps that client (see {@link #keepClientAfterUnknownRelease}), else {@code openedFor}, whose client is gone.
+     */
+    public int processOfClient(int openedFor) {
+        return openedFor == clientOpenedFor ? process : openedFor;
+    }
+
+    /**
+     * After an acquire, or a last release, whose outcome is unknown the process ends, as after any indeterminate op,
+     * but its client goes on for the next process instead of being closed ({@code after_unknown keep-client}): an
+     * application keeps its one lock client when a call fails, so a session whose release went unanswered lives on,
+     * and with it whatever the release left behind (CURATOR-678). A process that may still hold the lock (its write
+     * or a nested release unknown) closes its client still: no later process of the worker would release that hold.
+     */
+    public LockWorker keepClientAfterUnknownRelease(boolean keep) {
+        this.keepAfterUnknown = keep;
+        return this;
     }
 
     /** Records {@code mode} (read or write) on every acquire and release, for read/write locks. */
@@ -357,6 +382,7 @@ public final class LockWorker implements Runnable {
                     continue;
                 }
                 recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
+                unknownWithoutHold = true;
                 client = retire(client);
                 continue;
             }
@@ -575,6 +601,7 @@ public final class LockWorker implements Runnable {
         }
         recorder.complete(acq, OpType.OK, g.toValue(), null);
         if (!released(writer, "write")) {
+            unknownWithoutHold = false; // it holds the read lock still
             return Downgrade.RETIRE;
         }
         try {
@@ -617,6 +644,7 @@ public final class LockWorker implements Runnable {
         } catch (Exception e) {
             recorder.complete(rel, OpType.INFO, null, String.valueOf(e));
             committed(OpType.INFO, "the commit's outcome is unknown: " + e);
+            unknownWithoutHold = last;
             return false;
         }
     }
@@ -651,6 +679,7 @@ public final class LockWorker implements Runnable {
     private LockClient open() {
         for (int i = 1; ; i++) {
             try {
+                clientOpenedFor = process;
                 current = clients.apply(process);
                 return current;
             } catch (RuntimeException e) {
@@ -677,12 +706,16 @@ public final class LockWorker implements Runnable {
 
     /** Lets the retired process's client go (closing its session) and opens one for the next process, or null. */
     private LockClient retire(LockClient old) {
-        old.close();
+        boolean keep = keepAfterUnknown && unknownWithoutHold;
+        unknownWithoutHold = false;
+        if (!keep) {
+            old.close();
+        }
         phase(ClientHandle.Phase.IDLE);
         process += workers;
         if (handle != null) {
             handle.process(process);
         }
-        return open();
+        return keep ? old : open();
     }
 }

@@ -216,6 +216,11 @@ public final class Keys {
                     + " `retire` (Jepsen's way: the add is info, nobody adds it again), `retry` (the tutorial's: the"
                     + " worker adds the same element again in a new hold until one is acknowledged) or"
                     + " `retry_if_absent` (the retry adds it only when its read lacks it; see Database work)"),
+            key("after_unknown", Type.TEXT, "retire", Long.MIN_VALUE, Long.MAX_VALUE,
+                    "--after-unknown", "after an acquire, or a last release, whose outcome is unknown (it threw):"
+                    + " `retire` (the process ends and its client closes, its session with it) or `keep-client` (the"
+                    + " process ends, and its client, session and all, goes on for the next one, as an application"
+                    + " keeps its one lock client when a call fails; see `release-cut-kept-client.json`)"),
             key("curator", Type.TEXT, ClientSpec.LINKED, "--curator", "`linked`: the Curator lockchaos is built with"
                     + " (5.9.0), clients in the runner's JVM; a version (e.g. `5.4.0`): clients in a client agent on"
                     + " that Curator, resolved from Maven Central (see Curator versions); with `lock_class`, that"

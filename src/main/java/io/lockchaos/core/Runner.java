@@ -501,9 +501,10 @@ public final class Runner {
             ClientHandle handle = ctx.clients().worker(worker);
             LockWorker[] self = new LockWorker[1];
             LockWorker lw = new LockWorker(rec, key, worker, spec.clients().count(),
-                    // a retired process's old session keeps its own process number and no longer steers the worker
-                    p -> sessions.client(connect, key, read, allKeys(), () -> p, st -> {
-                        if (self[0].process() == p) {
+                    // a retired process's old session keeps its own process number and no longer steers the worker,
+                    // unless the worker kept that client (after_unknown keep-client): then it is the worker's
+                    p -> sessions.client(connect, key, read, allKeys(), () -> self[0].processOfClient(p), st -> {
+                        if (self[0].processOfClient(p) == self[0].process()) {
                             self[0].onState(st);
                         }
                     }, handle),
@@ -511,7 +512,8 @@ public final class Runner {
             self[0] = lw;
             lw.startTogether(ready);
             lw.clientMode(spec.clients().mode()).reentryDepth(spec.clients().reentryDepth()).handle(handle)
-                    .openTries((int) spec.number("open_tries"));
+                    .openTries((int) spec.number("open_tries"))
+                    .keepClientAfterUnknownRelease(spec.text("after_unknown").equals("keep-client"));
             if (spec.recipe().readWrite()) {
                 lw.mode(read ? "read" : "write");
                 if (!read && spec.workload().downgradePct() > 0) {

@@ -447,6 +447,10 @@ public final class TestSpecs {
                 throw new IllegalArgumentException("after_unknown_commit: " + s.afterUnknownCommit().wireName()
                         + " adds again what a commit to a database may have taken: it needs protected_data postgres");
             }
+            if (!List.of("retire", "keep-client").contains(s.text("after_unknown"))) {
+                throw new IllegalArgumentException("after_unknown: expected retire or keep-client, got '"
+                        + s.text("after_unknown") + "'");
+            }
             if (!s.dataReplication().equals("none") && data == null) {
                 throw new IllegalArgumentException("data_replication: replicates the protected data in a database:"
                         + " it needs protected_data postgres");

@@ -25,10 +25,12 @@ public final class CuratorLockFactory extends RecipeFactory {
         // No ensemble tracker: Curator's (on by default) replaces the connect string with the client addresses of the
         // servers' configuration when it changes, and a reconfiguration (membership faults) would move every client
         // off its own proxies, where client faults are made, onto the servers directly.
+        CuratorSettings settings = CuratorSettings.of(ctx.settings());
         CuratorFramework c = CuratorFrameworkFactory.builder().connectString(ctx.connectString())
                 .sessionTimeoutMs((int) ctx.sessionTimeout().toMillis())
-                .connectionTimeoutMs((int) ctx.connectionTimeout().toMillis())
-                .retryPolicy(new RetryNTimes(3, 100)).ensembleTracker(false).build();
+                .connectionTimeoutMs(settings.connectionTimeoutMillis(ctx.connectionTimeout().toMillis()))
+                .retryPolicy(new RetryNTimes(settings.retryTimes(), settings.retrySleepMillis()))
+                .ensembleTracker(false).build();
         SessionOfState current = new SessionOfState();
         ctx.zookeeper(() -> handle(c));
         ctx.session(() -> {

@@ -1,5 +1,6 @@
 package io.lockchaos.zookeeper;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockchaos.agent.VersionResolver;
 import io.lockchaos.api.Backend;
 import io.lockchaos.api.LockFactory;
@@ -174,7 +175,26 @@ public final class ZooKeeperService implements LockService {
     @Override
     public String refusal(ServiceSpec s) {
         return ServiceSpec.first(releaseProblem(s), serverIdProblem(s), reapingProblem(s), diskProblem(s),
-                membershipProblem(s), s.firstRefusedFault(f -> clockProblem(s, f)));
+                membershipProblem(s), curatorSettingsProblem(s), s.firstRefusedFault(f -> clockProblem(s, f)));
+    }
+
+    /** A Curator recipe's retries and connection timeout out of range ({@link CuratorSettings}), or null. */
+    private static String curatorSettingsProblem(ServiceSpec s) {
+        String text = String.valueOf(s.setting("lock_settings"));
+        if (!s.recipe().curator() || text.isBlank() || text.equals("null")) {
+            return null;
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        try {
+            new ObjectMapper().readTree(text).fields()
+                    .forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+            CuratorSettings.of(settings);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        } catch (IOException e) {
+            return null; // not JSON: the workload's own check of lock_settings says so
+        }
     }
 
     /** ZooKeeper's keys, disk faults and membership changes, on a run of another service. */

@@ -39,7 +39,7 @@ class TestSpecsTest {
         assertEquals(List.of("name", "recipe", "lock_class", "lock_jar", "lock_promises", "lock_backend", "library_version", "lock_settings", "nodes", "clients", "keys", "time_s", "hold_ms", "acquire_timeout_ms",
                 "session_timeout_ms", "tick_ms", "seed", "client_mode", "reentry_depth", "warmup_s", "hold_max_ms",
                 "try_acquire_pct", "read_pct", "downgrade_pct", "rate", "nemesis", "quiesce_ms", "proxy", "partitioner", "expect",
-                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "data_replication", "after_unknown_commit", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
+                "cluster", "hosts", "client_hosts", "ssh_user", "ssh_key", "ssh_port", "ssh_known_hosts", "ssh_accept_new", "lease_ms", "redis_appendonly", "redis_timeout_ms", "pg_replication", "protected_data", "data_fencing", "data_replication", "after_unknown_commit", "after_unknown", "curator", "client_agents", "zookeeper", "first_server_id", "expect_by_curator", "expect_by_zookeeper", "expect_anomalies", "expect_no_anomalies", "acquire_slack_ms",
                 "expect_memory_growth_mb",
                 "open_tries", "stall_ms", "container_check_ms"),
                 List.copyOf(TestSpec.DEFAULTS.toMap().keySet()));
@@ -82,6 +82,19 @@ class TestSpecsTest {
                     TestSpec.DEFAULTS, e.getKey())), e.getKey().toString());
             assertEquals(e.getValue(), x.getMessage());
         }
+    }
+
+    @Test
+    void afterAnUnknownReleaseAndCuratorsRetriesAreCheckedWithTheirKeys() throws Exception {
+        assertEquals("keep-client", TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("after_unknown", "keep-client"))).text("after_unknown"));
+        SpecException e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w",
+                TestSpec.DEFAULTS, Map.of("after_unknown", "keep"))));
+        assertEquals("w: after_unknown: expected retire or keep-client, got 'keep'", e.getMessage());
+        e = assertThrows(SpecException.class, () -> TestSpecs.validate("w", TestSpecs.with("w", TestSpec.DEFAULTS,
+                Map.of("recipe", "reentrant-mutex", "lock_settings", "{\"connection_timeout_ms\": 0}"))));
+        assertEquals("w: lock_settings: connection_timeout_ms: expected a whole number from 1 to 600000, got '0'",
+                e.getMessage());
     }
 
     @Test
