@@ -147,12 +147,13 @@ public final class Hunt {
             // budget is worth more on runs that may find a bug
             return;
         }
-        shrink(f, r.violations());
+        Set<AnomalyKind> target = limitations.shrinkTarget(r.violations());
+        shrink(f, target);
         if (f.known == null && f.limitation == null) {
             // its smallest test may keep only the faults of a limitation: then that is what it was all along
             f.limitation = limitations.match(sig.recipe(), sig.anomalies(), f.minimalFaults()).orElse(null);
         }
-        measure(f, r.violations());
+        measure(f, target);
         write();
     }
 

@@ -60,6 +60,21 @@ final class Limitations {
         return limitations;
     }
 
+    /**
+     * What a finding's smallest test must still show: of {@code shown}, the anomalies no limitation brings about (a
+     * leak, a token regression), when there are any; else all of them. A run that mixes a by-design fault with the
+     * cause of a real anomaly would otherwise shrink to the by-design fault alone, which still shows two holders.
+     */
+    Set<AnomalyKind> shrinkTarget(Set<AnomalyKind> shown) {
+        Set<AnomalyKind> unexplained = EnumSet.noneOf(AnomalyKind.class);
+        for (AnomalyKind k : shown) {
+            if (limitations.stream().noneMatch(l -> l.anomalies().contains(k))) {
+                unexplained.add(k);
+            }
+        }
+        return unexplained.isEmpty() ? shown : unexplained;
+    }
+
     /** The limitation a finding of {@code recipe} with these anomalies under these faults is, if any. */
     Optional<Limitation> match(String recipe, Set<AnomalyKind> shown, Set<FaultKind> faults) {
         return limitations.stream().filter(l -> l.matches(recipe, shown, faults)).findFirst();

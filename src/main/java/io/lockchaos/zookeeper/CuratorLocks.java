@@ -24,9 +24,35 @@ public final class CuratorLocks {
     /** Reads the grant of a node this client just acquired. */
     static Grant grant(CuratorFramework client, String node) throws Exception {
         long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-        Stat s = node == null ? null : client.checkExists().forPath(node);
+        Stat s = node == null ? null : statAfterGrant(client, node);
         return new Grant(node, s == null ? -1 : s.getCzxid(), session, s == null ? 0 : s.getEphemeralOwner(),
                 node == null ? -1 : Grant.sequenceOf(node));
+    }
+
+    /**
+     * The granted node's stat, read even when the thread is interrupted meanwhile: the recipe has granted the lock,
+     * so an interrupt now must not make the acquire throw (a lock whose acquire throws InterruptedException holds
+     * nothing, and this one would hold on, re-entered by the next acquire: the hunt met it as token regressions and a
+     * leaked read lock). The interrupt is kept for the caller.
+     */
+    static Stat statAfterGrant(CuratorFramework client, String node) throws Exception {
+        boolean interrupted = false;
+        try {
+            for (int tries = 1; ; tries++) {
+                try {
+                    return client.checkExists().forPath(node);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    if (tries == 3) {
+                        return null; // the grant stands without its stat
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static boolean exists(CuratorFramework client, String node) throws Exception {

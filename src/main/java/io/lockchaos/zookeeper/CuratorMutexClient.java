@@ -40,7 +40,7 @@ public final class CuratorMutexClient implements LockClient {
             return null;
         }
         String path = mutex.path();
-        Stat stat = client.checkExists().forPath(path);
+        Stat stat = CuratorLocks.statAfterGrant(client, path);
         long session = client.getZookeeperClient().getZooKeeper().getSessionId();
         if (stat == null) {
             return new Grant(path, -1, session, 0, Grant.sequenceOf(path));
