@@ -49,6 +49,39 @@ public final class ClientContext implements LockContext {
         this.onHandle = onHandle;
     }
 
+    /**
+     * The server the client's ZooKeeper handle is connected to now, as its position in {@code connect} from 1, or 0
+     * when the lock gave no handle or it is not connected. ZooKeeper's client says its remote address only in its
+     * description ({@code ClientCnxn}'s {@code remoteserver:}); the connect string lists each server's address once.
+     */
+    public int connectedServer() {
+        Supplier<ZooKeeper> z = zookeeper;
+        ZooKeeper zk = z == null ? null : z.get();
+        if (zk == null || !zk.getState().isConnected()) {
+            return 0;
+        }
+        return serverIn(String.valueOf(zk), settings.connect());
+    }
+
+    /** The position from 1 in {@code connect} of the {@code remoteserver:} a handle's description names, or 0. */
+    static int serverIn(String description, String connect) {
+        int at = description.indexOf("remoteserver:");
+        if (at < 0 || connect == null) {
+            return 0;
+        }
+        String remote = description.substring(at + "remoteserver:".length()).split("\\s+", 2)[0];
+        String port = remote.substring(remote.lastIndexOf(':') + 1);
+        String[] servers = connect.split(",");
+        for (int i = 0; i < servers.length; i++) {
+            String s = servers[i].trim();
+            if (s.substring(s.lastIndexOf(':') + 1).equals(port) && remote.contains(s.substring(0,
+                    s.lastIndexOf(':')))) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+
     /** The session the history names: the one the lock said ({@link #session}), else its handle's, else 0. */
     public long sessionId() {
         return sessionId.getAsLong();

@@ -76,9 +76,25 @@ public final class Recorder {
 
     /** {@link #state(int, String, long)} with why it came ({@code why}, recorded when not null: a revocation's). */
     public Op state(int process, String state, long session, String why) {
+        return state(process, state, session, why, 0);
+    }
+
+    /**
+     * {@link #state(int, String, long, String)} with the server the session is connected to now ({@code server}, its
+     * position in the client's connect string from 1, recorded when above 0).
+     */
+    public Op state(int process, String state, long session, String why, int server) {
+        Map<String, Object> value = new java.util.LinkedHashMap<>();
+        value.put("state", state);
+        value.put("session", session);
+        if (why != null) {
+            value.put("why", why);
+        }
+        if (server > 0) {
+            value.put("server", server);
+        }
         try {
-            return append(OpType.OK, process, Fn.STATE, null, why == null ? Map.of("state", state, "session", session)
-                    : Map.of("state", state, "session", session, "why", why), null);
+            return append(OpType.OK, process, Fn.STATE, null, value, null);
         } catch (Stopped e) {
             return null;
         }

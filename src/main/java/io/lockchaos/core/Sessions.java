@@ -77,9 +77,11 @@ final class Sessions {
             if (agents != null) {
                 return agentClient(connect, key, read, allKeys, process, onState, handle);
             }
+            ClientContext[] self = new ClientContext[1];
             ClientContext ctx = new ClientContext(settings(connect, key, read, allKeys), process,
-                    (state, session, why) -> report(process, state, session, why, onState),
+                    (state, session, why) -> report(process, state, session, why, onState, self[0]),
                     handle == null ? null : handle::zookeeper);
+            self[0] = ctx;
             LockClient lock = factory().open(ctx);
             register(lock, ctx::sessionId);
             return closing(lock, process, ctx::sessionId);
@@ -94,12 +96,15 @@ final class Sessions {
      * Records a state a client reported and tells its worker; a revocation is told first, so that a worker that has
      * just recorded a grant either sees it and ends the hold itself or finds the state recorded after its grant.
      */
-    private void report(IntSupplier process, String state, long session, String why, Consumer<String> onState) {
+    private void report(IntSupplier process, String state, long session, String why, Consumer<String> onState,
+                        ClientContext ctx) {
         boolean revoked = LockContext.REVOKED.equals(state);
         if (revoked) {
             onState.accept(state);
         }
-        recorder.state(process.getAsInt(), state, session, why);
+        // where a session (re)connected: which server it is on now, when the lock gave its ZooKeeper handle
+        boolean connected = state.equals("CONNECTED") || state.equals("RECONNECTED");
+        recorder.state(process.getAsInt(), state, session, why, connected && ctx != null ? ctx.connectedServer() : 0);
         if (!revoked) {
             onState.accept(state);
         }
@@ -224,7 +229,7 @@ final class Sessions {
         c.clock(agent.clockFile());
         try {
             c.open(spec.recipe().wireName(), settings(connect, key, read, allKeys), process.getAsInt(),
-                    (state, about, why) -> report(process, state, about, why, onState));
+                    (state, about, why) -> report(process, state, about, why, onState, null));
         } catch (Exception e) {
             c.close();
             throw e;

@@ -94,6 +94,10 @@ class ScenarioTest {
         JsonNode cut = ops.stream().filter(o -> o.path("f").asText().equals("partition")
                 && o.path("type").asText().equals("ok")).findFirst().orElseThrow();
         assertTrue(cut.path("value").path("one_way").asBoolean(), cut.toString());
+        // each session's connection names the server it is on (1 to 3, its place in the connect string)
+        assertTrue(ops.stream().filter(o -> o.path("f").asText().equals("state")
+                && o.path("value").path("state").asText().equals("CONNECTED")).allMatch(o -> o.path("value")
+                .path("server").asInt() >= 1 && o.path("value").path("server").asInt() <= 3), "server recorded");
         int releaser = cut.path("value").path("process").asInt();
         long healed = ops.stream().filter(o -> o.path("f").asText().equals("stop")
                 && o.path("type").asText().equals("ok")).findFirst().orElseThrow().path("time").asLong();
