@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {RunCommand.class, ReplayCommand.class, ShrinkCommand.class, CheckCommand.class,
             ReportCommand.class, MatrixCommand.class, CompareCommand.class, GenCommand.class, BenchCommand.class,
             ServeCommand.class, ToxiproxyServerCommand.class, ExportCommand.class, SuiteCommand.class, SshLabCommand.class,
-            HuntCommand.class,
+            HuntCommand.class, TxnlogCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec

@@ -183,6 +183,16 @@ public interface LockService {
         throw new UnsupportedOperationException(name() + " keeps no protected data");
     }
 
+    /**
+     * Compares the logs a run's servers left in {@code servers} (the run's {@code servers/} folder): ZooKeeper's
+     * transaction logs, read with its own reader. Null when this service keeps no logs lockchaos reads.
+     *
+     * @throws java.io.IOException naming the server whose log could not be read
+     */
+    default ServerLogs serverLogs(java.nio.file.Path servers) throws java.io.IOException {
+        return null;
+    }
+
     /** What this machine lacks to start the service's servers, in one line naming how to get it; null for nothing. */
     String missing();
 

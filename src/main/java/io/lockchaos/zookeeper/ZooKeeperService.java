@@ -7,6 +7,7 @@ import io.lockchaos.api.LockFactory;
 import io.lockchaos.client.LockRecipe;
 import io.lockchaos.client.LockService;
 import io.lockchaos.client.ServerPlan;
+import io.lockchaos.client.ServerLogs;
 import io.lockchaos.client.ServiceSpec;
 import io.lockchaos.cluster.Cluster;
 import io.lockchaos.cluster.ClusterKind;
@@ -176,6 +177,31 @@ public final class ZooKeeperService implements LockService {
     public String refusal(ServiceSpec s) {
         return ServiceSpec.first(releaseProblem(s), serverIdProblem(s), reapingProblem(s), diskProblem(s),
                 membershipProblem(s), curatorSettingsProblem(s), s.firstRefusedFault(f -> clockProblem(s, f)));
+    }
+
+    @Override
+    public ServerLogs serverLogs(Path servers) throws IOException {
+        TxnLogs logs = TxnLogs.read(servers);
+        if (logs.logs().isEmpty()) {
+            return null;
+        }
+        List<Object> holes = new ArrayList<>();
+        for (TxnLogs.Hole h : logs.holes()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("missing_on", h.missingOn());
+            m.put("on", h.on());
+            m.put("snapshots_after", h.snapshots());
+            m.put("txns", h.txns().stream().map(t -> Map.of("zxid", "0x" + Long.toHexString(t.zxid()), "type",
+                    t.type(), "path", t.path())).toList());
+            holes.add(m);
+        }
+        Map<String, Object> counts = new LinkedHashMap<>();
+        logs.logs().forEach((id, txns) -> counts.put(Integer.toString(id), txns.size()));
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("transactions", counts);
+        json.put("holes", holes);
+        return new ServerLogs(logs.lines(), json,
+                !logs.holes().stream().allMatch(TxnLogs.Hole::coveredBySnapshots));
     }
 
     /** A Curator recipe's retries and connection timeout out of range ({@link CuratorSettings}), or null. */

@@ -93,6 +93,23 @@ class ZooKeeperVersionsTest {
             assertFalse(results.contains("\"orphan-node\""), results);
         });
         assertEquals(Map.of("3.9.3", "invalid", "3.9.4", "valid"), outcomes, out.toString());
+        // txnlog: the latest run (3.9.4's) has no hole, the 3.9.3 run's stale server lacks a block
+        String txnlog = io.lockchaos.docs.MarkedCommand.on("docs/zookeeper.md", "ZooKeeperVersionsTest.txnlog");
+        assertEquals("bin/lockchaos txnlog histories/zookeeper-4925/latest", txnlog);
+        io.lockchaos.docs.MarkedCommand.Result latest = io.lockchaos.docs.MarkedCommand.run(txnlog, dir,
+                List.of("bin", "target", "workloads"), 60);
+        assertEquals(0, latest.exit(), latest.output());
+        assertTrue(latest.output().contains("no holes"), latest.output());
+        for (com.fasterxml.jackson.databind.JsonNode r : rows) {
+            if (r.path("version").asText().equals("3.9.3")) {
+                String run = r.path("runs_stored").get(0).asText();
+                io.lockchaos.docs.MarkedCommand.Result holed = io.lockchaos.docs.MarkedCommand.run(
+                        "bin/lockchaos txnlog " + run, dir, List.of("bin", "target", "workloads"), 60);
+                assertEquals(1, holed.exit(), holed.output());
+                assertTrue(holed.output().matches("(?s).*hole: server\\(s\\) \\[3] lack [0-9]+ transaction\\(s\\) that"
+                        + " \\[1, 2, 4, 5] logged.*delete=.*"), holed.output());
+            }
+        }
     }
 
     /** What a test checks of one version's row of a matrix and of that row's first stored run. */
