@@ -53,6 +53,12 @@ public final class LockWorker implements Runnable {
      * invoked: the hold ends there, and the worker neither acts on it nor releases it.
      */
     private volatile boolean revoked;
+    /** The session of the hold being downgraded while its read acquire runs, else 0. */
+    private volatile long downgrading;
+    /** The session of the current hold's grant. */
+    private long heldSession;
+    /** Whether the client's mode ended the write hold while its downgrade's read acquire waited. */
+    private volatile boolean stoppedInDowngrade;
     private volatile int process;
     /** The process the current client was opened for. */
     private volatile int clientOpenedFor = -1;
@@ -163,6 +169,14 @@ public final class LockWorker implements Runnable {
             stateSinceGrant = state.equals("LOST") || stateSinceGrant == null ? state : stateSinceGrant;
         } else if (handle != null && handle.phase() != ClientHandle.Phase.HOLDING) {
             stateSinceGrant = null; // back before any grant: a lock granted now was granted on a live session
+        }
+        long session = downgrading;
+        if (session != 0 && !stoppedInDowngrade && !clientMode.mayContinueAfter(stateSinceGrant)) {
+            // a writer blocked in its downgrade's read acquire stops being the writer now, as its mode says, though
+            // it cannot release until the acquire returns: the history ends its write hold here
+            stoppedInDowngrade = true;
+            recorder.state(process, LockContext.REVOKED, session, "told " + state + " while its downgrade's read"
+                    + " acquire waited: it stops holding the write lock, as its client mode says");
         }
     }
 
@@ -395,6 +409,7 @@ public final class LockWorker implements Runnable {
                 continue;
             }
             recorder.complete(acq, OpType.OK, g.toValue(), null);
+            heldSession = g.session();
             if (revoked) {
                 // taken away while the grant was on its way here: its own REVOKED may be in the history before the
                 // grant, where it ends nothing, so the hold is ended after the grant
@@ -586,6 +601,8 @@ public final class LockWorker implements Runnable {
     private Downgrade downgrade(LockClient writer, LockClient reader, Duration timeout, Duration hold) {
         Op acq = recorder.invoke(process, Fn.ACQUIRE, key, params(true, "read"));
         Grant g;
+        stoppedInDowngrade = false;
+        downgrading = Math.max(1, heldSession);
         try {
             g = reader.acquire(timeout);
         } catch (InterruptedException e) {
@@ -594,6 +611,24 @@ public final class LockWorker implements Runnable {
         } catch (Exception e) {
             recorder.complete(acq, OpType.INFO, null, String.valueOf(e));
             return Downgrade.RETIRE;
+        } finally {
+            downgrading = 0;
+        }
+        if (stoppedInDowngrade) {
+            // the write hold ended at the REVOKED recorded meanwhile; the write lock is let go unrecorded (nothing of
+            // that hold is left in the history), a read lock granted since is a hold of its own, released as one
+            if (g == null) {
+                recorder.complete(acq, OpType.FAIL, null, "timeout");
+            } else {
+                recorder.complete(acq, OpType.OK, g.toValue(), null);
+            }
+            try {
+                writer.releaseOutcome(() -> { });
+            } catch (Exception e) {
+                return Downgrade.RETIRE; // whatever it left goes with the client's session
+            }
+            phase(ClientHandle.Phase.IDLE);
+            return g == null || released(reader, "read") ? Downgrade.DONE : Downgrade.RETIRE;
         }
         if (g == null) {
             recorder.complete(acq, OpType.FAIL, null, "timeout");
