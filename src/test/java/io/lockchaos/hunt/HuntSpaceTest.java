@@ -123,6 +123,13 @@ class HuntSpaceTest {
         Signature noKill = new Signature("leader-latch", latch.anomalies(), Set.of(FaultKind.PAUSE), List.of());
         assertTrue(bugs.match(noKill, latch540).isEmpty(), "the zoo's bug needs its kill");
         assertTrue(KnownBugs.load(Path.of("no-such-zoo")).missing().contains("is not here"));
+        // Redisson 2714's interrupted acquire that took the lock, released by a finally instead of leaked
+        Signature released = new Signature("redisson", Set.of(AnomalyKind.RELEASE_BY_NON_HOLDER),
+                Set.of(FaultKind.INTERRUPT, FaultKind.KILL), List.of());
+        TestSpec redisson = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redisson", "nodes", "1"));
+        assertEquals("redisson-2714", bugs.match(released, redisson).orElseThrow().id());
+        assertTrue(bugs.match(new Signature("redisson", Set.of(AnomalyKind.RELEASE_BY_NON_HOLDER),
+                Set.of(FaultKind.KILL), List.of()), redisson).isEmpty(), "not without its interrupt");
     }
 
     @Test
