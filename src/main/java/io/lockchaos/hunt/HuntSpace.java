@@ -112,6 +112,15 @@ public final class HuntSpace {
             keys.put("client_mode", clientMode);
             keys.put("session_timeout_ms", Long.toString(List.of(2000L, 3000L, 4000L).get(r.nextInt(3))));
         }
+        // an application's own choices, now and then: no retries and a short connection timeout for Curator (a call
+        // then throws while its session lives), and a client kept after a call that threw
+        if (recipe.curator() && r.nextInt(4) == 0) {
+            keys.put("lock_settings", "{\"retry_times\": 0, \"connection_timeout_ms\": " + (200 + 100 * r.nextInt(4))
+                    + "}");
+        }
+        if (r.nextInt(4) == 0) {
+            keys.put("after_unknown", "keep-client");
+        }
         if (recipe.kind() == LockRecipe.Kind.READ_WRITE) {
             keys.put("read_pct", List.of("0", "50").get(r.nextInt(2)));
             keys.put("downgrade_pct", List.of("0", "50", "100").get(r.nextInt(3)));

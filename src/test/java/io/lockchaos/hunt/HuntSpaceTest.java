@@ -55,6 +55,7 @@ class HuntSpaceTest {
         Set<String> recipes = new HashSet<>();
         Set<FaultKind> faults = EnumSet.noneOf(FaultKind.class);
         Set<String> cuts = new HashSet<>();
+        Set<String> choices = new HashSet<>();
         Set<Map<String, Object>> zooKeys = new HashSet<>();
         for (TestSpec z : zoo) {
             zooKeys.add(withoutNameAndSeed(z));
@@ -70,6 +71,13 @@ class HuntSpaceTest {
                         + " lease: " + s.toMap());
             }
             s.schedule().events().forEach(e -> faults.add(e.fault().kind()));
+            if (s.text("after_unknown").equals("keep-client")) {
+                choices.add("keep-client");
+            }
+            if (s.text("lock_settings").contains("retry_times")) {
+                assertTrue(s.recipe().curator(), "Curator's settings on a Curator recipe: " + s.toMap());
+                choices.add("retry_times");
+            }
             s.schedule().events().stream().filter(e -> e.fault().kind() == FaultKind.ISOLATE_CLIENT)
                     .forEach(e -> cuts.add(e.fault().target() + (e.fault().option("one_way", 0) == 1 ? " one_way"
                             : "")));
@@ -83,6 +91,7 @@ class HuntSpaceTest {
         assertTrue(faults.containsAll(EnumSet.of(FaultKind.KILL, FaultKind.PAUSE, FaultKind.ISOLATE_CLIENT,
                 FaultKind.PAUSE_CLIENT, FaultKind.EXPIRE, FaultKind.PARTITION_HALVES, FaultKind.INTERRUPT)), "faults drawn: " + faults);
         assertTrue(cuts.containsAll(Set.of("holder", "releaser one_way", "holder one_way")), "client cuts: " + cuts);
+        assertTrue(choices.containsAll(Set.of("keep-client", "retry_times")), "an application's choices: " + choices);
     }
 
     private static Map<String, Object> withoutNameAndSeed(TestSpec s) {
