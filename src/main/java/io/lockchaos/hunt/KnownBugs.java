@@ -45,6 +45,8 @@ public final class KnownBugs {
         }
     }
 
+    /** Anomalies too common to relate a finding to a bug of another recipe by themselves. */
+    private static final Set<AnomalyKind> COMMON = EnumSet.of(AnomalyKind.DOUBLE_HOLDER, AnomalyKind.LOST_UPDATE);
     private final List<Bug> bugs;
     private final String missing;
 
@@ -119,7 +121,9 @@ public final class KnownBugs {
      */
     public List<Bug> related(Signature signature) {
         List<Bug> out = new ArrayList<>(bugs.stream().filter(b -> related(b, signature)).toList());
-        bugs.stream().filter(b -> !out.contains(b) && signature.anomalies().containsAll(b.anomalies()))
+        // across recipes only by a telling anomaly: two holders alone relate every lock to every other
+        bugs.stream().filter(b -> !out.contains(b) && signature.anomalies().containsAll(b.anomalies())
+                        && !COMMON.containsAll(b.anomalies()))
                 .forEach(out::add);
         return out;
     }

@@ -137,6 +137,8 @@ class HuntSpaceTest {
                 Set.of(FaultKind.INTERRUPT, FaultKind.KILL), List.of());
         TestSpec redisson = TestSpecs.with("t", TestSpec.DEFAULTS, Map.of("recipe", "redisson", "nodes", "1"));
         assertEquals("redisson-2714", bugs.match(released, redisson).orElseThrow().id());
+        assertEquals(List.of(), bugs.related(new Signature("mutex", Set.of(AnomalyKind.DOUBLE_HOLDER),
+                Set.of(FaultKind.PAUSE_CLIENT), List.of())), "two holders alone relate nothing across recipes");
         assertTrue(bugs.match(new Signature("redisson", Set.of(AnomalyKind.RELEASE_BY_NON_HOLDER),
                 Set.of(FaultKind.KILL), List.of()), redisson).isEmpty(), "not without its interrupt");
     }
