@@ -19,5 +19,40 @@ final class ClientLog {
             return;
         }
         System.setProperty(PROPERTY, file.toAbsolutePath().toString());
+        toSlf4j();
+    }
+
+    /**
+     * java.util.logging to slf4j as well: Curator's shaded Guava logs through it (a lease's close interrupted at the
+     * end of a hunt's run printed its stack trace on the console).
+     */
+    private static void toSlf4j() {
+        java.util.logging.Logger root = java.util.logging.LogManager.getLogManager().getLogger("");
+        for (java.util.logging.Handler h : root.getHandlers()) {
+            root.removeHandler(h);
+        }
+        root.addHandler(new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() < java.util.logging.Level.INFO.intValue()) {
+                    return;
+                }
+                org.slf4j.Logger to = org.slf4j.LoggerFactory.getLogger(String.valueOf(r.getLoggerName()));
+                String msg = new java.util.logging.SimpleFormatter().formatMessage(r);
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    to.warn(msg, r.getThrown());
+                } else {
+                    to.info(msg, r.getThrown());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        });
     }
 }
