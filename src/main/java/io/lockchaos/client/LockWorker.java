@@ -117,7 +117,7 @@ public final class LockWorker implements Runnable {
 
     /**
      * The process the client opened for process {@code openedFor} now acts for: the worker's current one while it
-     * keeps that client (see {@link #keepClientAfterUnknownRelease}), else {@code openedFor}, whose client is gone.
+     * keeps that client (see {@link #keepClientAfterUnknown}), else {@code openedFor}, whose client is gone.
      */
     public int processOfClient(int openedFor) {
         return openedFor == clientOpenedFor ? process : openedFor;
@@ -130,7 +130,7 @@ public final class LockWorker implements Runnable {
      * and with it whatever the release left behind (CURATOR-678). A process that may still hold the lock (its write
      * or a nested release unknown) closes its client still: no later process of the worker would release that hold.
      */
-    public LockWorker keepClientAfterUnknownRelease(boolean keep) {
+    public LockWorker keepClientAfterUnknown(boolean keep) {
         this.keepAfterUnknown = keep;
         return this;
     }

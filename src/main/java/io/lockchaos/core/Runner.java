@@ -513,7 +513,7 @@ public final class Runner {
             lw.startTogether(ready);
             lw.clientMode(spec.clients().mode()).reentryDepth(spec.clients().reentryDepth()).handle(handle)
                     .openTries((int) spec.number("open_tries"))
-                    .keepClientAfterUnknownRelease(spec.text("after_unknown").equals("keep-client"));
+                    .keepClientAfterUnknown(spec.text("after_unknown").equals("keep-client"));
             if (spec.recipe().readWrite()) {
                 lw.mode(read ? "read" : "write");
                 if (!read && spec.workload().downgradePct() > 0) {

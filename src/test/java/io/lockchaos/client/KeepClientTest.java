@@ -66,7 +66,7 @@ class KeepClientTest {
             LockWorker worker = new LockWorker(new Recorder(w), "/k", 0, 1, p -> {
                 events.add("open for " + p);
                 return new FirstReleaseThrows(events, p);
-            }, Generators.limit(2, Generators.repeat(Cycle.of(0, 1))), 0).keepClientAfterUnknownRelease(keep);
+            }, Generators.limit(2, Generators.repeat(Cycle.of(0, 1))), 0).keepClientAfterUnknown(keep);
             worker.run();
             assertEquals(1, worker.process(), "the unknown release ended process 0 either way");
             assertEquals(keep ? 1 : 0, worker.processOfClient(0), "the first client acts for process 1 if kept");
