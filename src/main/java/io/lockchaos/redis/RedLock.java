@@ -85,6 +85,9 @@ final class RedLock extends RedisLockClient {
      */
     @Override
     public boolean release() throws Exception {
+        if (value == null) {
+            return false; // nothing was granted to release: an application's finally after an acquire that threw
+        }
         int[] r = unlockAll(value);
         if (r[0] >= quorum()) {
             return true;
