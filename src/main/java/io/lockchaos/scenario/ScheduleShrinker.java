@@ -108,9 +108,10 @@ public final class ScheduleShrinker {
         List<FaultEvent> events = schedule.events();
         // a schedule of many faults (an 'every 60ms' line is hundreds) shrinks by whole kinds and halves first: one
         // fault at a time would spend the budget before it got anywhere
-        Set<FaultKind> kinds = new LinkedHashSet<>();
-        events.forEach(e -> kinds.add(e.fault().kind()));
-        for (FaultKind k : kinds.size() > 1 ? kinds : Set.<FaultKind>of()) {
+        List<FaultKind> kinds = new ArrayList<>(new LinkedHashSet<>(events.stream().map(e -> e.fault().kind())
+                .toList()));
+        java.util.Collections.reverse(kinds); // the kind that comes last first, as single faults are dropped
+        for (FaultKind k : kinds.size() > 1 ? kinds : List.<FaultKind>of()) {
             List<FaultEvent> without = events.stream().filter(e -> e.fault().kind() != k).toList();
             add(out, "drop every '" + k.wireName() + "' fault", s, Map.of("nemesis", text(without)));
         }

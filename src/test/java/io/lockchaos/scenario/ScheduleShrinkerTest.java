@@ -68,7 +68,8 @@ class ScheduleShrinkerTest {
                 ScheduleShrinkerTest::bug);
         assertEquals(1, out.spec().schedule().events().size(), out.spec().schedule().timeline().toString());
         assertTrue(out.runs() < 15, "runs: " + out.runs() + " " + out.steps());
-        assertEquals("drop every 'interrupt' fault", out.steps().get(0).change());
+        assertTrue(out.steps().stream().limit(2).anyMatch(st -> st.change().equals("drop every 'interrupt' fault")
+                && st.reproduced()), out.steps().toString());
     }
 
     @Test
